@@ -1,0 +1,248 @@
+"""The ``tricktable`` command: play, selfplay, replay, bench (serve and arena come
+with the web and bot issues)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Sequence
+
+from tricktable.bots import BOTS, make_bot
+from tricktable.core.errors import GameError
+from tricktable.core.protocol import GameSpec, GameState
+from tricktable.core.record import record_of, replay
+from tricktable.core.rng import derive_seed
+from tricktable.games import GAMES, get_spec
+
+SEAT_NAMES = ("You", "West", "Partner", "East")
+
+
+def _seed_deal(spec: GameSpec, seed: str, index: int, options: dict[str, Any]) -> GameState:
+    deal = spec.deal_from_seed(derive_seed(seed, "deal", index), index % 4, options)
+    return spec.new_deal(deal, options)
+
+
+def random_playout(state: GameState, rng: random.Random) -> None:
+    """Finish a game with uniformly random actions (the referee acts only when
+    the player has no choice of his own)."""
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if legal:
+            state.apply(rng.choice(legal))
+        else:
+            state.apply_referee(rng.choice(state.referee_actions()))
+
+
+# -- bench -------------------------------------------------------------------
+def bench(game: str, seconds: float, rounds: int = 5) -> dict[str, Any]:
+    """Random full deals per second through the public protocol; the median of
+    ``rounds`` equal rounds is reported."""
+    spec = get_spec(game)
+    options = spec.normalize_options({})
+    rng = random.Random(0)
+    rates, total_deals, index = [], 0, 0
+    for _ in range(rounds):
+        deals, start = 0, time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < seconds / rounds:
+            random_playout(_seed_deal(spec, "bench", index, options), rng)
+            deals += 1
+            index += 1
+        rates.append(deals / elapsed)
+        total_deals += deals
+    return {
+        "game": game,
+        "deals": total_deals,
+        "seconds": round(seconds, 2),
+        "per_second": round(statistics.median(rates), 1),
+        "rounds": [round(r, 1) for r in rates],
+    }
+
+
+# -- selfplay ------------------------------------------------------------------
+def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None) -> dict[str, Any]:
+    spec = get_spec(game)
+    options = spec.normalize_options({})
+    bots = [make_bot(bot, seed=f"{seed}/seat{seat}") for seat in range(4)]
+    totals = [0, 0, 0, 0]
+    outcomes: Counter[str] = Counter()
+    if records:
+        records.mkdir(parents=True, exist_ok=True)
+    for index in range(deals):
+        state = _seed_deal(spec, seed, index, options)
+        play_bots(state, bots)
+        totals = [t + r for t, r in zip(totals, state.returns())]
+        outcomes.update(line.key for line in state.breakdown())
+        if records:
+            (records / f"{game}-{index:05d}.json").write_text(record_of(state).dumps(), encoding="utf-8")
+    return {
+        "game": game,
+        "bot": bot,
+        "deals": deals,
+        "seed": seed,
+        "mean_points": [round(t / max(deals, 1), 4) for t in totals],
+        "outcomes": dict(sorted(outcomes.items())),
+    }
+
+
+def play_bots(state: GameState, bots: Sequence[Any]) -> None:
+    while not state.is_terminal():
+        seat = state.to_move
+        state.act(seat, bots[seat].choose(state.view(seat)))
+
+
+# -- play ------------------------------------------------------------------------
+def render(view: dict[str, Any]) -> str:
+    """The table in plain text, from the person's view only."""
+    lines = []
+    for key in ("phase", "dealer", "up_card", "up_card_status", "trump", "contract", "maker", "alone",
+                "sitting_out", "tricks_won", "points"):
+        if view.get(key) not in (None, False, ""):
+            value = view[key]
+            if key in ("dealer", "maker", "sitting_out") and isinstance(value, int):
+                value = SEAT_NAMES[value]
+            lines.append(f"  {key.replace('_', ' ')}: {value}")
+    match = view.get("match")
+    if match:
+        lines.append(f"  deal {match['deal_number']}, totals: {match['totals']}")
+    if view.get("trick"):
+        lines.append("  trick: " + ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in view["trick"]))
+    elif view.get("tricks"):
+        last = view["tricks"][-1]
+        lines.append("  last trick: " + ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in last["cards"])
+                     + f" -> {SEAT_NAMES[last['winner']]}")
+    lines.append("  your hand: " + " ".join(view["hand"]))
+    return "\n".join(lines)
+
+
+def play(game: str, seed: str | None, bot: str, options: dict[str, Any]) -> None:
+    spec = get_spec(game)
+    seed = seed or f"{time.time_ns()}"
+    match = spec.new_match(seed, spec.normalize_options(options))
+    bots = [make_bot(bot, seed=f"{seed}/seat{seat}") for seat in range(4)]
+    seen_actions = 0
+    print(f"{spec.title}: you (South) and Partner (North) against West and East. Seed {seed}.")
+    while not match.is_terminal():
+        view = match.view(0)
+        for seat, text in view["actions"][seen_actions:]:
+            print(f"  {SEAT_NAMES[seat]}: {text}")
+        seen_actions = len(view["actions"])
+        seat = match.to_move
+        if seat != 0:
+            deal_before = match.current
+            match.act(seat, bots[seat].choose(match.view(seat)))
+            if match.current is not deal_before or match.is_terminal():
+                seen_actions = _announce_deal_end(match)
+            continue
+        print(render(view))
+        for number, text in enumerate(view["legal"], start=1):
+            print(f"   {number}. {text}")
+        answer = input("your choice (number or text, q to quit): ").strip()
+        if answer.lower() in ("q", "quit"):
+            return
+        choice = view["legal"][int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(view["legal"]) else answer
+        deal_before = match.current
+        try:
+            match.act(0, choice)
+        except GameError as error:
+            print(f"  ! {error}")
+            continue
+        if match.current is not deal_before or match.is_terminal():
+            seen_actions = _announce_deal_end(match)
+    print(f"Match over. Totals (you, West, Partner, East): {match.returns()}")
+
+
+def _announce_deal_end(match: Any) -> int:
+    result = match.results[-1]
+    print(f"--- deal {result['number']} over: " + "; ".join(f"{l['text']}: {l['points']}" for l in result["lines"]))
+    print(f"--- totals (you, West, Partner, East): {match.totals}")
+    return 0
+
+
+# -- replay ------------------------------------------------------------------------
+def replay_file(path: Path) -> dict[str, Any]:
+    state = replay(path.read_text(encoding="utf-8"))
+    return {
+        "game": state.spec.name,
+        "terminal": state.is_terminal(),
+        "actions": len(state.history),
+        "scores": state.returns(),
+        "breakdown": [line.to_json() for line in state.breakdown()],
+    }
+
+
+# -- entry point ---------------------------------------------------------------------
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tricktable", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    p = commands.add_parser("play", help="play a match in the terminal against three computer players")
+    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("--seed")
+    p.add_argument("--bot", default="random", choices=sorted(BOTS))
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option, e.g. stick_the_dealer=false (repeatable)")
+
+    s = commands.add_parser("selfplay", help="bots play deals; print a summary")
+    s.add_argument("game", choices=sorted(GAMES))
+    s.add_argument("--deals", type=int, default=100)
+    s.add_argument("--seed", default="selfplay")
+    s.add_argument("--bot", default="random", choices=sorted(BOTS))
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--records", type=Path, help="write each deal's record into this folder")
+
+    r = commands.add_parser("replay", help="replay and verify a game record")
+    r.add_argument("file", type=Path)
+    r.add_argument("--json", action="store_true")
+
+    b = commands.add_parser("bench", help="random full deals per second through the protocol")
+    b.add_argument("game", choices=sorted(GAMES))
+    b.add_argument("--seconds", type=float, default=5.0)
+    b.add_argument("--json", action="store_true")
+    return parser
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "on", "yes"):
+        return True
+    if lowered in ("false", "off", "no"):
+        return False
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def _print(result: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            options = dict(item.split("=", 1) for item in args.option)
+            play(args.game, args.seed, args.bot, {k: _option_value(v) for k, v in options.items()})
+        elif args.command == "selfplay":
+            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records), args.json)
+        elif args.command == "replay":
+            _print(replay_file(args.file), args.json)
+        elif args.command == "bench":
+            _print(bench(args.game, args.seconds), args.json)
+    except GameError as error:
+        print(f"tricktable: {error}", file=sys.stderr)
+        return 2
+    except (EOFError, KeyboardInterrupt):
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

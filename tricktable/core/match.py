@@ -1,0 +1,167 @@
+"""A match: a sequence of deals with running totals, itself a ``GameState``.
+
+Each game subclasses ``MatchState`` and fills in the hooks (who deals first,
+what a finished deal is worth, who deals next, when the match ends).  Deal ``k``
+of a match (redeals included) is dealt from ``derive_seed(match_seed, "deal", k)``,
+so a match record only needs its seed and its actions.  The match advances to the
+next deal by itself as soon as a deal ends; the finished deal's summary (with its
+score breakdown) stays in ``results`` for the score sheet.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Any, Mapping, Sequence
+
+from tricktable.core.errors import GameOver
+from tricktable.core.protocol import TERMINAL, GameSpec, GameState, ScoreLine
+from tricktable.core.rng import derive_seed
+
+
+class MatchState(GameState):
+    def __init__(self, spec: GameSpec, seed: str, options: Mapping[str, Any], daily: bool = False):
+        self.spec = spec
+        self.seed = seed
+        self.options = dict(options)
+        self.daily = daily
+        self.totals = [0, 0, 0, 0]
+        self.deal_index = 0
+        self.results: list[dict[str, Any]] = []
+        self.previous_deal: GameState | None = None
+        self._history: list[int] = []
+        self.over = False
+        self.dealer = self.first_dealer()
+        self.current = self.start_deal()
+
+    # -- hooks -----------------------------------------------------------
+    @abstractmethod
+    def first_dealer(self) -> int:
+        """The first dealer, drawn from the match seed."""
+
+    @abstractmethod
+    def deal_points(self, deal: GameState) -> list[int]:
+        """Per-seat points a finished deal adds to the totals."""
+
+    @abstractmethod
+    def next_dealer(self, deal: GameState) -> int:
+        """Who deals after ``deal``."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the match has ended (called after every deal)."""
+
+    def counts_as_deal(self, deal: GameState) -> bool:
+        """False for a thrown-in deal that is dealt again under the same number."""
+        return True
+
+    def match_view(self, seat: int) -> dict[str, Any]:
+        """Extra match-level facts for the view (game-specific additions)."""
+        return {}
+
+    # -- protocol ----------------------------------------------------------
+    def deal_seed(self, index: int) -> str:
+        return derive_seed(self.seed, "deal", index)
+
+    def start_deal(self) -> GameState:
+        deal = self.spec.deal_from_seed(self.deal_seed(self.deal_index), self.dealer, self.options)
+        return self.spec.new_deal(deal, self.options)
+
+    @property
+    def deals_played(self) -> int:
+        return sum(1 for r in self.results if r["counts"])
+
+    @property
+    def to_move(self) -> int:
+        return TERMINAL if self.over else self.current.to_move
+
+    @property
+    def history(self) -> list[int]:
+        return self._history
+
+    def legal_actions(self) -> Sequence[int]:
+        return () if self.over else self.current.legal_actions()
+
+    def referee_actions(self) -> Sequence[int]:
+        return () if self.over else self.current.referee_actions()
+
+    def apply(self, action: int) -> None:
+        if self.over:
+            raise GameOver("the match is over")
+        self.current.apply(action)
+        self._after(action)
+
+    def apply_referee(self, action: int) -> None:
+        if self.over:
+            raise GameOver("the match is over")
+        self.current.apply_referee(action)
+        self._after(action)
+
+    def _after(self, action: int) -> None:
+        self._history.append(action)
+        if self.current.is_terminal():
+            self._finish_deal()
+
+    def _finish_deal(self) -> None:
+        deal = self.current
+        points = self.deal_points(deal)
+        counts = self.counts_as_deal(deal)
+        self.totals = [t + p for t, p in zip(self.totals, points)]
+        self.results.append(
+            {
+                "number": self.deals_played + (1 if counts else 0),
+                "dealer": self.dealer,
+                "counts": counts,
+                "points": points,
+                "lines": [line.to_json() for line in deal.breakdown()],
+            }
+        )
+        self.previous_deal = deal
+        self.dealer = self.next_dealer(deal)
+        self.deal_index += 1
+        if self.is_over():
+            self.over = True
+        else:
+            self.current = self.start_deal()
+
+    def action_text(self, action: int) -> str:
+        return self.current.action_text(action)
+
+    def parse_action(self, text: str) -> int:
+        return self.current.parse_action(text)
+
+    def returns(self) -> list[int]:
+        return list(self.totals)
+
+    def breakdown(self) -> list[ScoreLine]:
+        return [
+            ScoreLine("deal", f"deal {r['number']}", p, seat=seat)
+            for r in self.results
+            for seat, p in enumerate(r["points"])
+        ]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        deal_view = self.current.view(seat)
+        deal_view["match"] = {
+            "deal_number": self.deals_played + (0 if self.over else 1),
+            "dealer": self.dealer,
+            "totals": list(self.totals),
+            "results": self.results,
+            "over": self.over,
+            "daily": self.daily,
+            "previous_deal": self.previous_deal.view(seat) if self.previous_deal else None,
+            **self.match_view(seat),
+        }
+        deal_view["terminal"] = self.over
+        if self.over:
+            deal_view["to_move"] = TERMINAL
+            deal_view["legal"] = []
+        return deal_view
+
+    def clone(self) -> "MatchState":
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.totals = list(self.totals)
+        twin.results = list(self.results)
+        twin._history = list(self._history)
+        twin.current = self.current.clone()
+        return twin

@@ -1,0 +1,263 @@
+"""The game protocol every game implements.
+
+A ``GameState`` is one deal (or, through ``MatchState``, a whole match).  It is
+mutable for speed, but ``apply`` validates before it changes anything, so an
+action that raises leaves the state exactly as it was.
+
+Actions are small ints inside a game; ``action_text``/``parse_action`` give the
+stable text notation (``play JH``, ``order up``, ``call S`` …) used by the CLI,
+records, the HTTP API and logs.  Text always parses back to the same int.
+
+Some actions belong to the referee, never to a player (a timeout in Court Piece):
+they are listed by ``referee_actions`` and applied with ``apply_referee``.
+
+A ``view(seat)`` is a JSON-ready dict with exactly what that seat may know.  Every
+game's view has at least ``game``, ``seat``, ``to_move``, ``hand`` (card texts),
+``actions`` (the public action list as ``[seat, text]``; hidden actions read
+``"?"``-style placeholders chosen by the game), ``legal`` (action texts, only
+when ``seat`` is to move) and ``terminal``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Sequence
+
+from tricktable.cards import COPY_OFFSET, card_text, parse_cards
+from tricktable.core.errors import (
+    GameOver,
+    IllegalAction,
+    NotationError,
+    NotYourTurn,
+    OptionError,
+    RecordError,
+)
+
+TERMINAL = -1
+"""``to_move`` of a finished game."""
+
+NUM_SEATS = 4
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One line of a score breakdown: what it is for and what it is worth.
+
+    ``points`` is per team (``team`` = 0 or 1) or per seat, as ``scope`` says;
+    ``key`` is a stable identifier the web page translates.
+    """
+
+    key: str
+    text: str
+    points: int
+    team: int | None = None
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Who dealt and which cards everybody got, plus the undealt rest in order.
+
+    ``hands[seat]`` keeps the order in which the cards were dealt (games that deal
+    in packets, like Court Piece, rely on it).  ``seed`` is set when the deal was
+    derived from a seed; an explicit deal has ``seed=None``.
+    """
+
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+    rest: tuple[int, ...] = ()
+    seed: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.seed is not None:
+            return {"dealer": self.dealer, "seed": self.seed}
+        return {
+            "dealer": self.dealer,
+            "hands": [" ".join(card_text(c) for c in hand) for hand in self.hands],
+            "rest": " ".join(card_text(c) for c in self.rest),
+        }
+
+    def all_cards(self) -> list[int]:
+        return [c for hand in self.hands for c in hand] + list(self.rest)
+
+
+def explicit_cards(texts: Sequence[str], double_deck: bool) -> list[list[int]]:
+    """Parse several card lists; in a double deck the second copy of a face gets
+    its own id, in order of appearance."""
+    seen: set[int] = set()
+    out = []
+    for text in texts:
+        cards = []
+        for c in parse_cards(text):
+            if c in seen and double_deck:
+                c += COPY_OFFSET
+            seen.add(c)
+            cards.append(c)
+        out.append(cards)
+    return out
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option (a house rule) with its default and allowed values."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] = (False, True)
+    description: str = ""
+
+
+@dataclass
+class GameSpec(ABC):
+    """A game's rules as a whole: options, dealing, and factories for states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str]
+    deck: ClassVar[tuple[int, ...]]
+    double_deck: ClassVar[bool] = False
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    def normalize_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Fill defaults, apply a ``preset``, and reject anything unknown."""
+        options = dict(options or {})
+        result = {spec.name: spec.default for spec in self.option_specs}
+        preset = options.pop("preset", None)
+        if preset is not None:
+            if preset not in self.presets:
+                raise OptionError(f"{self.name} has no preset {preset!r}; known: {sorted(self.presets)}")
+            result.update(self.presets[preset])
+        by_name = {spec.name: spec for spec in self.option_specs}
+        for key, value in options.items():
+            if key not in by_name:
+                raise OptionError(f"{self.name} has no option {key!r}; known: {sorted(by_name)}")
+            if value not in by_name[key].choices:
+                raise OptionError(f"option {key!r} cannot be {value!r}; allowed: {list(by_name[key].choices)}")
+            result[key] = value
+        return result
+
+    @abstractmethod
+    def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
+        """The deal a seed gives (pure function of its arguments)."""
+
+    def deal_from_json(self, data: Mapping[str, Any]) -> Deal:
+        """Rebuild a deal from ``Deal.to_json`` output, checking the cards."""
+        dealer = data.get("dealer")
+        if not isinstance(dealer, int) or not 0 <= dealer < NUM_SEATS:
+            raise RecordError("deal.dealer must be a seat 0..3")
+        if "seed" in data:
+            if not isinstance(data["seed"], str):
+                raise RecordError("deal.seed must be a string")
+            return self.deal_from_seed(data["seed"], dealer, {})
+        hands_text = data.get("hands")
+        if not isinstance(hands_text, list) or len(hands_text) != NUM_SEATS:
+            raise RecordError("deal.hands must list four hands")
+        rest_text = data.get("rest", "")
+        if not all(isinstance(t, str) for t in [*hands_text, rest_text]):
+            raise RecordError("deal cards must be strings like '9C JD AS'")
+        try:
+            *hands, rest = explicit_cards([*hands_text, rest_text], self.double_deck)
+        except NotationError as error:
+            raise RecordError(str(error)) from None
+        deal = Deal(dealer, tuple(tuple(h) for h in hands), tuple(rest))
+        if sorted(deal.all_cards()) != sorted(self.deck):
+            raise RecordError(f"the deal's cards are not exactly the {self.title} deck")
+        return deal
+
+    @abstractmethod
+    def new_deal(self, deal: Deal, options: Mapping[str, Any]) -> "GameState":
+        """A fresh deal state (options already normalized)."""
+
+    @abstractmethod
+    def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "GameState":
+        """A fresh match state (options already normalized)."""
+
+    @abstractmethod
+    def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> "GameState":
+        """A complete deal state consistent with everything ``view`` shows."""
+
+
+class GameState(ABC):
+    """One game position; see the module docstring for the contract."""
+
+    spec: GameSpec
+    options: dict[str, Any]
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int:
+        """The seat to act, or ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[int]:
+        """The actions the seat to move may take (empty when terminal)."""
+
+    @abstractmethod
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the seat to move; raise ``IllegalAction`` otherwise."""
+
+    @abstractmethod
+    def action_text(self, action: int) -> str:
+        """The stable notation of an action."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> int:
+        """The action a notation means; ``NotationError`` if it means none."""
+
+    @abstractmethod
+    def view(self, seat: int) -> dict[str, Any]:
+        """Exactly what ``seat`` may know, JSON-ready."""
+
+    @abstractmethod
+    def returns(self) -> list[int]:
+        """Per-seat result of a finished game (game points)."""
+
+    @abstractmethod
+    def breakdown(self) -> list[ScoreLine]:
+        """The scoring lines of a finished game."""
+
+    @abstractmethod
+    def clone(self) -> "GameState":
+        """An independent copy."""
+
+    @property
+    @abstractmethod
+    def history(self) -> list[int]:
+        """Every action applied so far, in order (referee actions included)."""
+
+    def is_terminal(self) -> bool:
+        return self.to_move == TERMINAL
+
+    def referee_actions(self) -> Sequence[int]:
+        """Actions only the server may apply now (timeouts); none by default."""
+        return ()
+
+    def apply_referee(self, action: int) -> None:
+        raise IllegalAction(f"{self.action_text(action)!r} is not a referee action now")
+
+    def act(self, seat: int, text: str) -> int:
+        """Apply a player's action given as text, checking that ``seat`` is to move."""
+        if self.is_terminal():
+            raise GameOver("the game is over")
+        action = self.parse_action(text)
+        if seat != self.to_move:
+            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        self.apply(action)
+        return action
+
+    def apply_any(self, action: int) -> None:
+        """Apply a player's or the referee's action (used by replay)."""
+        if action in self.referee_actions():
+            self.apply_referee(action)
+        else:
+            self.apply(action)
+
+    def legal_texts(self) -> list[str]:
+        return [self.action_text(a) for a in self.legal_actions()]
+

@@ -1,0 +1,101 @@
+"""Distributing unseen cards over hidden places, for world sampling.
+
+A search bot sees its own cards and what was played; the remaining cards must be
+spread over the other hands (and a kitty, a discard, a pile …) so that every
+public fact holds: hand sizes, and which places may hold which cards (a player
+who showed out of a suit holds none of it).  ``assign_cards`` draws such a
+distribution at random.
+
+>>> import random
+>>> hands = assign_cards(random.Random(1), [0, 1, 2, 3], [2, 2], [0b0011, 0b1111])
+>>> sorted(hands[0]), sorted(hands[1])
+([0, 1], [2, 3])
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from tricktable.core.errors import GameError
+
+_FAST_TRIES = 20
+
+
+class SamplingError(GameError):
+    """No distribution satisfies the constraints (the view is inconsistent)."""
+
+
+def assign_cards(
+    rng: random.Random, cards: Sequence[int], capacities: Sequence[int], allowed: Sequence[int]
+) -> list[list[int]]:
+    """Put every card into a slot of its capacity, only where ``allowed[slot]``
+    (a card mask) contains it.  Raises ``SamplingError`` when impossible."""
+    if sum(capacities) != len(cards):
+        raise SamplingError(f"{len(cards)} unseen cards for {sum(capacities)} hidden places")
+    slots_of = {c: [s for s, mask in enumerate(allowed) if mask >> c & 1 and capacities[s]] for c in cards}
+    if any(not slots for slots in slots_of.values()):
+        raise SamplingError("an unseen card fits no hidden place")
+    for _ in range(_FAST_TRIES):
+        result = _greedy(rng, cards, capacities, slots_of)
+        if result is not None:
+            return result
+    return _guided(rng, cards, capacities, slots_of)
+
+
+def _greedy(rng: random.Random, cards, capacities, slots_of) -> list[list[int]] | None:
+    left = list(capacities)
+    result: list[list[int]] = [[] for _ in capacities]
+    order = list(cards)
+    rng.shuffle(order)
+    order.sort(key=lambda c: len(slots_of[c]))
+    for c in order:
+        open_slots = [s for s in slots_of[c] if left[s]]
+        if not open_slots:
+            return None
+        slot = rng.choices(open_slots, weights=[left[s] for s in open_slots])[0]
+        left[slot] -= 1
+        result[slot].append(c)
+    return result
+
+
+def _guided(rng: random.Random, cards, capacities, slots_of) -> list[list[int]]:
+    """Slow but sure: place each card only where the rest stays feasible (Hall)."""
+    left = list(capacities)
+    remaining = list(cards)
+    rng.shuffle(remaining)
+    result: list[list[int]] = [[] for _ in capacities]
+    if not _feasible(remaining, left, slots_of):
+        raise SamplingError("the view's constraints cannot all hold")
+    while remaining:
+        c = remaining.pop()
+        options = [s for s in slots_of[c] if left[s]]
+        rng.shuffle(options)
+        for slot in options:
+            left[slot] -= 1
+            if _feasible(remaining, left, slots_of):
+                result[slot].append(c)
+                break
+            left[slot] += 1
+        else:  # pragma: no cover - excluded by the feasibility invariant
+            raise SamplingError("the view's constraints cannot all hold")
+    return result
+
+
+def _feasible(cards, left, slots_of) -> bool:
+    n = len(left)
+    need = [0] * (1 << n)
+    for c in cards:
+        bits = 0
+        for s in slots_of[c]:
+            if left[s]:
+                bits |= 1 << s
+        need[bits] += 1
+    if need[0]:
+        return False
+    for subset in range(1, 1 << n):
+        capacity = sum(left[s] for s in range(n) if subset >> s & 1)
+        demand = sum(count for bits, count in enumerate(need) if count and bits & ~subset == 0)
+        if demand > capacity:
+            return False
+    return True

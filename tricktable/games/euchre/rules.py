@@ -1,0 +1,82 @@
+"""Euchre's rules as data: the deck, the rank tables per trump suit, the scores.
+
+Spec: ``shared/rules/euchre.md``.  Everything here is a table computed once, so
+the state machine only looks things up.
+
+>>> from tricktable.cards import parse_card
+>>> EFFECTIVE_SUIT[HEARTS][parse_card("JD")] == HEARTS   # the left bower is a trump
+True
+>>> sorted(DECK, key=lambda c: -POWER[SPADES][c])[:3] == [parse_card(t) for t in ("JS", "JC", "AS")]
+True
+"""
+
+from __future__ import annotations
+
+from tricktable.cards import ACE, CLUBS, DIAMONDS, HEARTS, JACK, NINE, SPADES, card, mask_of, rank_of, suit_of
+
+NO_TRUMP = 4
+"""Index of the rank tables used before trump is made."""
+
+SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+DECK: tuple[int, ...] = tuple(card(rank, suit) for suit in SUITS for rank in range(NINE, ACE + 1))
+DECK_MASK = mask_of(DECK)
+HAND_SIZE = 5
+TRICKS = 5
+GAME_TARGET = 10
+DAILY_DEALS = 8
+
+# Dealt from the dealer's left: first round 3-2-3-2, second round 2-3-2-3.
+DEAL_PACKETS = ((3, 2, 3, 2), (2, 3, 2, 3))
+
+
+def same_colour(suit: int) -> int:
+    """♣↔♠ and ♦↔♥ (suit ids are chosen so that this is 3 - suit)."""
+    return 3 - suit
+
+
+def _effective_suit(trump: int, c: int) -> int:
+    if trump != NO_TRUMP and rank_of(c) == JACK and suit_of(c) == same_colour(trump):
+        return trump
+    return suit_of(c)
+
+
+def _power(trump: int, c: int) -> int:
+    """Higher wins.  Trumps score 100+ so they beat every plain card."""
+    if trump == NO_TRUMP or _effective_suit(trump, c) != trump:
+        return rank_of(c)
+    if rank_of(c) == JACK:
+        return 120 if suit_of(c) == trump else 110  # right bower, then left bower
+    return 100 + rank_of(c)
+
+
+# Tables indexed [trump][card]; trump NO_TRUMP means "no trump yet".
+EFFECTIVE_SUIT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_effective_suit(t, c) if c in DECK else -1 for c in range(52)) for t in range(5)
+)
+POWER: tuple[tuple[int, ...], ...] = tuple(tuple(_power(t, c) for c in range(52)) for t in range(5))
+SUIT_CARDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(mask_of(c for c in DECK if EFFECTIVE_SUIT[t][c] == s) for s in SUITS) for t in range(5)
+)
+"""``SUIT_CARDS[trump][suit]``: the cards that follow ``suit`` (bowers move to trump)."""
+
+LOW_CARDS = mask_of(c for c in DECK if rank_of(c) <= 8)  # nines and tens: a farmer's hand
+
+
+def deal_score(makers_tricks: int, alone: bool) -> tuple[str, int, int]:
+    """(line key, makers' points, defenders' points) — the scoring table."""
+    if makers_tricks == TRICKS:
+        return ("alone_march", 4, 0) if alone else ("march", 2, 0)
+    if makers_tricks >= 3:
+        return ("alone_made", 1, 0) if alone else ("made", 1, 0)
+    return ("euchred", 0, 2)
+
+
+SCORE_TEXTS = {
+    "made": "Makers won 3 or 4 tricks",
+    "march": "Makers won all 5 tricks (march)",
+    "alone_made": "Maker alone won 3 or 4 tricks",
+    "alone_march": "Maker alone won all 5 tricks",
+    "euchred": "Defenders won 3 or more tricks (euchre)",
+    "thrown_in": "Everyone passed: hand thrown in",
+    "farmers_hand": "Farmer's hand: redeal",
+}

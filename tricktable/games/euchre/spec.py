@@ -1,0 +1,162 @@
+"""Euchre as a ``GameSpec``: options, seeded dealing, the match, world sampling."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from tricktable.cards import parse_card, parse_suit
+from tricktable.core.match import MatchState
+from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
+from tricktable.core.rng import SeedStream, derive_seed, shuffled
+from tricktable.core.sampling import assign_cards
+from tricktable.games.euchre.rules import (
+    DAILY_DEALS,
+    DEAL_PACKETS,
+    DECK,
+    DECK_MASK,
+    EFFECTIVE_SUIT,
+    GAME_TARGET,
+    HAND_SIZE,
+    SUIT_CARDS,
+)
+from tricktable.games.euchre.state import DISCARD, HIDDEN_DISCARD_TEXT, EuchreState
+
+
+class EuchreSpec(GameSpec):
+    name = "euchre"
+    title = "Euchre"
+    rules_version = "euchre-1"
+    deck = DECK
+    option_specs = (
+        OptionSpec("stick_the_dealer", True, description="The dealer must name trump if all pass twice."),
+        OptionSpec("farmers_hand", False, description="A hand of only nines and tens may ask for a redeal."),
+    )
+
+    def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
+        cards = shuffled(DECK, seed)
+        hands: list[list[int]] = [[], [], [], []]
+        for packets in DEAL_PACKETS:
+            for offset, size in enumerate(packets):
+                seat = (dealer + 1 + offset) % 4
+                hands[seat] += cards[:size]
+                cards = cards[size:]
+        return Deal(dealer, tuple(tuple(h) for h in hands), tuple(cards), seed)
+
+    def new_deal(self, deal: Deal, options: Mapping[str, Any]) -> EuchreState:
+        return EuchreState(self, deal, options)
+
+    def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "EuchreMatch":
+        return EuchreMatch(self, seed, options, daily)
+
+    def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> EuchreState:
+        return sample_world(self, view, rng)
+
+
+class EuchreMatch(MatchState):
+    """A game to 10 points (daily: exactly 8 deals); the deal passes left, and
+    after a farmer's hand the same dealer deals again."""
+
+    def first_dealer(self) -> int:
+        return SeedStream(derive_seed(self.seed, "first dealer")).randbelow(4)
+
+    def deal_points(self, deal: GameState) -> list[int]:
+        return deal.returns()
+
+    def counts_as_deal(self, deal: GameState) -> bool:
+        return deal.outcome != "farmers_hand"  # type: ignore[attr-defined]
+
+    def next_dealer(self, deal: GameState) -> int:
+        return self.dealer if not self.counts_as_deal(deal) else (self.dealer + 1) % 4
+
+    def is_over(self) -> bool:
+        if self.daily:
+            return self.deals_played >= DAILY_DEALS
+        return max(self.totals) >= GAME_TARGET
+
+    def match_view(self, seat: int) -> dict[str, Any]:
+        team = seat % 2
+        return {
+            "team_points": [self.totals[0], self.totals[1]],
+            "target": None if self.daily else GAME_TARGET,
+            "deals_total": DAILY_DEALS if self.daily else None,
+            "winner_team": (0 if self.totals[0] > self.totals[1] else 1) if self.over and not self.daily else None,
+            "daily_score": self.totals[team] - self.totals[1 - team],
+        }
+
+
+def _voids(view: Mapping[str, Any], trump: int) -> list[int]:
+    """Per seat, a mask of the cards that seat cannot hold (it showed out)."""
+    barred = [0, 0, 0, 0]
+    tricks = [t["cards"] for t in view["tricks"]] + ([view["trick"]] if view["trick"] else [])
+    effective = EFFECTIVE_SUIT[trump]
+    for plays in tricks:
+        led = effective[parse_card(plays[0][1])]
+        for seat, text in plays[1:]:
+            if effective[parse_card(text)] != led:
+                barred[seat] |= SUIT_CARDS[trump][led]
+    return barred
+
+
+def sample_world(spec: EuchreSpec, view: Mapping[str, Any], rng: random.Random) -> EuchreState:
+    """A full hand consistent with ``view``: deal the unseen cards over the hidden
+    places (others' hands, the kitty, the dealer's unknown discard), then replay
+    the public actions on that deal."""
+    me, dealer = view["seat"], view["dealer"]
+    up = parse_card(view["up_card"])
+    trump = parse_suit(view["trump"]) if view["trump"] else 4
+    played: list[list[int]] = [[], [], [], []]
+    for t in view["tricks"]:
+        for seat, text in t["cards"]:
+            played[seat].append(parse_card(text))
+    for seat, text in view["trick"]:
+        played[seat].append(parse_card(text))
+    mine = [parse_card(t) for t in view["hand"]]
+    dealer_took_up = view["up_card_status"] == "picked up"
+    my_discard = parse_card(view["discard"]) if "discard" in view else None
+    unknown_discard = dealer_took_up and my_discard is None and any(t == HIDDEN_DISCARD_TEXT for _, t in view["actions"])
+
+    seen = set(mine) | {up} | {c for cards in played for c in cards}
+    if my_discard is not None:
+        seen.add(my_discard)
+    unseen = [c for c in DECK if c not in seen]
+    others = [s for s in range(4) if s != me]
+    barred = _voids(view, trump)
+    capacities = [view["hand_sizes"][s] for s in others] + [3]
+    allowed = [DECK_MASK & ~barred[s] for s in others] + [DECK_MASK]
+    up_in_hiding = dealer_took_up and dealer != me and up not in played[dealer]
+    if unknown_discard:
+        capacities.append(1)
+        allowed.append(DECK_MASK)
+    if up_in_hiding:
+        # The up-card is in the dealer's hand or was his discard: nowhere else.
+        unseen.append(up)
+        up_bit = 1 << up
+        for index, seat in enumerate(others):
+            if seat != dealer:
+                allowed[index] &= ~up_bit
+        allowed[len(others)] &= ~up_bit
+    placed = assign_cards(rng, unseen, capacities, allowed)
+
+    held = {seat: placed[i] for i, seat in enumerate(others)}
+    held[me] = mine
+    kitty = placed[len(others)]
+    discard = placed[-1][0] if unknown_discard else my_discard
+    hands = []
+    for seat in range(4):
+        cards = set(held[seat]) | set(played[seat])
+        if seat == dealer and dealer_took_up:
+            if discard is not None:
+                cards.add(discard)
+            cards.discard(up)
+        hands.append(tuple(sorted(cards)))
+    if any(len(h) != HAND_SIZE for h in hands):
+        raise AssertionError(f"sampled hands of sizes {[len(h) for h in hands]}")
+    state = spec.new_deal(Deal(dealer, tuple(hands), (up, *kitty)), view["options"])
+    for _, text in view["actions"]:
+        action = DISCARD + discard if text == HIDDEN_DISCARD_TEXT else state.parse_action(text)  # type: ignore[operator]
+        state.apply(action)
+    return state
+
+
+SPEC = EuchreSpec()

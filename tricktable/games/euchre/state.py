@@ -1,0 +1,352 @@
+"""The Euchre state machine (one hand) — spec: ``shared/rules/euchre.md``.
+
+Seats 0..3 sit clockwise; partners are ``s`` and ``s + 2``; team = ``seat % 2``.
+Phases: round 1 (order up or pass), round 2 (name a suit or pass), the maker's
+alone decision, the dealer's discard, play.
+
+Actions are ints: a card id plays that card, ``DISCARD + card`` discards it, and
+the bids are constants below.  Their notation:
+
+>>> from tricktable.games.euchre import SPEC
+>>> state = SPEC.new_deal(SPEC.deal_from_seed("doc", 0, {}), SPEC.normalize_options({}))
+>>> [state.action_text(a) for a in state.legal_actions()]
+['pass', 'order up']
+>>> state.parse_action("call S") == CALL + 3
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from tricktable.cards import card_text, cards_of, mask_of, parse_card, parse_suit, suit_of
+from tricktable.cards import SUIT_LETTERS
+from tricktable.core.errors import GameOver, IllegalAction, NotationError
+from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
+from tricktable.games.euchre.rules import (
+    EFFECTIVE_SUIT,
+    LOW_CARDS,
+    NO_TRUMP,
+    POWER,
+    SCORE_TEXTS,
+    SUIT_CARDS,
+    TRICKS,
+    deal_score,
+)
+
+DISCARD = 64
+PASS, ORDER_UP, CALL, ALONE, WITH_PARTNER, FARMER = 128, 129, 130, 134, 135, 136
+HIDDEN_DISCARD_TEXT = "discard ?"
+
+ROUND1, ROUND2, ALONE_CHOICE, DISCARDING, PLAYING, DONE = range(6)
+PHASE_NAMES = ("round 1", "round 2", "alone?", "discard", "play", "done")
+
+_WORDS = {"pass": PASS, "order up": ORDER_UP, "pick it up": ORDER_UP, "alone": ALONE,
+          "go alone": ALONE, "with partner": WITH_PARTNER, "farmer's hand": FARMER, "farmer": FARMER}
+
+
+class EuchreState(GameState):
+    """One hand of Euchre, from the deal to the score."""
+
+    def __init__(self, spec, deal: Deal, options: Mapping[str, Any]):
+        self.spec = spec
+        self.deal = deal
+        self.options = dict(options)
+        self.dealer = deal.dealer
+        self.hands = [mask_of(hand) for hand in deal.hands]
+        self.up_card = deal.rest[0]
+        self.phase = ROUND1
+        self.turn = (self.dealer + 1) % 4
+        self.passes = 0
+        self.trump = NO_TRUMP
+        self.turned_down = -1
+        self.maker = -1
+        self.alone = False
+        self.sitting_out = -1
+        self.picked_up = False
+        self.discard = -1
+        self.leader = -1
+        self.trick: list[int] = []  # cards of the current trick, in play order from the leader
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # (leader, cards, winner)
+        self.tricks_won = [0, 0]
+        self.outcome = ""  # a SCORE_TEXTS key once the hand is over
+        self.points = [0, 0]
+        self._history: list[int] = []
+        self._actors: list[int] = []
+
+    # -- protocol ----------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return TERMINAL if self.phase == DONE else self.turn
+
+    @property
+    def history(self) -> list[int]:
+        return self._history
+
+    def legal_actions(self) -> Sequence[int]:
+        phase = self.phase
+        if phase == PLAYING:
+            return cards_of(self._playable())
+        if phase == ROUND1:
+            return (PASS, ORDER_UP, FARMER) if self._may_farm() else (PASS, ORDER_UP)
+        if phase == ROUND2:
+            calls = [CALL + s for s in range(4) if s != self.turned_down]
+            if self.turn == self.dealer and self.options["stick_the_dealer"]:
+                return calls
+            return [PASS, *calls]
+        if phase == ALONE_CHOICE:
+            return (ALONE, WITH_PARTNER)
+        if phase == DISCARDING:
+            return [DISCARD + c for c in cards_of(self.hands[self.dealer])]
+        return ()
+
+    def apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == PLAYING:
+            if not (0 <= action < 52 and self._playable() >> action & 1):
+                raise IllegalAction(self._why_not_playable(action))
+            self._play(action)
+        elif phase == DONE:
+            raise GameOver("the hand is over")
+        elif action not in self.legal_actions():
+            raise IllegalAction(f"{self._describe(action)} is not allowed now ({PHASE_NAMES[phase]})")
+        else:
+            self._bid(action)
+
+    def returns(self) -> list[int]:
+        return [self.points[seat % 2] for seat in range(4)]
+
+    def breakdown(self) -> list[ScoreLine]:
+        if self.phase != DONE:
+            return []
+        if self.maker < 0:
+            return [ScoreLine(self.outcome, SCORE_TEXTS[self.outcome], 0)]
+        makers = self.maker % 2
+        lines = [ScoreLine("tricks", f"Makers' tricks: {self.tricks_won[makers]}", self.tricks_won[makers], team=makers)]
+        winners = makers if self.points[makers] else 1 - makers
+        lines.append(ScoreLine(self.outcome, SCORE_TEXTS[self.outcome], self.points[winners], team=winners))
+        return lines
+
+    def clone(self) -> "EuchreState":
+        twin = object.__new__(EuchreState)
+        twin.__dict__.update(self.__dict__)
+        twin.hands = list(self.hands)
+        twin.trick = list(self.trick)
+        twin.tricks = list(self.tricks)
+        twin.tricks_won = list(self.tricks_won)
+        twin.points = list(self.points)
+        twin._history = list(self._history)
+        twin._actors = list(self._actors)
+        return twin
+
+    # -- notation ----------------------------------------------------------
+    def action_text(self, action: int) -> str:
+        if 0 <= action < 52:
+            return f"play {card_text(action)}"
+        if DISCARD <= action < DISCARD + 52:
+            return f"discard {card_text(action - DISCARD)}"
+        if CALL <= action < CALL + 4:
+            return f"call {SUIT_LETTERS[action - CALL]}"
+        for text, value in (("pass", PASS), ("order up", ORDER_UP), ("alone", ALONE),
+                            ("with partner", WITH_PARTNER), ("farmer's hand", FARMER)):
+            if action == value:
+                return text
+        raise NotationError(f"{action!r} is not a Euchre action")
+
+    def parse_action(self, text: str) -> int:
+        words = " ".join(text.lower().split())
+        if words in _WORDS:
+            return _WORDS[words]
+        verb, _, rest = words.partition(" ")
+        if verb == "play" and rest:
+            return parse_card(rest)
+        if verb == "discard" and rest:
+            return DISCARD + parse_card(rest)
+        if verb in ("call", "name") and rest:
+            return CALL + parse_suit(rest)
+        raise NotationError(
+            f"{text!r} is not a Euchre action (try: pass, order up, call S, alone, with partner, "
+            "discard 9C, play JH)"
+        )
+
+    def _describe(self, action: int) -> str:
+        try:
+            return repr(self.action_text(action))
+        except NotationError:
+            return repr(action)
+
+    # -- bidding -----------------------------------------------------------
+    def _may_farm(self) -> bool:
+        """Farmer's hand: a player dealt only nines and tens may ask for a redeal
+        on his first turn (round 1, before he bids)."""
+        return self.options["farmers_hand"] and mask_of(self.deal.hands[self.turn]) & ~LOW_CARDS == 0
+
+    def _record(self, action: int) -> None:
+        self._history.append(action)
+        self._actors.append(self.turn)
+
+    def _bid(self, action: int) -> None:
+        self._record(action)
+        seat = self.turn
+        if action == PASS:
+            self.passes += 1
+            if self.passes < 4:
+                self.turn = (seat + 1) % 4
+            elif self.phase == ROUND1:
+                self.phase, self.passes, self.turned_down = ROUND2, 0, suit_of(self.up_card)
+                self.turn = (self.dealer + 1) % 4
+            else:
+                self._finish("thrown_in")
+        elif action == ORDER_UP or CALL <= action < CALL + 4:
+            self.trump = suit_of(self.up_card) if action == ORDER_UP else action - CALL
+            self.maker = seat
+            self.phase = ALONE_CHOICE
+        elif action in (ALONE, WITH_PARTNER):
+            self._decide_alone(action == ALONE)
+        elif action == FARMER:
+            self._finish("farmers_hand")
+        else:  # a discard
+            card = action - DISCARD
+            self.hands[seat] &= ~(1 << card)
+            self.discard = card
+            self._start_play()
+
+    def _decide_alone(self, alone: bool) -> None:
+        self.alone = alone
+        if alone:
+            self.sitting_out = (self.maker + 2) % 4
+        ordered_up = self.turned_down < 0
+        if ordered_up and self.sitting_out != self.dealer:
+            self.hands[self.dealer] |= 1 << self.up_card
+            self.picked_up = True
+            self.phase, self.turn = DISCARDING, self.dealer
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAYING
+        self.leader = self._next_active(self.dealer)
+        self.turn = self.leader
+
+    def _next_active(self, seat: int) -> int:
+        seat = (seat + 1) % 4
+        return (seat + 1) % 4 if seat == self.sitting_out else seat
+
+    # -- play ----------------------------------------------------------------
+    def _playable(self) -> int:
+        hand = self.hands[self.turn]
+        if not self.trick:
+            return hand
+        led = EFFECTIVE_SUIT[self.trump][self.trick[0]]
+        following = hand & SUIT_CARDS[self.trump][led]
+        return following or hand
+
+    def _why_not_playable(self, action: int) -> str:
+        if not 0 <= action < 52:
+            return f"{self._describe(action)} is not allowed now: play a card"
+        if not self.hands[self.turn] >> action & 1:
+            return f"{card_text(action)} is not in your hand"
+        led = EFFECTIVE_SUIT[self.trump][self.trick[0]]
+        return f"you must follow {'trump' if led == self.trump else SUIT_LETTERS[led]}"
+
+    def _play(self, card: int) -> None:
+        self._record(card)
+        self.hands[self.turn] &= ~(1 << card)
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < (3 if self.alone else 4):
+            self.turn = self._next_active(self.turn)
+            return
+        winner = self._trick_winner(self.leader, trick)
+        self.tricks.append((self.leader, tuple(trick), winner))
+        self.tricks_won[winner % 2] += 1
+        self.trick = []
+        if len(self.tricks) == TRICKS:
+            self._score()
+        else:
+            self.leader = self.turn = winner
+
+    def seats_of_trick(self, leader: int, count: int) -> list[int]:
+        seats = [leader]
+        while len(seats) < count:
+            seats.append(self._next_active(seats[-1]))
+        return seats
+
+    def _trick_winner(self, leader: int, cards: Sequence[int]) -> int:
+        trump = self.trump
+        effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        led = effective[cards[0]]
+        best, best_index = -1, 0
+        for index, c in enumerate(cards):
+            suit = effective[c]
+            if suit == trump or suit == led:
+                if power[c] > best:
+                    best, best_index = power[c], index
+        return self.seats_of_trick(leader, len(cards))[best_index]
+
+    def _score(self) -> None:
+        makers = self.maker % 2
+        key, makers_points, defenders_points = deal_score(self.tricks_won[makers], self.alone)
+        self.points[makers], self.points[1 - makers] = makers_points, defenders_points
+        self.outcome = key
+        self.phase = DONE
+
+    def _finish(self, outcome: str) -> None:
+        self.outcome = outcome
+        self.phase = DONE
+
+    # -- views -------------------------------------------------------------
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know.  Never: another hand, the kitty, the deck order,
+        the seed, or the dealer's discard (unless ``seat`` is the dealer)."""
+        actions = []
+        for actor, action in zip(self._actors, self._history):
+            hidden = DISCARD <= action < DISCARD + 52 and actor != seat
+            actions.append([actor, HIDDEN_DISCARD_TEXT if hidden else self.action_text(action)])
+        if self.phase == ROUND1:
+            up_card_status = "offered"
+        elif self.turned_down >= 0:
+            up_card_status = "turned down"
+        elif self.picked_up:
+            up_card_status = "picked up"
+        else:
+            up_card_status = "taken out of play"  # the dealer sits out: nobody picks it up
+        to_move = self.to_move
+        view: dict[str, Any] = {
+            "game": self.spec.name,
+            "seat": seat,
+            "dealer": self.dealer,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": to_move,
+            "hand": [card_text(c) for c in cards_of(self.hands[seat])],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "up_card": card_text(self.up_card),
+            "up_card_status": up_card_status,
+            "trump": SUIT_LETTERS[self.trump] if self.trump != NO_TRUMP else None,
+            "turned_down": SUIT_LETTERS[self.turned_down] if self.turned_down >= 0 else None,
+            "maker": self.maker if self.maker >= 0 else None,
+            "alone": self.alone,
+            "sitting_out": self.sitting_out if self.sitting_out >= 0 else None,
+            "leader": self.leader if self.leader >= 0 else None,
+            "trick": [[s, card_text(c)] for s, c in zip(self.seats_of_trick(self.leader, len(self.trick)), self.trick)]
+            if self.trick else [],
+            "tricks": [
+                {"leader": leader, "cards": [[s, card_text(c)] for s, c in zip(self.seats_of_trick(leader, len(cards)), cards)],
+                 "winner": winner}
+                for leader, cards, winner in self.tricks
+            ],
+            "tricks_won": list(self.tricks_won),
+            "actions": actions,
+            "legal": self.legal_texts() if to_move == seat else [],
+            "terminal": self.phase == DONE,
+            "options": dict(self.options),
+        }
+        if seat == self.dealer and self.discard >= 0:
+            view["discard"] = card_text(self.discard)
+        if self.phase == DONE:
+            view["result"] = {
+                "outcome": self.outcome,
+                "points": list(self.points),
+                "lines": [line.to_json() for line in self.breakdown()],
+            }
+        return view
