@@ -45,7 +45,7 @@ def _power(trump: int, c: int) -> int:
     if trump == NO_TRUMP or _effective_suit(trump, c) != trump:
         return rank_of(c)
     if rank_of(c) == JACK:
-        return 120 if suit_of(c) == trump else 110  # right bower, then left bower
+        return 130 if suit_of(c) == trump else 125  # right bower, then left bower, above the ace (112)
     return 100 + rank_of(c)
 
 

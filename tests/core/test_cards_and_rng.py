@@ -1,0 +1,85 @@
+"""Card notation and the seeded random stream (core protocol)."""
+
+import pytest
+
+from tricktable.cards import (
+    COPY_OFFSET,
+    HEARTS,
+    JACK,
+    QUEEN,
+    SPADES,
+    card,
+    card_text,
+    cards_of,
+    mask_of,
+    parse_card,
+    parse_suit,
+)
+from tricktable.core.errors import NotationError
+from tricktable.core.rng import SeedStream, derive_seed, shuffled
+
+
+@pytest.mark.parametrize("text", ["JH", "J♥", "jh", " j♡ ", "JH"])
+def test_jack_of_hearts_parses_in_every_form(text):
+    assert parse_card(text) == card(JACK, HEARTS)
+
+
+def test_every_card_prints_and_parses_back_in_both_forms():
+    for c in range(52):
+        assert parse_card(card_text(c)) == c
+        assert parse_card(card_text(c, symbols=True)) == c
+
+
+def test_ten_is_written_10_and_read_as_10_or_t():
+    assert card_text(parse_card("T♠")) == "10S"
+    assert card_text(parse_card("10s"), symbols=True) == "10♠"
+
+
+def test_second_copy_prints_like_the_first():
+    assert card_text(card(QUEEN, SPADES) + COPY_OFFSET) == "QS"
+
+
+@pytest.mark.parametrize("bad", ["", "1H", "QX", "Q", "QQH", "11H"])
+def test_malformed_card_is_a_notation_error(bad):
+    with pytest.raises(NotationError):
+        parse_card(bad)
+
+
+def test_suits_parse_from_letter_symbol_and_name():
+    assert parse_suit("s") == parse_suit("♠") == parse_suit("Spades") == SPADES
+    with pytest.raises(NotationError):
+        parse_suit("stars")
+
+
+def test_masks_round_trip():
+    cards = [0, 5, 51]
+    assert cards_of(mask_of(cards)) == tuple(cards)
+
+
+def test_seed_stream_is_fixed_by_the_documented_derivation():
+    """The stream is SHA-256(seed || 0x00 || counter) read as big-endian words."""
+    import hashlib
+
+    block = hashlib.sha256(b"abc\x00" + (0).to_bytes(8, "big")).digest()
+    stream = SeedStream("abc")
+    assert [stream.word() for _ in range(8)] == [int.from_bytes(block[i:i + 4], "big") for i in range(0, 32, 4)]
+
+
+def test_shuffle_is_a_permutation_and_depends_on_the_seed():
+    a, b = shuffled(range(24), "one"), shuffled(range(24), "two")
+    assert sorted(a) == sorted(b) == list(range(24))
+    assert a != b
+    assert shuffled(range(24), "one") == a
+
+
+def test_randbelow_is_roughly_uniform():
+    stream = SeedStream("uniform")
+    counts = [0] * 6
+    for _ in range(6000):
+        counts[stream.randbelow(6)] += 1
+    assert all(850 < c < 1150 for c in counts), counts
+
+
+def test_derived_seeds_differ_per_label():
+    assert derive_seed("m", "deal", 0) != derive_seed("m", "deal", 1)
+    assert derive_seed("m", "deal", 0) == derive_seed("m", "deal", 0)

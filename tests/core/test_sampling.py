@@ -1,0 +1,32 @@
+"""assign_cards: distributing unseen cards over hidden places."""
+
+import random
+
+import pytest
+
+from tricktable.core.sampling import SamplingError, assign_cards
+
+
+def test_every_card_lands_in_an_allowed_slot_of_the_right_size():
+    rng = random.Random(3)
+    cards = list(range(12))
+    allowed = [0b000000111111, 0b111111111111, 0b111111000000]
+    for _ in range(200):
+        slots = assign_cards(rng, cards, [4, 4, 4], allowed)
+        assert sorted(c for s in slots for c in s) == cards
+        assert [len(s) for s in slots] == [4, 4, 4]
+        for slot, mask in zip(slots, allowed):
+            assert all(mask >> c & 1 for c in slot)
+
+
+def test_tight_constraints_find_their_only_solution():
+    # Cards 0-2 may go only to slot 0, the rest only to slot 1: one answer.
+    slots = assign_cards(random.Random(0), list(range(6)), [3, 3], [0b000111, 0b111000])
+    assert sorted(slots[0]) == [0, 1, 2] and sorted(slots[1]) == [3, 4, 5]
+
+
+def test_impossible_constraints_raise():
+    with pytest.raises(SamplingError):
+        assign_cards(random.Random(0), [0, 1], [1, 1], [0b11, 0b00])
+    with pytest.raises(SamplingError):
+        assign_cards(random.Random(0), [0, 1, 2], [1, 1], [0b111, 0b111])
