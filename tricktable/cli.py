@@ -200,6 +200,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("file", type=Path)
     r.add_argument("--json", action="store_true")
 
+    w = commands.add_parser("serve", help="serve the web card room (default http://127.0.0.1:8000)")
+    w.add_argument("--host", default="127.0.0.1")
+    w.add_argument("--port", type=int, default=8000)
+    w.add_argument("--database", help="SQLAlchemy URL (default: $TRICKTABLE_DATABASE_URL or SQLite in ./data)")
+
     b = commands.add_parser("bench", help="random full deals per second through the protocol")
     b.add_argument("game", choices=sorted(GAMES))
     b.add_argument("--seconds", type=float, default=5.0)
@@ -234,6 +239,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records), args.json)
         elif args.command == "replay":
             _print(replay_file(args.file), args.json)
+        elif args.command == "serve":
+            from tricktable.server.serve import serve
+
+            serve(args.host, args.port, args.database)
         elif args.command == "bench":
             _print(bench(args.game, args.seconds), args.json)
     except GameError as error:
