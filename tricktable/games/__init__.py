@@ -33,7 +33,10 @@ def get_spec(name: object) -> GameSpec:
         if error.name == module_name:
             raise UnknownGame(f"{name} is not available yet") from None
         raise
-    return getattr(module, attribute)
+    spec = getattr(module, attribute, None)
+    if spec is None:
+        raise UnknownGame(f"{name} is not available yet")
+    return spec
 
 
 def available_games() -> list[str]:
