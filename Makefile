@@ -3,8 +3,10 @@ VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: run test install
+.PHONY: run test install test-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,8 +16,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The web card room at http://$(HOST):$(PORT)/ with SQLite in ./data.
 run: $(STAMP)
-	$(VENV)/bin/tricktable play euchre
+	$(VENV)/bin/tricktable serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+# Debian's chromium (browser tests) and postgresql (store tests), when missing.
+test-deps:
+	bash scripts/test-deps.sh
+
+test: $(STAMP) test-deps
 	$(PY) -m pytest tricktable tests

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# System packages the test suite needs beyond the venv: Debian's Chromium for the
+# browser tests and PostgreSQL for the store tests.  Installs only what is
+# missing, with one `apt-get update` at most.  Needs root to install; without
+# root it only reports (the tests then skip locally, and fail under CI=true).
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" != "0" ]; then
+    echo "test-deps: missing ${missing[*]} (not root, so not installing)" >&2
+    exit 0
+fi
+echo "test-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

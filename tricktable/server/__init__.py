@@ -1,0 +1,7 @@
+"""The web card room's server: the referee's HTTP API and the static page."""
+
+from __future__ import annotations
+
+from tricktable.server.app import create_app
+
+__all__ = ["create_app"]

@@ -1,0 +1,253 @@
+"""The referee: games as stored records, the person's actions, the computer
+players' answers, and the daily deals.
+
+The person always sits at seat 0 (South); seats 1..3 are computer players.
+Every response carries only ``view(0)`` and the public steps since the person's
+last action, never the record (its seed would reveal every hand).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+import threading
+from collections import OrderedDict
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from tricktable.bots import BOTS, Bot, make_bot
+from tricktable.core.errors import GameError, NotYourTurn
+from tricktable.core.protocol import GameState
+from tricktable.core.record import RECORD_FORMAT, parse_record, replay
+from tricktable.games import GAMES, UnknownGame, get_spec
+from tricktable.store import GameRow, StaleVersion, Store
+
+log = logging.getLogger("tricktable.server")
+HUMAN = 0
+BOT_PREFERENCE = ("expert", "strong", "ismcts", "mcts", "pimc", "heuristic", "rules", "greedy", "random")
+"""Bot names from best to worst; the first one registered is used."""
+
+
+def best_bot_name() -> str:
+    """The strongest computer player the bot library offers right now."""
+    for name in BOT_PREFERENCE:
+        if name in BOTS:
+            return name
+    return sorted(BOTS)[0]
+
+
+_warned: set[str] = set()
+
+
+def playable_games() -> list[str]:
+    """``available_games()``, minus any game whose module is mid-construction and
+    fails to load: one broken game must not take the whole room down."""
+    names = []
+    for name in GAMES:
+        try:
+            get_spec(name)
+        except Exception as error:  # noqa: BLE001 - any failure means "not offered"
+            if not isinstance(error, UnknownGame) and name not in _warned:
+                _warned.add(name)
+                log.warning("game %s is not offered: %r", name, error)
+            continue
+        names.append(name)
+    return names
+
+
+def utc_day(now: datetime | None = None) -> str:
+    return (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d")
+
+
+def daily_seed(secret: str, game: str, day: str) -> str:
+    """The day's match seed: an HMAC, so nobody without the server secret can
+    compute the deals in advance."""
+    return hmac.new(secret.encode(), f"daily/{game}/{day}".encode(), hashlib.sha256).hexdigest()
+
+
+class StateCache:
+    """A small per-process cache of replayed states keyed by game id and version.
+
+    Only a shortcut: the database stays the truth, and a version mismatch means
+    the entry is ignored and the record replayed.
+    """
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._items: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, row: GameRow) -> GameState:
+        """A state of ``row`` the caller may mutate."""
+        with self._lock:
+            found = self._items.get(row.id)
+        if found and found[0] == row.version:
+            return found[1].clone()
+        return replay(row.record)
+
+    def put(self, row: GameRow, state: GameState) -> None:
+        with self._lock:
+            self._items[row.id] = (row.version, state)
+            self._items.move_to_end(row.id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+class Room:
+    """Everything the HTTP layer asks of games; safe to call from many threads."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.secret = store.secret()
+        self.cache = StateCache()
+
+    # -- creating and loading ------------------------------------------------
+    @staticmethod
+    def spec(game: str) -> Any:
+        if game not in playable_games():
+            raise UnknownGame(f"unknown game {game!r}; offered: {', '.join(playable_games())}")
+        return get_spec(game)
+
+    def new_game(self, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
+        spec = self.spec(game)
+        normalized = spec.normalize_options(options or {})
+        seed = secrets.token_hex(16)
+        return self._start(spec.name, seed, normalized, daily=False)
+
+    def daily_game(self, game: str, device: str) -> dict[str, Any]:
+        """The device's attempt at today's daily deal: created on first call,
+        resumed after that (even when it is over)."""
+        spec = self.spec(game)
+        day = utc_day()
+        row = self.store.find_daily(spec.name, day, device)
+        if row is None:
+            seed = daily_seed(self.secret, spec.name, day)
+            try:
+                return self._start(spec.name, seed, spec.normalize_options({}), daily=True, day=day, device=device)
+            except IntegrityError:  # the same device raced itself; use the winner
+                row = self.store.find_daily(spec.name, day, device)
+                assert row is not None
+        return self.response(row, self.cache.take(row), [])
+
+    def _start(self, game: str, seed: str, options: dict[str, Any], daily: bool, **where: Any) -> dict[str, Any]:
+        spec = get_spec(game)
+        state = spec.new_match(seed, options, daily=daily)
+        steps = self._bots_move(state, f"{seed}/{game}")
+        record = self._record(state, seed, options, daily)
+        row = self.store.create_game(record, self._status(state), daily_day=where.get("day"), device=where.get("device"))
+        if state.is_terminal():  # a daily match cannot end before the person acts, but be exact
+            row = self.store.save(row, record, "over", score=self._score(state, row))
+        self.cache.put(row, state)
+        return self.response(row, state, steps)
+
+    def load(self, game_id: str) -> dict[str, Any] | None:
+        row = self.store.load(game_id)
+        if row is None:
+            return None
+        return self.response(row, self.cache.take(row), [])
+
+    # -- playing ------------------------------------------------------------------
+    def act(self, game_id: str, version: int, action: str) -> dict[str, Any] | None:
+        """Apply the person's action and the computer players' answers, commit,
+        and return the new view.  ``StaleVersion`` if ``version`` is not the
+        stored one; a ``GameError`` for an illegal action (nothing changes)."""
+        row = self.store.load(game_id)
+        if row is None:
+            return None
+        if version != row.version:
+            raise StaleVersion(f"this game is at version {row.version}, not {version}: reload it")
+        state = self.cache.take(row)
+        if state.is_terminal():
+            raise NotYourTurn("the game is over")
+        if state.to_move != HUMAN:
+            raise NotYourTurn("it is not your turn")
+        steps = [self._step(state, HUMAN, lambda: state.act(HUMAN, action))]
+        steps += self._bots_move(state, f"{row.record['seed']}/{row.game}")
+        record = dict(row.record, actions=self._actions(state))
+        row = self.store.save(row, record, self._status(state), score=self._score(state, row))
+        self.cache.put(row, state)
+        return self.response(row, state, steps)
+
+    def _bots_move(self, state: GameState, seed: str) -> list[dict[str, Any]]:
+        bots: dict[int, Bot] = {}
+        steps = []
+        while not state.is_terminal() and state.to_move != HUMAN:
+            seat = state.to_move
+            if seat < 0:  # only the referee can act (a timeout); the client asks for it
+                break
+            bot = bots.setdefault(seat, make_bot(best_bot_name(), seed=f"{seed}/seat{seat}"))
+            choice = bot.choose(state.view(seat))
+            steps.append(self._step(state, seat, lambda: state.act(seat, choice)))
+        return steps
+
+    @staticmethod
+    def _step(state: GameState, seat: int, apply: Any) -> dict[str, Any]:
+        """Apply one action and describe it as the person sees it: the action's
+        public text, the trick on the table, the trick it completed, whether it
+        ended the deal."""
+        before = state.view(HUMAN)
+        results_before = len((before.get("match") or {}).get("results", []))
+        tricks_before = len(before.get("tricks", []))
+        apply()
+        after = state.view(HUMAN)
+        match = after.get("match") or {}
+        deal_over = len(match.get("results", [])) > results_before
+        deal = match["previous_deal"] if deal_over else after
+        tricks = deal.get("tricks", [])
+        actions = deal.get("actions", [])
+        return {
+            "seat": seat,
+            "text": actions[-1][1] if actions else "",
+            "trick": deal.get("trick", []),
+            "completed": tricks[-1] if len(tricks) > tricks_before else None,
+            "deal_over": deal_over,
+        }
+
+    # -- records and responses ----------------------------------------------------
+    @staticmethod
+    def _actions(state: GameState) -> list[str]:
+        from tricktable.core.record import record_of
+
+        return record_of(state).actions
+
+    def _record(self, state: GameState, seed: str, options: dict[str, Any], daily: bool) -> dict[str, Any]:
+        record = {
+            "format": RECORD_FORMAT,
+            "game": state.spec.name,
+            "rules_version": state.spec.rules_version,
+            "options": options,
+            "kind": "match",
+            "seed": seed,
+            "daily": daily,
+            "actions": self._actions(state),
+        }
+        parse_record(record)  # fail here, not at the next load, if the format drifts
+        return record
+
+    @staticmethod
+    def _status(state: GameState) -> str:
+        return "over" if state.is_terminal() else "open"
+
+    @staticmethod
+    def _score(state: GameState, row: GameRow) -> int | None:
+        """The daily score, computed here and only once the match is over."""
+        if not (row.daily_day and state.is_terminal()):
+            return None
+        match = state.view(HUMAN).get("match") or {}
+        if "daily_score" in match:
+            return int(match["daily_score"])
+        return int(state.returns()[HUMAN])
+
+    def response(self, row: GameRow, state: GameState, steps: list[dict[str, Any]]) -> dict[str, Any]:
+        view = state.view(HUMAN)
+        daily = None
+        if row.daily_day:
+            daily = {"day": row.daily_day, "score": self._score(state, row) if state.is_terminal() else None}
+        return {"id": row.id, "version": row.version, "game": row.game, "daily": daily, "view": view, "steps": steps}
+
+
+__all__ = ["Room", "StaleVersion", "GameError", "best_bot_name", "daily_seed", "playable_games", "utc_day"]

@@ -1,0 +1,19 @@
+"""Persistence for the web card room: games as records, the server secret, daily
+scores and nicknames.
+
+A game is stored as its record (``core/record.py``: seed + options + actions)
+plus a ``version`` that grows by one with every committed change.  Writers use an
+optimistic check (``UPDATE … WHERE version = :expected``), so of two requests
+racing on one game only one applies; the other sees ``StaleVersion``.  Nothing
+lives only in a process's memory, so any number of server processes may share
+one database.
+
+SQLite (a file, the default) and PostgreSQL (by URL) are both supported through
+SQLAlchemy Core.
+"""
+
+from __future__ import annotations
+
+from tricktable.store.db import GameRow, StaleVersion, Store, default_database_url
+
+__all__ = ["GameRow", "StaleVersion", "Store", "default_database_url"]

@@ -1,0 +1,1 @@
+"""The web page (static HTML/CSS/JS, no build step), served by tricktable.server."""
