@@ -1,0 +1,11 @@
+// Which renderer draws which game; a game without its own module still plays
+// through the generic one (cards to click, every other action a button).
+
+import { base } from "./base.js";
+import { euchre } from "./euchre.js";
+
+const RENDERERS = { euchre };
+
+export function renderer(game) {
+  return RENDERERS[game] || base;
+}

@@ -1,0 +1,54 @@
+// The home page (each game with Daily and New game, today's leaderboards) and
+// the full leaderboard page.
+
+import { api } from "./api.js";
+import { clear, el } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function leaderboardTable(board, limit = 100) {
+  const wrap = el("div", { class: "leaderboard" });
+  if (!board.entries.length) {
+    wrap.append(el("p", { class: "empty" }, t("daily.no_scores")));
+  } else {
+    const rows = board.entries.slice(0, limit).map((entry) =>
+      el("tr", { class: entry.you ? "you" : "" }, el("td", { class: "num" }, String(entry.rank)),
+        el("td", { class: "nick" }, entry.nickname || t("daily.anonymous")),
+        el("td", { class: "num" }, String(entry.score))));
+    wrap.append(el("table", { class: "sheet" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t("daily.player")),
+        el("th", { scope: "col" }, t("daily.score")))),
+      el("tbody", {}, rows)));
+  }
+  if (board.own) wrap.append(el("p", { class: "own-rank" }, t("daily.rank", { rank: board.own.rank, score: board.own.score })));
+  return wrap;
+}
+
+export async function renderHome(root, catalog) {
+  clear(root);
+  const list = el("div", { class: "games" });
+  root.append(el("section", { class: "home" },
+    el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")), list));
+  for (const game of catalog.games) {
+    const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
+    list.append(el("article", { class: "game-card", dataset: { game: game.name } },
+      el("h2", {}, t(`game.${game.name}`)),
+      el("p", { class: "blurb" }, t(`game.${game.name}.blurb`)),
+      el("div", { class: "buttons" },
+        el("a", { class: "action primary", href: `#/play/${game.name}` }, t("home.new_game")),
+        el("a", { class: "action", href: `#/daily/${game.name}` }, t("home.daily")),
+        el("a", { class: "action subtle", href: `#/rules/${game.name}` }, t("rules.button"))),
+      el("h3", {}, t("home.leaderboard", { day: catalog.day })), board,
+      el("a", { class: "more", href: `#/leaderboard/${game.name}` }, t("home.full_leaderboard"))));
+    api.leaderboard(game.name).then((data) => clear(board).append(leaderboardTable(data, 5)))
+      .catch(() => clear(board));
+  }
+}
+
+export async function renderLeaderboard(root, game, day) {
+  clear(root);
+  const data = await api.leaderboard(game);
+  root.append(el("section", { class: "page" },
+    el("h1", {}, t(`game.${game}`), " — ", t("home.leaderboard", { day })),
+    leaderboardTable(data),
+    el("p", {}, el("a", { href: `#/daily/${game}`, class: "action primary" }, t("home.daily")))));
+}

@@ -1,0 +1,105 @@
+// The rules of each game (our own words, one Markdown file per language in
+// ../rules/) and the Rules dialog with the options, remembered on the device.
+
+import { memory } from "./api.js";
+import { append, clear, el } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { openDialog } from "./sheets.js";
+
+async function rulesText(game) {
+  for (const lang of [language(), "en"]) {
+    const response = await fetch(`rules/${lang}/${game}.md`);
+    if (response.ok) return response.text();
+  }
+  return "";
+}
+
+/** A small Markdown subset (headings, lists, tables, **bold**) as DOM nodes. */
+export function markdown(text) {
+  const out = el("div", { class: "rules-text" });
+  let list = null;
+  let table = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (!line.startsWith("- ")) list = null;
+    if (!line.startsWith("|")) table = null;
+    if (!line) continue;
+    const heading = /^(#{1,3}) (.*)$/.exec(line);
+    if (heading) out.append(el(`h${heading[1].length + 1}`, {}, inline(heading[2])));
+    else if (line.startsWith("- ")) {
+      if (!list) out.append((list = el("ul")));
+      list.append(el("li", {}, inline(line.slice(2))));
+    } else if (line.startsWith("|")) {
+      if (/^\|[-| :]+\|$/.test(line)) continue;
+      const cells = line.slice(1, -1).split("|").map((c) => c.trim());
+      if (!table) {
+        out.append((table = el("table", { class: "sheet" })));
+        table.append(el("tr", {}, ...cells.map((c) => el("th", {}, inline(c)))));
+      } else table.append(el("tr", {}, ...cells.map((c) => el("td", {}, inline(c)))));
+    } else out.append(el("p", {}, inline(line)));
+  }
+  return out;
+}
+
+function inline(text) {
+  return text.split(/\*\*(.+?)\*\*/).map((part, i) => (i % 2 ? el("strong", {}, part) : part));
+}
+
+export async function renderRulesPage(root, game) {
+  clear(root);
+  const text = await rulesText(game);
+  root.append(el("section", { class: "page rules" }, el("h1", {}, t("rules.title", { game: t(`game.${game}`) })),
+    markdown(text), el("p", {}, el("a", { class: "action primary", href: `#/play/${game}` }, t("home.new_game")))));
+}
+
+function optionControl(option, value) {
+  const id = `opt-${option.name}`;
+  const label = t(`option.${option.name}`) === `option.${option.name}` ? option.description || option.name : t(`option.${option.name}`);
+  if (option.choices.length === 2 && option.choices.includes(true) && option.choices.includes(false)) {
+    return el("label", { class: "option", for: id },
+      el("input", { type: "checkbox", id, name: option.name, checked: value === true }), " ", label);
+  }
+  const select = el("select", { id, name: option.name },
+    ...option.choices.map((c) => el("option", { value: JSON.stringify(c), selected: c === value }, String(c))));
+  return el("label", { class: "option", for: id }, label, " ", select);
+}
+
+function readOptions(form, spec) {
+  const options = {};
+  for (const option of spec.options) {
+    const input = form.elements[option.name];
+    const value = input.type === "checkbox" ? input.checked : JSON.parse(input.value);
+    if (value !== option.default) options[option.name] = value;
+  }
+  return options;
+}
+
+/** The Rules dialog of a game: its rules and its options.  Resolves to the new
+ * options when the person starts a new game with them, else null. */
+export async function rulesDialog(spec) {
+  const saved = memory.options(spec.name);
+  const form = el("form", { class: "options", method: "dialog" });
+  for (const option of spec.options) form.append(optionControl(option, option.name in saved ? saved[option.name] : option.default));
+  let result = null;
+  const start = el("button", { type: "submit", class: "action primary", id: "apply-options" }, t("rules.apply"));
+  const standard = el("button", { type: "button", class: "action", id: "standard-rules", onclick: () => {
+    for (const option of spec.options) {
+      const input = form.elements[option.name];
+      if (input.type === "checkbox") input.checked = option.default === true;
+      else input.value = JSON.stringify(option.default);
+    }
+  } }, t("rules.standard"));
+  form.addEventListener("submit", () => {
+    result = readOptions(form, spec);
+    memory.setOptions(spec.name, result);
+  });
+  append(form, [el("div", { class: "buttons" }, start, standard,
+    el("button", { type: "button", class: "action subtle", onclick: () => document.getElementById("dialog").close() }, t("rules.cancel")))]);
+  const details = el("details", { class: "rules-details" }, el("summary", {}, t("rules.read", { game: t(`game.${spec.name}`) })),
+    markdown(await rulesText(spec.name)));
+  const content = el("div", { class: "rules-dialog" }, el("h2", {}, t("rules.options_title", { game: t(`game.${spec.name}`) })),
+    spec.options.length ? form : el("p", {}, t("rules.no_options")), details);
+  if (!spec.options.length) content.append(el("div", { class: "buttons" }, el("button", { type: "button", class: "action", onclick: () => document.getElementById("dialog").close() }, t("sheet.close"))));
+  await openDialog(content, "rules-dialog-box");
+  return result;
+}

@@ -1,0 +1,234 @@
+// The card table: the person's hand, the three computer players, the trick,
+// the buttons for every decision, and the short replay of what the computer
+// players did after the person's action.
+
+import { api, ApiError, memory } from "./api.js";
+import { backSVG, cardName, cardSVG, suitSVG } from "./cards.js";
+import { clear, el, reducedMotion, sleep, svgBox, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { renderer } from "./games/index.js";
+import { showLastTrick, showMatchSummary, showScoreSheet } from "./sheets.js";
+
+const SEAT_CLASS = ["south", "west", "north", "east"];
+
+export class Table {
+  constructor(root, state, onNewGame) {
+    this.root = root;
+    this.state = state; // {id, version, game, daily, view, steps}
+    this.game = state.game;
+    this.r = renderer(this.game);
+    this.busy = false;
+    this.onNewGame = onNewGame;
+    this.build();
+  }
+
+  // -- layout ----------------------------------------------------------------
+  build() {
+    clear(this.root);
+    this.scorebar = el("div", { class: "scorebar" });
+    this.seats = [0, 1, 2, 3].map((seat) =>
+      el("div", { class: `seat ${SEAT_CLASS[seat]}`, dataset: { seat } },
+        el("div", { class: "name" }), el("div", { class: "backs" }), el("div", { class: "bubble", "aria-live": "polite" })));
+    this.trick = el("div", { class: "trick", "aria-label": t("table.trick"), role: "group" },
+      ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${SEAT_CLASS[seat]}`, dataset: { seat } })));
+    this.centre = el("div", { class: "centre-extra" });
+    this.facts = el("dl", { class: "facts" });
+    this.prompt = el("p", { class: "prompt", "aria-live": "polite" });
+    this.actions = el("div", { class: "actions" });
+    this.hand = el("div", { class: "hand", role: "group", "aria-label": t("table.your_hand"), onkeydown: (e) => this.arrowKeys(e) });
+    const felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
+      el("div", { class: "middle" }, this.trick, this.centre), this.facts);
+    this.root.append(el("section", { class: `table game-${this.game}` },
+      this.scorebar, felt, this.prompt, this.actions, this.hand));
+    this.render();
+  }
+
+  render() {
+    const view = this.state.view;
+    this.renderScorebar(view);
+    this.renderSeats(view);
+    this.renderTrick(view.trick || []);
+    this.renderCentre(view);
+    this.renderFacts(view);
+    this.prompt.textContent = this.r.prompt(view);
+    this.renderActions(view);
+    this.renderHand(view);
+  }
+
+  renderScorebar(view) {
+    const [us, them] = this.r.teamTotals(view);
+    const match = view.match || {};
+    const deal = match.deals_total
+      ? t("table.deal_of", { n: match.deal_number, total: match.deals_total })
+      : t("table.deal", { n: match.deal_number || 1 });
+    const lastTrick = el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(view, this.game) },
+      t("table.last_trick"));
+    clear(this.scorebar).append(
+      el("span", { class: "score us" }, t("table.us"), " ", el("strong", {}, us)),
+      el("span", { class: "score them" }, t("table.them"), " ", el("strong", {}, them)),
+      el("span", { class: "deal" }, deal, match.target ? ` · ${t("table.target", { n: match.target })}` : "",
+        this.state.daily ? ` · ${t("daily.badge")}` : ""),
+      lastTrick);
+  }
+
+  renderSeats(view) {
+    for (const seat of [0, 1, 2, 3]) {
+      const box = this.seats[seat];
+      box.classList.toggle("to-move", view.to_move === seat);
+      box.classList.toggle("out", view.sitting_out === seat);
+      const name = box.querySelector(".name");
+      clear(name).append(t(`seat.${seat}`));
+      if (view.dealer === seat) name.append(el("span", { class: "chip", title: t("table.dealer") }, t("table.dealer_chip")));
+      if (seat === 0) continue;
+      const backs = clear(box.querySelector(".backs"));
+      const count = (view.hand_sizes || [])[seat] || 0;
+      for (let i = 0; i < count; i++) backs.append(svgBox("span", { class: "mini" }, backSVG()));
+      backs.setAttribute("aria-label", t("table.cards_left", { n: count }));
+    }
+  }
+
+  renderTrick(cards, fresh = null) {
+    for (const slot of this.trick.children) clear(slot);
+    for (const [seat, card] of cards) {
+      const slot = this.trick.children[seat];
+      const node = svgBox("div", { class: "card", role: "img", "aria-label": `${t(`seat.${seat}`)}: ${cardName(card, t)}`, dataset: { card } }, cardSVG(card));
+      if (seat === fresh && !reducedMotion()) node.classList.add(`enter-${SEAT_CLASS[seat]}`);
+      slot.append(node);
+    }
+  }
+
+  renderCentre(view) {
+    clear(this.centre);
+    const extra = this.r.centre(view);
+    if (!extra) return;
+    const face = extra.down ? backSVG() : cardSVG(extra.card);
+    this.centre.append(el("div", { class: "label" }, extra.label),
+      svgBox("div", { class: "card small", role: "img", "aria-label": cardName(extra.card, t) }, face));
+  }
+
+  renderFacts(view) {
+    clear(this.facts);
+    for (const [label, value] of this.r.facts(view)) {
+      const dd = el("dd");
+      if (value && typeof value === "object") dd.append(svgBox("span", {}, suitSVG(value.suit, 16)), " ", value.text);
+      else dd.append(value);
+      this.facts.append(el("div", {}, el("dt", {}, label), dd));
+    }
+  }
+
+  renderActions(view) {
+    clear(this.actions);
+    const mine = view.to_move === 0 && !view.terminal;
+    const buttons = mine ? view.legal.filter((a) => !this.r.cardOf(a)) : [];
+    for (const action of buttons) {
+      const suit = this.r.actionSuit ? this.r.actionSuit(action) : null;
+      const button = el("button", { type: "button", class: "action", dataset: { action }, onclick: () => this.send(action) });
+      if (suit) button.append(svgBox("span", {}, suitSVG(suit, 18)), " ");
+      button.append(this.r.actionLabel(this.game, action));
+      this.actions.append(button);
+    }
+    if (view.terminal) {
+      this.actions.append(el("button", { type: "button", class: "action primary", onclick: () => showMatchSummary(this) }, t("sheet.summary")));
+    }
+  }
+
+  renderHand(view) {
+    clear(this.hand);
+    const mine = view.to_move === 0 && !view.terminal && !this.busy;
+    const byCard = new Map();
+    for (const action of view.legal || []) {
+      const card = this.r.cardOf(action);
+      if (card) byCard.set(card, action);
+    }
+    const cards = this.r.sortHand(view.hand, view);
+    this.hand.style.setProperty("--n", cards.length);
+    for (const card of cards) {
+      const action = mine ? byCard.get(card) : undefined;
+      const button = svgBox("button", {
+        type: "button",
+        class: `card${action ? " legal" : ""}${mine && !action && byCard.size ? " illegal" : ""}`,
+        "aria-label": cardName(card, t),
+        disabled: !action,
+        dataset: { card },
+        onclick: () => action && this.send(action, card),
+      }, cardSVG(card));
+      this.hand.append(button);
+    }
+  }
+
+  arrowKeys(event) {
+    if (!["ArrowLeft", "ArrowRight"].includes(event.key)) return;
+    const buttons = [...this.hand.querySelectorAll("button:not([disabled])")];
+    const at = buttons.indexOf(document.activeElement);
+    const next = buttons[(at + (event.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length];
+    if (next) next.focus();
+    event.preventDefault();
+  }
+
+  // -- playing -----------------------------------------------------------------
+  async send(action, card = null) {
+    if (this.busy) return;
+    this.busy = true;
+    if (card) this.hand.querySelector(`[data-card="${CSS.escape(card)}"]`)?.classList.add("leaving");
+    for (const b of this.root.querySelectorAll("button.action, .hand button")) b.disabled = true;
+    try {
+      const next = await api.act(this.state.id, this.state.version, action);
+      await this.replaySteps(next);
+      this.state = next;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        toast(t("error.stale"));
+        this.state = await api.load(this.state.id);
+      } else {
+        toast(t("error.generic", { msg: error.message }));
+      }
+    } finally {
+      this.busy = false;
+      this.render();
+      this.focusHand();
+    }
+  }
+
+  /** Show what happened, step by step, then the deal's score sheet if a deal ended. */
+  async replaySteps(next) {
+    const results = (next.view.match && next.view.match.results) || [];
+    let sheetIndex = results.length - next.steps.filter((s) => s.deal_over).length;
+    for (const step of next.steps) {
+      if (step.text.startsWith("play ")) {
+        if (step.seat === 0) this.hand.querySelector(".leaving")?.remove();
+        this.renderTrick(step.completed ? step.completed.cards : step.trick, step.seat);
+        await sleep(step.completed ? 1100 : 450);
+        if (step.completed) {
+          this.renderTrick([]);
+          await sleep(150);
+        }
+      } else {
+        this.say(step.seat, this.r.bubble(this.game, step.text));
+        await sleep(step.seat === 0 ? 150 : 700);
+      }
+      if (step.deal_over) {
+        for (const box of this.seats) box.querySelector(".bubble").textContent = "";
+        await showScoreSheet(next.view, results[sheetIndex++], this.game);
+      }
+    }
+    for (const box of this.seats) box.querySelector(".bubble").textContent = "";
+    if (next.view.terminal) await showMatchSummary(this, next);
+  }
+
+  say(seat, text) {
+    const bubble = this.seats[seat].querySelector(".bubble");
+    bubble.textContent = text;
+    bubble.classList.toggle("shown", Boolean(text));
+  }
+
+  focusHand() {
+    const target = this.root.querySelector(".hand button.legal, button.action");
+    if (target && this.root.contains(document.activeElement) === false) target.focus({ preventScroll: true });
+  }
+
+  async newGame(options) {
+    const state = await api.newGame(this.game, options ?? memory.options(this.game));
+    memory.setGameId(this.game, state.id);
+    this.onNewGame(state);
+  }
+}
