@@ -1,0 +1,61 @@
+"""Scripted Court Piece deals for scenario tests.
+
+``block_deal`` builds a deal in which the test decides who wins every trick:
+tricks 1-3 are played in clubs, 4-6 in diamonds, 7-9 in hearts, 10-12 in spades
+(everybody follows), and the winner of each holds the highest of its four cards.
+In each suit block one trick is won by the ace (the block's last, unless
+``ace_tricks`` names another).  Trick 13 is the four 2s: with spades trump, the
+holder of 2S (``last``) wins it.  Seat ``s`` plays ``hands[s][t]`` at trick ``t``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
+from tricktable.games.courtpiece.state import CourtPieceState
+
+RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+SPECS = {"double-sar": DOUBLE_SAR, "single-sar": SINGLE_SAR}
+
+
+def block_deal(winners: Sequence[int], last: int, dealer: int = 0, ace_tricks: Sequence[int] = ()) -> dict[str, Any]:
+    """``winners``: the seats that win tricks 1..12; ``last``: the seat that wins trick 13."""
+    assert len(winners) == 12
+    plan: list[dict[int, str]] = [{} for _ in range(13)]
+    for block, suit in enumerate("CDHS"):
+        tricks = [3 * block + j for j in range(3)]
+        ace_trick = next((t - 1 for t in ace_tricks if (t - 1) // 3 == block), tricks[-1])
+        order = [t for t in tricks if t != ace_trick] + [ace_trick]
+        for t, group in zip(order, (RANKS[1:5], RANKS[5:9], RANKS[9:13])):
+            losers = [s for s in range(4) if s != winners[t]]
+            plan[t][winners[t]] = group[-1] + suit
+            for seat, rank in zip(losers, group[:-1]):
+                plan[t][seat] = rank + suit
+    twos = iter(["2C", "2D", "2H"])
+    for seat in range(4):
+        plan[12][seat] = "2S" if seat == last else next(twos)
+    return {"dealer": dealer, "hands": [" ".join(plan[t][s] for t in range(13)) for s in range(4)], "rest": ""}
+
+
+def new_state(game: str, deal: dict[str, Any], **options: Any) -> CourtPieceState:
+    spec = SPECS[game]
+    return spec.new_deal(spec.deal_from_json(deal), spec.normalize_options(options))
+
+
+def play_tricks(state: CourtPieceState, deal: dict[str, Any], tricks: int = 13) -> None:
+    """Play the scripted cards until ``tricks`` tricks are complete or the deal ends."""
+    hands = [hand.split() for hand in deal["hands"]]
+    while not state.is_terminal() and len(state.tricks) < tricks:
+        seat = state.to_move
+        state.act(seat, f"play {hands[seat][len(state.tricks)]}")
+
+
+def scripted(game: str, winners: Sequence[int], last: int, dealer: int = 0, tricks: int = 13,
+             ace_tricks: Sequence[int] = (), **options: Any) -> CourtPieceState:
+    """A block deal with spades called by the caller, played for ``tricks`` tricks."""
+    deal = block_deal(winners, last, dealer, ace_tricks)
+    state = new_state(game, deal, **options)
+    state.act(state.to_move, "call S")
+    play_tricks(state, deal, tricks)
+    return state
