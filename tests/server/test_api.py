@@ -1,0 +1,248 @@
+"""The HTTP API: every endpoint, bad input, the referee's guarantees."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import pytest
+
+from tricktable.bots import BOTS, RandomBot
+from tricktable.core.record import replay
+from tricktable.server.room import HUMAN
+
+DEVICE = "device-aaaaaaaaaaaaaaaa"
+
+
+def new_game(client, **options):
+    answer = client.post("/api/games", json={"game": "euchre", "options": options})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def first_legal(state):
+    return state["view"]["legal"][0]
+
+
+def test_health_and_openapi(client):
+    assert client.get("/healthz").json()["ok"] is True
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions", "/api/daily/{game}",
+                 "/api/daily/{game}/leaderboard", "/api/nickname", "/healthz"):
+        assert path in paths
+
+
+def test_catalog_lists_euchre_with_its_options(client):
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    assert {o["name"] for o in games["euchre"]["options"]} == {"stick_the_dealer", "farmers_hand"}
+
+
+def test_the_page_and_its_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "js/app.js" in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    for path in ("/js/app.js", "/style.css", "/i18n/en.json", "/i18n/de.json", "/i18n/hi.json", "/i18n/th.json",
+                 "/rules/en/euchre.md"):
+        assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"game": "chess"}, 404),
+    ({"game": "euchre", "options": {"no_such_rule": True}}, 422),
+    ({"game": "euchre", "options": {"stick_the_dealer": "maybe"}}, 422),
+    ({"options": {}}, 400),
+])
+def test_new_game_rejects_bad_input(client, body, status):
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == status
+    assert answer.json()["detail"]
+
+
+def test_malformed_json_is_a_clear_400(client):
+    answer = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400 and "bad request" in answer.json()["detail"]
+    game = new_game(client)
+    answer = client.post(f"/api/games/{game['id']}/actions", content=b"[1,", headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400
+
+
+def test_options_reach_the_game(client):
+    game = new_game(client, stick_the_dealer=False)
+    assert game["view"]["options"]["stick_the_dealer"] is False
+    assert client.get(f"/api/games/{game['id']}").json()["view"]["options"]["stick_the_dealer"] is False
+
+
+def test_a_whole_match_through_the_api(client):
+    state, rng = new_game(client), random.Random(1)
+    while not state["view"]["terminal"]:
+        version = state["version"]
+        answer = client.post(f"/api/games/{state['id']}/actions",
+                             json={"action": rng.choice(state["view"]["legal"]), "version": version})
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+        assert state["version"] == version + 1  # one commit per request, bots included
+        assert state["steps"][0]["seat"] == HUMAN
+    assert max(state["view"]["match"]["team_points"]) >= 10
+    answer = client.post(f"/api/games/{state['id']}/actions", json={"action": "pass", "version": state["version"]})
+    assert answer.status_code == 409 and "over" in answer.json()["detail"]
+
+
+def play_until_cards(client, state):
+    """Pass/accept until the person has cards to play."""
+    while not any(a.startswith("play ") for a in state["view"]["legal"]):
+        state = client.post(f"/api/games/{state['id']}/actions",
+                            json={"action": first_legal(state), "version": state["version"]}).json()
+    return state
+
+
+def test_an_illegal_card_changes_nothing(client):
+    state = play_until_cards(client, new_game(client))
+    view = state["view"]
+    not_mine = next(c for c in ("9C", "10C", "JC", "QC", "KC", "AC", "9D", "10D", "JD", "QD", "KD", "AD")
+                    if c not in view["hand"])
+    for action, words in ((f"play {not_mine}", "not in your hand"), ("call X", "not"), ("dance", "not a Euchre action")):
+        answer = client.post(f"/api/games/{state['id']}/actions", json={"action": action, "version": state["version"]})
+        assert answer.status_code == 422, action
+        assert words in answer.json()["detail"]
+    again = client.get(f"/api/games/{state['id']}").json()
+    assert (again["version"], again["view"]) == (state["version"], view)
+
+
+def test_a_stale_version_is_refused(client):
+    state = new_game(client)
+    action = first_legal(state)
+    assert client.post(f"/api/games/{state['id']}/actions", json={"action": action, "version": state["version"]}).status_code == 200
+    answer = client.post(f"/api/games/{state['id']}/actions", json={"action": action, "version": state["version"]})
+    assert answer.status_code == 409 and "version" in answer.json()["detail"]
+
+
+def test_unknown_games_and_ids(client):
+    assert client.get("/api/games/nope").status_code == 404
+    assert client.post("/api/games/nope/actions", json={"action": "pass", "version": 1}).status_code == 404
+    assert client.post("/api/daily/chess", json={"device": DEVICE}).status_code == 404
+    assert client.get("/api/daily/chess/leaderboard").status_code == 404
+    assert client.post("/api/games/x/actions", json={"action": "", "version": 1}).status_code == 400
+    assert client.post("/api/games/x/actions", json={"action": "pass"}).status_code == 400
+
+
+@pytest.mark.parametrize("nickname, ok", [
+    ("Anna", True), ("राहुल", True), ("สมชาย", True), ("x" * 20, True), ("  spaced   out ", True),
+    ("x" * 21, False), ("x" * 500, False), ("", False), ("<script>", False), ("a&b", False), ("o'neil", False),
+])
+def test_nicknames_are_checked(client, nickname, ok):
+    answer = client.put("/api/nickname", json={"device": DEVICE, "nickname": nickname})
+    assert (answer.status_code == 200) == ok, answer.text
+    if ok:
+        assert client.get("/api/nickname", params={"device": DEVICE}).json()["nickname"] == " ".join(nickname.split())
+    else:
+        assert answer.status_code in (400, 422)
+
+
+def test_device_ids_are_checked(client):
+    assert client.post("/api/daily/euchre", json={"device": "short"}).status_code == 400
+    assert client.post("/api/daily/euchre", json={"device": "<script>alert(1)</script>xx"}).status_code == 400
+    assert client.get("/api/daily/euchre/leaderboard", params={"device": "bad id!"}).status_code == 400
+
+
+def test_daily_is_one_attempt_per_device_and_the_same_deal_for_all(client):
+    mine = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
+    again = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
+    other = client.post("/api/daily/euchre", json={"device": "device-bbbbbbbbbbbbbbbb"}).json()
+    assert mine["id"] == again["id"] != other["id"]
+    assert mine["view"] == other["view"]  # same deals, same computer players
+    assert mine["daily"]["score"] is None and mine["view"]["match"]["deals_total"] == 8
+
+
+def test_a_finished_daily_reaches_the_leaderboard_with_the_servers_score(client):
+    client.put("/api/nickname", json={"device": DEVICE, "nickname": "Anna"})
+    state = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
+    rng = random.Random(2)
+    while not state["view"]["terminal"]:
+        state = client.post(f"/api/games/{state['id']}/actions",
+                            json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+    match = state["view"]["match"]
+    assert match["deals_total"] == 8 and len([r for r in match["results"] if r["counts"]]) == 8
+    score = match["team_points"][0] - match["team_points"][1]
+    assert state["daily"]["score"] == score
+    board = client.get("/api/daily/euchre/leaderboard", params={"device": DEVICE}).json()
+    assert board["entries"] == [{"rank": 1, "nickname": "Anna", "score": score, "you": True}]
+    assert board["own"] == {"rank": 1, "score": score}
+    # Reloading gives the finished game back; there is no second attempt.
+    assert client.post("/api/daily/euchre", json={"device": DEVICE}).json()["id"] == state["id"]
+
+
+def hidden_cards(deal) -> set[str]:
+    """Cards the person may not know now: other hands, the kitty, another
+    dealer's discard (all of one deal)."""
+    hidden = set()
+    for seat in range(4):
+        if seat != HUMAN:
+            hidden |= {t.split()[-1] for t in [deal.action_text(c) for c in _cards(deal.hands[seat])]}
+    hidden |= {deal.action_text(c).split()[-1] for c in deal.deal.rest[1:]}  # the kitty
+    if deal.discard >= 0 and deal.dealer != HUMAN:
+        hidden.add(deal.action_text(deal.discard).split()[-1])
+    # The up-card was shown to everyone, even once the dealer picked it up.
+    return hidden - {deal.action_text(deal.up_card).split()[-1]}
+
+
+def _cards(mask):
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def strings_in(data) -> set[str]:
+    if isinstance(data, str):
+        return set(data.replace(",", " ").split())
+    if isinstance(data, dict):
+        return set().union(*(strings_in(v) for v in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(strings_in(v) for v in data)) if data else set()
+    return set()
+
+
+def test_no_response_shows_a_card_the_person_cannot_see(client):
+    room = client.app.state.room
+    for game_number in range(3):
+        state, rng = new_game(client), random.Random(game_number)
+        while True:
+            row = room.store.load(state["id"])
+            truth = replay(row.record)
+            assert row.record["seed"] not in json.dumps(state)
+            # The current deal: the view without the match's history, and the
+            # steps after the last deal ended.
+            view = {k: v for k, v in state["view"].items() if k != "match"}
+            ends = [i for i, step in enumerate(state["steps"]) if step["deal_over"]]
+            current = strings_in(view) | strings_in(state["steps"][ends[-1] + 1:] if ends else state["steps"])
+            leaked = hidden_cards(truth.current) & current
+            assert not leaked, f"leaked {leaked} at version {state['version']}"
+            if truth.previous_deal is not None:  # the finished deal: its kitty stays hidden
+                earlier = strings_in(state["view"]["match"]) | strings_in(state["steps"][: ends[-1] + 1] if ends else [])
+                leaked = hidden_cards(truth.previous_deal) & earlier
+                assert not leaked, f"leaked {leaked} of the previous deal at version {state['version']}"
+            if state["view"]["terminal"]:
+                break
+            state = client.post(f"/api/games/{state['id']}/actions",
+                                json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+
+
+def test_computer_players_do_not_block_other_requests(client, monkeypatch):
+    class SlowBot(RandomBot):
+        def choose(self, view):
+            time.sleep(0.4)
+            return super().choose(view)
+
+    state = new_game(client)
+    monkeypatch.setitem(BOTS, "slow", SlowBot)
+    monkeypatch.setattr("tricktable.server.room.best_bot_name", lambda: "slow")
+    answers = {}
+    worker = threading.Thread(target=lambda: answers.setdefault("act", client.post(
+        f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})))
+    worker.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    assert client.get("/healthz").status_code == 200
+    quick = time.monotonic() - started
+    worker.join()
+    assert answers["act"].status_code == 200
+    assert quick < 0.3, f"/healthz waited {quick:.2f}s behind the bots"

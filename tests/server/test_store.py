@@ -1,0 +1,90 @@
+"""The store on SQLite and PostgreSQL: records with versions, the optimistic
+check, one daily attempt per device, the secret, nicknames and ranks."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from tricktable.store import StaleVersion, Store
+
+RECORD = {"format": 1, "game": "euchre", "rules_version": "euchre-1", "options": {}, "kind": "match",
+          "seed": "s", "daily": False, "actions": []}
+
+
+def test_game_round_trip_and_versions(database_url):
+    store = Store(database_url)
+    row = store.create_game(RECORD, "open")
+    assert store.load(row.id).version == 1
+    saved = store.save(row, dict(RECORD, actions=["pass"]), "open")
+    loaded = store.load(row.id)
+    assert (saved.version, loaded.version, loaded.record["actions"]) == (2, 2, ["pass"])
+    assert store.load("nope") is None
+
+
+def test_a_stale_writer_changes_nothing(database_url):
+    store = Store(database_url)
+    row = store.create_game(RECORD, "open")
+    store.save(row, dict(RECORD, actions=["pass"]), "open")
+    with pytest.raises(StaleVersion):
+        store.save(row, dict(RECORD, actions=["order up"]), "open")  # still thinks version 1
+    assert store.load(row.id).record["actions"] == ["pass"]
+
+
+def test_racing_writers_only_one_applies(database_url):
+    store = Store(database_url)
+    row = store.create_game(RECORD, "open")
+    barrier, outcomes = threading.Barrier(4), []
+
+    def write(action: str) -> None:
+        barrier.wait()
+        try:
+            store.save(row, dict(RECORD, actions=[action]), "open")
+            outcomes.append("ok")
+        except StaleVersion:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=write, args=(a,)) for a in ("pass", "order up", "call S", "alone")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok", "stale", "stale", "stale"]
+    assert store.load(row.id).version == 2
+
+
+def test_one_daily_attempt_per_device(database_url):
+    store = Store(database_url)
+    first = store.create_game(RECORD, "open", daily_day="2026-01-01", device="d" * 20)
+    with pytest.raises(IntegrityError):
+        store.create_game(RECORD, "open", daily_day="2026-01-01", device="d" * 20)
+    assert store.find_daily("euchre", "2026-01-01", "d" * 20).id == first.id
+    store.create_game(RECORD, "open", daily_day="2026-01-02", device="d" * 20)  # another day is fine
+    store.create_game(RECORD, "open")  # ordinary games have no day or device
+    store.create_game(RECORD, "open")
+
+
+def test_the_secret_is_made_once_and_shared(database_url):
+    first = Store(database_url).secret()
+    assert len(first) == 64
+    assert Store(database_url).secret() == first
+
+
+def test_leaderboard_ranks_ties_and_own_rank(database_url):
+    store = Store(database_url)
+    for index, score in enumerate([5, 9, 5, -3]):
+        device = f"device-{index:012d}"
+        row = store.create_game(RECORD, "open", daily_day="2026-01-01", device=device)
+        store.save(row, RECORD, "over", score=score)
+        store.set_nickname(device, f"player {index}")
+    store.set_nickname("device-000000000000", "renamed")
+    board = store.leaderboard("euchre", "2026-01-01", "device-000000000002", limit=3)
+    assert [(e["rank"], e["score"]) for e in board["entries"]] == [(1, 9), (2, 5), (2, 5)]
+    assert board["entries"][1]["nickname"] == "renamed"
+    assert board["own"] == {"rank": 2, "score": 5}
+    last = store.leaderboard("euchre", "2026-01-01", "device-000000000003", limit=3)
+    assert last["own"] == {"rank": 4, "score": -3}  # outside the top 3, still ranked
+    assert store.leaderboard("euchre", "2026-01-02", None) == {
+        "game": "euchre", "day": "2026-01-02", "entries": [], "own": None}

@@ -1,0 +1,120 @@
+"""Helpers for the server's tests: a throwaway PostgreSQL server and server
+processes on free ports.  Nothing here runs in production."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def find_pg_bin() -> Path | None:
+    """The folder of Debian's PostgreSQL server programs (initdb, pg_ctl)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+@dataclass
+class Postgres:
+    """A PostgreSQL server in a temp folder on a random loopback port."""
+
+    folder: Path
+    port: int
+    bin: Path
+    user: str | None  # run as this user (root may not run postgres)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *args: str) -> None:
+        command = [str(self.bin / args[0]), *args[1:]]
+        if self.user:
+            command = ["runuser", "-u", self.user, "--", *command]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+
+    @classmethod
+    def start(cls) -> "Postgres":
+        pg_bin = find_pg_bin()
+        if pg_bin is None:
+            raise RuntimeError("PostgreSQL is not installed (scripts/test-deps.sh installs it)")
+        folder = Path(tempfile.mkdtemp(prefix="tricktable-pg-"))
+        user = "postgres" if os.geteuid() == 0 else None
+        if user:
+            shutil.chown(folder, user)
+        server = cls(folder, free_port(), pg_bin, user)
+        data = str(folder / "data")
+        server._run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync")
+        options = f"-p {server.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        server._run("pg_ctl", "-D", data, "-o", options, "-l", str(folder / "log"), "-w", "start")
+        return server
+
+    def new_database(self) -> str:
+        """A fresh empty database; its URL."""
+        import psycopg
+
+        name = f"t_{os.urandom(6).hex()}"
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True) as db:
+            db.execute(f'CREATE DATABASE "{name}"')
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class ServerProcess:
+    """``tricktable serve`` in a child process."""
+
+    def __init__(self, database: str, port: int | None = None):
+        self.database = database
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> "ServerProcess":
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port), "--database", self.database],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("server did not answer /healthz in time")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        self.kill(signal.SIGTERM)
