@@ -205,6 +205,16 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--port", type=int, default=8000)
     w.add_argument("--database", help="SQLAlchemy URL (default: $TRICKTABLE_DATABASE_URL or SQLite in ./data)")
 
+    a = commands.add_parser("arena", help="duplicate deals between two bots (A minus B)")
+    a.add_argument("game", choices=sorted(GAMES))
+    a.add_argument("--a", required=True, choices=sorted(BOTS))
+    a.add_argument("--b", required=True, choices=sorted(BOTS))
+    a.add_argument("--deals", type=int, default=200)
+    a.add_argument("--seed", default="arena")
+    a.add_argument("--jobs", type=int, default=1)
+    a.add_argument("--budget-ms", type=float, help="time budget per decision of both bots")
+    a.add_argument("--json", action="store_true")
+
     b = commands.add_parser("bench", help="random full deals per second through the protocol")
     b.add_argument("game", choices=sorted(GAMES))
     b.add_argument("--seconds", type=float, default=5.0)
@@ -243,6 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tricktable.server.serve import serve
 
             serve(args.host, args.port, args.database)
+        elif args.command == "arena":
+            from tricktable.arena import arena
+
+            _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms), args.json)
         elif args.command == "bench":
             _print(bench(args.game, args.seconds), args.json)
     except GameError as error:

@@ -4,5 +4,8 @@ returns an action in text notation."""
 from __future__ import annotations
 
 from tricktable.bots.base import BOTS, Bot, RandomBot, make_bot
+from tricktable.bots.players import HeuristicBot, SearchBot, hint
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]
+BOTS.update({"heuristic": HeuristicBot, "search": SearchBot})
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "hint", "make_bot"]

@@ -1,0 +1,39 @@
+"""The duplicate arena: ``tricktable arena``."""
+
+from __future__ import annotations
+
+import json
+
+from tricktable import cli
+from tricktable.arena import arena, percentiles
+
+
+def test_a_deterministic_bot_against_itself_scores_exactly_zero():
+    # Both tables of a duplicate deal are then the same game with seats swapped.
+    result = arena("euchre", "heuristic", "heuristic", 30, "self")
+    assert result["deals"] == 30 and result["mean_diff"] == 0 and result["stderr"] == 0
+
+
+def test_heuristic_beats_random_in_a_short_duplicate_match():
+    result = arena("euchre", "heuristic", "random", 60, "short")
+    assert result["mean_diff"] > 3 * result["stderr"] > 0
+
+
+def test_parallel_jobs_give_the_same_result_as_one():
+    one = arena("euchre", "heuristic", "random", 12, "jobs")
+    two = arena("euchre", "heuristic", "random", 12, "jobs", jobs=2)
+    assert one["mean_diff"] == two["mean_diff"] and one["stderr"] == two["stderr"]
+
+
+def test_arena_command_prints_the_json_keys(capsys):
+    assert cli.main(["arena", "euchre", "--a", "heuristic", "--b", "random", "--deals", "5", "--seed", "c",
+                     "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == {"game", "a", "b", "deals", "mean_diff", "stderr", "a_ms", "b_ms"}
+    assert set(result["a_ms"]) == {"p50", "p95", "max"} and result["deals"] == 5
+
+
+def test_percentiles_of_decision_times():
+    times = [float(t) for t in range(1, 101)]
+    assert percentiles(times) == {"p50": 50.5, "p95": 95.0, "max": 100.0}
+    assert percentiles([]) == {"p50": 0.0, "p95": 0.0, "max": 0.0}

@@ -1,0 +1,119 @@
+"""Properties every bot keeps: legal actions only, views only, determinism."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tricktable.bots import euchre as eb
+from tricktable.bots import make_bot
+from tricktable.bots.search import rollout
+from tricktable.core.rng import derive_seed
+from tricktable.games.euchre import SPEC, EuchreState
+
+OPTIONS = SPEC.normalize_options({})
+
+
+def random_position(seed: int, steps: int, farmers: bool = False) -> EuchreState:
+    """A deal after ``steps`` uniformly random legal actions (or its end)."""
+    options = SPEC.normalize_options({"farmers_hand": farmers})
+    state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("prop", seed), seed % 4, options), options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(list(state.legal_actions())))
+    return state
+
+
+@settings(max_examples=150)
+@given(st.integers(0, 10**6), st.integers(0, 30), st.booleans())
+def test_heuristic_never_produces_an_illegal_action(seed, steps, farmers):
+    state = random_position(seed, steps, farmers)
+    if state.is_terminal():
+        return
+    view = json.loads(json.dumps(state.view(state.to_move)))  # only what a client could send
+    assert make_bot("heuristic").choose(view) in view["legal"]
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 10**6), st.integers(0, 30))
+def test_search_never_produces_an_illegal_action(seed, steps):
+    state = random_position(seed, steps)
+    if state.is_terminal():
+        return
+    view = json.loads(json.dumps(state.view(state.to_move)))
+    assert make_bot("search", budget_ms=10).choose(view) in view["legal"]
+
+
+def test_search_decides_the_same_for_the_same_view_and_seed():
+    for seed in range(6):
+        state = random_position(seed, 3 + seed * 4)
+        if state.is_terminal():
+            continue
+        view = state.view(state.to_move)
+        choices = {make_bot("search", seed="s", budget_ms=40).choose(view) for _ in range(2)}
+        assert len(choices) == 1
+
+
+def test_search_cannot_see_hidden_cards():
+    """Two deals that differ only in the opponents' hidden cards look the same to
+    seat 1, so the search bot (same seed) must decide the same in both."""
+    base = {"dealer": 0, "hands": ["9C 10C QC KC AC", "JS JC AD 9H 10D", "9D JD QD KD AH", "10S QS KS AS 10H"],
+            "rest": "9S JH QH KH"}
+    swapped = {**base, "hands": ["10S QS KS AS 10H", "JS JC AD 9H 10D", "9D JD QD KD AH", "9C 10C QC KC AC"]}
+    views = [SPEC.new_deal(SPEC.deal_from_json(d), OPTIONS).view(1) for d in (base, swapped)]
+    assert views[0] == views[1]
+    bot = make_bot("search", seed="same", budget_ms=40)
+    assert bot.choose(views[0]) == bot.choose(views[1])
+
+
+def brute_force(state: EuchreState, seat: int) -> float:
+    if state.is_terminal():
+        return eb.seat_value(state, seat)
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        values.append(brute_force(child, seat))
+    return max(values) if state.to_move % 2 == seat % 2 else min(values)
+
+
+def test_end_of_hand_solver_agrees_with_exhaustive_minimax():
+    rng = random.Random(7)
+    checked = 0
+    for index in range(120):
+        state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("solve", index), index % 4, OPTIONS), OPTIONS)
+        target = rng.randint(2, 4)
+        while not state.is_terminal() and (len(state.tricks) < 2 or len(state.tricks) * 4 + len(state.trick) < target * 4):
+            state.apply(eb.heuristic_action(state) if state.phase != eb.PLAYING else rng.choice(list(state.legal_actions())))
+        if state.is_terminal():
+            continue
+        checked += 1
+        assert eb.solved_value(state, state.to_move) == brute_force(state, state.to_move)
+    assert checked > 60
+
+
+def test_rollout_with_the_solver_scores_like_the_deal_played_out():
+    """Once trump is made and only a trick is left, solver and play agree."""
+    for index in range(40):
+        state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("last", index), 0, OPTIONS), OPTIONS)
+        while not state.is_terminal() and len(state.tricks) < 4:
+            state.apply(eb.heuristic_action(state))
+        if state.is_terminal():
+            continue
+        seat = state.to_move
+        exact = rollout(state.clone(), eb.SEARCH, seat)
+        played = state.clone()
+        while not played.is_terminal():
+            played.apply(played.legal_actions()[0])
+        assert exact == eb.seat_value(played, seat)
+
+
+def test_bidding_rounds_are_told_apart():
+    actions = [[1, "pass"], [2, "pass"], [3, "pass"], [0, "pass"], [1, "pass"], [2, "call S"], [2, "alone"],
+               [3, "play 9C"]]
+    assert eb.pass_rounds(actions) == [1, 1, 1, 1, 2, 2, 2, 0]

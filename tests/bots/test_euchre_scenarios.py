@@ -1,0 +1,132 @@
+"""Euchre: one expert decision per test, made by the bots from the seat's view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tricktable.bots import hint, make_bot
+from tricktable.games.euchre import SPEC, EuchreState
+
+# Dealer 3; seat 0 holds AC KC and the top hearts; seat 2 has no clubs.
+DEAL_CLUBS = {
+    "dealer": 3,
+    "hands": ["AC KC JH AH 10S", "9C 10C QS KS 9D", "JD QH 9S 10D QD", "QC JC KH 10H AS"],
+    "rest": "9H JS AD KD",
+}
+# The same cards with dealer 0, so seat 1 leads and seat 2 plays second.
+DEAL_CLUBS_D0 = {**DEAL_CLUBS, "dealer": 0}
+# Dealer 3 holds spades QS KS AS; hearts will be trump.
+DEAL_SPADES = {
+    "dealer": 3,
+    "hands": ["10S JH AH KH 9C", "9S 10C JC QC KC", "JS AC 9D 10D JD", "QS KS AS QD KD"],
+    "rest": "9H 10H QH AD",
+}
+# Seat 0 holds both bowers and the top hearts.
+DEAL_LAYDOWN = {
+    "dealer": 3,
+    "hands": ["JH JD AH KH QH", "9C 10C JC QC KC", "AC 9S 10S JS QS", "KS AS 9D 10D QD"],
+    "rest": "9H 10H KD AD",
+}
+# Seat 0 holds three top trumps in hearts and two losers.
+DEAL_THREE_TOP = {
+    "dealer": 3,
+    "hands": ["JH JD AH 9C 9S", "10C JC QC KC AC", "10S JS QS KS AS", "9D 10D QD KD AD"],
+    "rest": "9H 10H QH KH",
+}
+
+
+def position(deal: dict[str, Any], actions: list[str]) -> EuchreState:
+    state = SPEC.new_deal(SPEC.deal_from_json(deal), SPEC.normalize_options({}))
+    for text in actions:
+        state.act(state.to_move, text)
+    return state
+
+
+def decide(deal: dict[str, Any], actions: list[str], bot: str = "heuristic") -> str:
+    state = position(deal, actions)
+    return make_bot(bot, seed="scenario", budget_ms=100).choose(state.view(state.to_move))
+
+
+def hand_of(seat: int, cards: str, up: str = "9S", dealer: int = 0) -> dict[str, Any]:
+    """A deal where ``seat`` holds ``cards`` and ``up`` is turned; the rest is
+    spread over the others in deck order."""
+    from tricktable.cards import card_text
+    from tricktable.games.euchre.rules import DECK
+
+    mine = cards.split()
+    free = [card_text(c) for c in DECK if card_text(c) not in mine and card_text(c) != up]
+    hands, others = [], iter([free[i:i + 5] for i in range(0, 15, 5)])
+    for s in range(4):
+        hands.append(" ".join(mine if s == seat else next(others)))
+    return {"dealer": dealer, "hands": hands, "rest": " ".join([up, *free[15:]])}
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_do_not_trump_partners_winning_trick(bot):
+    actions = ["order up", "with partner", "discard AS", "play AC", "play 9C"]
+    choice = decide(DEAL_CLUBS, actions, bot)
+    assert choice in ("play 9S", "play 10D", "play QD")  # a throw-off, never JD or QH
+    if bot == "heuristic":
+        assert choice == "play 9S"  # the lowest, and it leaves a void
+
+
+def test_trump_an_opponents_winning_trick_with_the_cheapest_trump():
+    actions = ["order up", "with partner", "discard 10S", "play 9C"]
+    assert decide(DEAL_CLUBS_D0, actions) == "play QH"
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_order_up_with_both_bowers_and_an_ace(bot):
+    assert decide(hand_of(1, "JS JC AD 9H 10D"), [], bot) == "order up"
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_pass_with_no_trump_and_no_ace(bot):
+    assert decide(hand_of(1, "9C 10D QD 10H KC"), [], bot) == "pass"
+
+
+def test_dealer_discards_a_singleton_off_suit():
+    deal = {"dealer": 3, "hands": ["9C 10C JC KC AC", "9D 10D JD QD KD", "AD 10H QH KH JS", "JH AH QC 9S 10S"],
+            "rest": "9H QS KS AS"}
+    assert decide(deal, ["order up", "with partner"]) == "discard QC"
+
+
+def test_cheapest_winning_card_in_last_seat():
+    actions = ["order up", "with partner", "discard KD", "play 10S", "play 9S", "play JS"]
+    assert decide(DEAL_SPADES, actions) == "play QS"
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_maker_leads_a_top_trump_to_pull_trump(bot):
+    choice = decide(DEAL_THREE_TOP, ["order up", "with partner", "discard 10D"], bot)
+    # Holding JH JD AH the three are worth the same to search; the rules lead JH.
+    assert choice == "play JH" if bot == "heuristic" else choice in ("play JH", "play JD", "play AH")
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_go_alone_with_a_laydown_hand(bot):
+    assert decide(DEAL_LAYDOWN, ["order up"], bot) == "alone"
+
+
+def test_do_not_go_alone_with_a_merely_good_hand():
+    assert decide(hand_of(1, "JS AS KS 9C 9H"), ["order up"]) == "with partner"
+
+
+def test_stuck_dealer_names_his_best_suit():
+    deal = hand_of(0, "JS JC AS 9D 10H", up="9H", dealer=0)
+    state = position(deal, ["pass"] * 4 + ["pass"] * 3)
+    assert state.view(0)["legal"] and "pass" not in state.view(0)["legal"]
+    assert decide(deal, ["pass"] * 7) == "call S"
+
+
+def test_hint_ranks_every_legal_action_and_agrees_with_search():
+    state = position(DEAL_THREE_TOP, ["order up", "with partner", "discard 10D"])
+    view = state.view(0)
+    ranked = hint(view, budget_ms=60, seed="scenario")
+    assert sorted(r["action"] for r in ranked) == sorted(view["legal"])
+    assert ranked == sorted(ranked, key=lambda r: -r["value"])
+    assert all(-4 <= r["value"] <= 4 for r in ranked)
+    assert ranked[0]["action"] == make_bot("search", seed="scenario", budget_ms=60).choose(view) or (
+        ranked[0]["value"] == ranked[1]["value"])

@@ -1,0 +1,142 @@
+"""Duplicate matches between two bots: ``tricktable arena``.
+
+Luck of the cards is taken out by replaying every deal so that both bots hold
+the same cards in the same seats:
+
+* partnership games (Euchre, Court Piece): the deal is played twice, A's team in
+  seats 0/2 against B's team in 1/3, then with the teams swapped.  A deal's score
+  difference is the mean over the two tables of (A's team points − B's team points).
+* Doppelkopf (no fixed partners): A sits in each seat in turn against three
+  copies of B, and each of those four results is compared with the same seat's
+  result when B plays all four seats.  A deal's difference is the mean over the
+  four seats of (A's points − B's points in that seat).
+
+Decision times count only real decisions (two or more legal actions), measured
+around ``Bot.choose``; bots are handed views only.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from tricktable.bots import Bot, make_bot
+from tricktable.core.protocol import GameSpec, GameState
+from tricktable.core.rng import derive_seed
+from tricktable.games import get_spec
+
+PARTNERSHIP_GAMES = ("euchre", "double-sar", "single-sar")
+
+
+@dataclass
+class DealResult:
+    diff: float
+    a_ms: list[float] = field(default_factory=list)
+    b_ms: list[float] = field(default_factory=list)
+
+
+def deal_state(spec: GameSpec, seed: str, index: int, options: dict[str, Any]) -> GameState:
+    """Deal ``index`` of an arena run (the dealer rotates with the index)."""
+    deal = spec.deal_from_seed(derive_seed(seed, "deal", index), index % 4, options)
+    return spec.new_deal(deal, options)
+
+
+def play_table(state: GameState, bots: Sequence[Bot], times: Sequence[list[float]]) -> GameState:
+    """Play a deal to its end; ``times[seat]`` collects that seat's decision times."""
+    while not state.is_terminal():
+        seat = state.to_move
+        legal = state.legal_actions()
+        if not legal:  # only the referee can act (a timeout rule)
+            state.apply_referee(state.referee_actions()[0])
+            continue
+        view = state.view(seat)
+        start = time.perf_counter()
+        text = bots[seat].choose(view)
+        elapsed = (time.perf_counter() - start) * 1000
+        if len(legal) > 1:
+            times[seat].append(elapsed)
+        state.act(seat, text)
+    return state
+
+
+def _bots(name: str, seed: str, budget_ms: float | None) -> list[Bot]:
+    settings = {} if budget_ms is None else {"budget_ms": budget_ms}
+    return [make_bot(name, seed=f"{seed}/{name}/{seat}", **settings) for seat in range(4)]
+
+
+def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None) -> DealResult:
+    spec = get_spec(game)
+    options = spec.normalize_options({})
+    bots_a, bots_b = _bots(a, seed, budget_ms), _bots(b, seed, budget_ms)
+    result = DealResult(0.0)
+    if game in PARTNERSHIP_GAMES:
+        diffs = []
+        for a_team in (0, 1):
+            seats = [bots_a[s] if s % 2 == a_team else bots_b[s] for s in range(4)]
+            times: list[list[float]] = [[] for _ in range(4)]
+            points = play_table(deal_state(spec, seed, index, options), seats, times).returns()
+            diffs.append(points[a_team] - points[1 - a_team])
+            _collect(result, times, lambda s: s % 2 == a_team)
+        result.diff = sum(diffs) / 2
+        return result
+    times_b: list[list[float]] = [[] for _ in range(4)]
+    baseline = play_table(deal_state(spec, seed, index, options), bots_b, times_b).returns()
+    _collect(result, times_b, lambda s: False)
+    diffs = []
+    for a_seat in range(4):
+        seats = [bots_a[s] if s == a_seat else bots_b[s] for s in range(4)]
+        times = [[] for _ in range(4)]
+        points = play_table(deal_state(spec, seed, index, options), seats, times).returns()
+        diffs.append(points[a_seat] - baseline[a_seat])
+        _collect(result, times, lambda s: s == a_seat)
+    result.diff = sum(diffs) / 4
+    return result
+
+
+def _collect(result: DealResult, times: Sequence[list[float]], is_a: Callable[[int], bool]) -> None:
+    for seat, seat_times in enumerate(times):
+        (result.a_ms if is_a(seat) else result.b_ms).extend(seat_times)
+
+
+def _run_chunk(args: tuple[str, str, str, str, int, int, float | None]) -> list[DealResult]:
+    game, a, b, seed, start, stop, budget_ms = args
+    return [duplicate_deal(game, a, b, seed, i, budget_ms) for i in range(start, stop)]
+
+
+def percentiles(times: Sequence[float]) -> dict[str, float]:
+    if not times:
+        return {"p50": 0.0, "p95": 0.0, "max": 0.0}
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return {"p50": round(statistics.median(ordered), 2), "p95": round(p95, 2), "max": round(ordered[-1], 2)}
+
+
+def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
+          budget_ms: float | None = None) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals; see the module docstring for the scoring."""
+    get_spec(game)  # fail early on an unknown game
+    chunk = max(1, min(50, deals // max(1, jobs * 4)))
+    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms) for start in range(0, deals, chunk)]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            chunks = list(pool.map(_run_chunk, tasks))
+    else:
+        chunks = [_run_chunk(task) for task in tasks]
+    results = [r for c in chunks for r in c]
+    diffs = [r.diff for r in results]
+    mean = statistics.fmean(diffs) if diffs else 0.0
+    stderr = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    return {
+        "game": game,
+        "a": a,
+        "b": b,
+        "deals": len(results),
+        "mean_diff": round(mean, 4),
+        "stderr": round(stderr, 4),
+        "a_ms": percentiles([t for r in results for t in r.a_ms]),
+        "b_ms": percentiles([t for r in results for t in r.b_ms]),
+    }

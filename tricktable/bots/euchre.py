@@ -1,0 +1,556 @@
+"""Euchre computer players: expert rules (``heuristic``) and world-sampling search.
+
+Both decide from a seat's view.  The rules work on a small ``Table`` (masks and
+seats) that is built either from a view (the real bot) or from a sampled world's
+state for the seat to move (rollouts inside search); the ``Table`` of a state
+holds only what that seat could know, so a rollout plays like the real bot would.
+
+Bidding rules count a hand's strength in "points" for a trump suit (right bower
+3, left bower 2.6, …, off aces 1, voids 0.6 with two trumps); about 7 points with
+the partner's average help make three tricks likely.  Card play follows the
+usual advice: second hand low, cheapest winning card, never trump a partner's
+winning trick, makers pull trump with the top trump, throw off the lowest loser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, card_text, cards_of, mask_of, parse_card, parse_suit, rank_of, suit_of
+from tricktable.bots.search import SearchGame
+from tricktable.core.protocol import GameState
+from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, POWER, SUIT_CARDS, SUITS, deal_score, same_colour
+from tricktable.games.euchre.state import (
+    ALONE,
+    ALONE_CHOICE,
+    CALL,
+    DISCARD,
+    DISCARDING,
+    FARMER,
+    ORDER_UP,
+    PASS,
+    PLAYING,
+    ROUND1,
+    ROUND2,
+    WITH_PARTNER,
+    EuchreState,
+)
+
+ORDER_THRESHOLD = 5.8
+CALL_THRESHOLD = 5.8
+ALONE_THRESHOLD = 3.5
+LADDER_POINTS = (3.0, 2.6, 2.1, 1.7, 1.5, 1.3, 1.2)
+"""Points of the trumps from the right bower down to the nine."""
+
+
+def _ladder(trump: int) -> tuple[int, ...]:
+    """The trumps of a suit, highest first."""
+    return (card(JACK, trump), card(JACK, same_colour(trump)), *(card(r, trump) for r in (ACE, KING, QUEEN, TEN, NINE)))
+
+
+TRUMP_LADDER = tuple(_ladder(t) for t in SUITS)
+TRUMP_POINTS = tuple({c: p for c, p in zip(TRUMP_LADDER[t], LADDER_POINTS)} for t in SUITS)
+OFF_ACE_POINTS = 1.0
+GUARDED_KING_POINTS = 0.4
+VOID_POINTS = 0.6
+DISAGREE_WEIGHT = 0.2
+
+
+# -- the table as one seat sees it -------------------------------------------------
+@dataclass
+class Table:
+    """What the seat to move knows during play, as masks (see module docstring)."""
+
+    seat: int
+    hand: int
+    trump: int
+    maker: int
+    alone: bool
+    sitting_out: int
+    trick: list[tuple[int, int]]  # (seat, card) in play order
+    gone: int  # cards out of play that everybody saw (played, turned-down up-card)
+    voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat, bit s = void in suit s
+
+    def unseen(self) -> int:
+        """Cards that may still be in another hand (or the kitty)."""
+        return DECK_MASK & ~self.gone & ~self.hand
+
+    def seats_after(self) -> list[int]:
+        """Seats still to play to the current trick after this seat."""
+        active = 3 if self.alone else 4
+        seats, s = [], self.seat
+        while len(self.trick) + 1 + len(seats) < active:
+            s = (s + 1) % 4
+            if s != self.sitting_out:
+                seats.append(s)
+        return seats
+
+
+def _add_trick(table_voids: list[int], trump: int, plays: Sequence[tuple[int, int]]) -> int:
+    """Note who showed out of the led suit; return the trick's cards as a mask."""
+    effective = EFFECTIVE_SUIT[trump]
+    led = effective[plays[0][1]]
+    mask = 0
+    for seat, c in plays:
+        mask |= 1 << c
+        if effective[c] != led:
+            table_voids[seat] |= 1 << led
+    return mask
+
+
+def table_from_state(state: EuchreState) -> Table:
+    """The acting seat's knowledge in a (sampled) state."""
+    seat, trump = state.turn, state.trump
+    voids = [0, 0, 0, 0]
+    gone = 0
+    for leader, cards, _ in state.tricks:
+        gone |= _add_trick(voids, trump, list(zip(state.seats_of_trick(leader, len(cards)), cards)))
+    trick = list(zip(state.seats_of_trick(state.leader, len(state.trick)), state.trick)) if state.trick else []
+    if trick:
+        gone |= _add_trick(voids, trump, trick)
+    if state.turned_down >= 0:
+        gone |= 1 << state.up_card
+    if seat == state.dealer and state.discard >= 0:
+        gone |= 1 << state.discard
+    return Table(seat, state.hands[seat], trump, state.maker, state.alone, state.sitting_out, trick, gone, voids)
+
+
+def table_from_view(view: Mapping[str, Any]) -> Table:
+    trump = parse_suit(view["trump"])
+    voids = [0, 0, 0, 0]
+    gone = 0
+    for t in view["tricks"]:
+        gone |= _add_trick(voids, trump, [(s, parse_card(c)) for s, c in t["cards"]])
+    trick = [(s, parse_card(c)) for s, c in view["trick"]]
+    if trick:
+        gone |= _add_trick(voids, trump, trick)
+    if view["up_card_status"] == "turned down":
+        gone |= 1 << parse_card(view["up_card"])
+    if "discard" in view:
+        gone |= 1 << parse_card(view["discard"])
+    sitting_out = view["sitting_out"] if view["sitting_out"] is not None else -1
+    hand = mask_of(parse_card(c) for c in view["hand"])
+    return Table(view["seat"], hand, trump, view["maker"], view["alone"], sitting_out, trick, gone, voids)
+
+
+# -- card play ----------------------------------------------------------------------
+def beats(trump: int, led: int, card: int, best: int) -> bool:
+    """Whether ``card`` beats ``best`` in a trick whose led suit is ``led``."""
+    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    suit, best_suit = effective[card], effective[best]
+    if suit == best_suit:
+        return power[card] > power[best]
+    return suit == trump
+
+
+def trick_winner(trump: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    led = EFFECTIVE_SUIT[trump][trick[0][1]]
+    best = trick[0]
+    for play in trick[1:]:
+        if beats(trump, led, play[1], best[1]):
+            best = play
+    return best
+
+
+def is_boss(table: Table, card: int) -> bool:
+    """No unseen card of the same (effective) suit is higher."""
+    trump = table.trump
+    suit = EFFECTIVE_SUIT[trump][card]
+    power = POWER[trump]
+    return all(power[c] < power[card] for c in cards_of(table.unseen() & SUIT_CARDS[trump][suit]))
+
+
+def is_safe(table: Table, card: int, after: Sequence[int]) -> bool:
+    """A trick won by ``card`` stays won: it is the boss and no opponent still to
+    play is known to be able to trump it."""
+    if not is_boss(table, card):
+        return False
+    suit = EFFECTIVE_SUIT[table.trump][card]
+    if suit == table.trump:
+        return True
+    team = table.seat % 2
+    return not any(table.voids[s] >> suit & 1 for s in after if s % 2 != team)
+
+
+def lowest(trump: int, cards: Sequence[int]) -> int:
+    return min(cards, key=lambda c: POWER[trump][c])
+
+
+def throw_off(table: Table, cards: Sequence[int]) -> int:
+    """The card that costs least: the lowest non-trump, preferring one that leaves
+    a void; a trump only when nothing else is left."""
+    trump = table.trump
+    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    plain = [c for c in cards if effective[c] != trump]
+    if not plain:
+        return lowest(trump, cards)
+
+    def cost(c: int) -> tuple[int, int, int]:
+        length = (table.hand & SUIT_CARDS[trump][effective[c]]).bit_count()
+        return (is_boss(table, c), power[c], length)
+
+    return min(plain, key=cost)
+
+
+def choose_card(table: Table, legal: Sequence[int]) -> int:
+    if len(legal) == 1:
+        return legal[0]
+    if not table.trick:
+        return choose_lead(table, legal)
+    return choose_follow(table, legal)
+
+
+def choose_follow(table: Table, legal: Sequence[int]) -> int:
+    trump = table.trump
+    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    led = effective[table.trick[0][1]]
+    following = effective[legal[0]] == led
+    win_seat, win_card = trick_winner(trump, table.trick)
+    after = table.seats_after()
+    team = table.seat % 2
+    opponents_after = [s for s in after if s % 2 != team]
+    if win_seat % 2 == team:
+        # Never overtake or trump a partner's trick that an opponent cannot beat
+        # any more; still do not trump it when it is merely likely to hold.
+        if not opponents_after or is_safe(table, win_card, after) or not following:
+            return lowest(trump, legal) if following else throw_off(table, legal)
+    winners = [c for c in legal if beats(trump, led, c, win_card)]
+    if not winners:
+        return lowest(trump, legal) if following else throw_off(table, legal)
+    if not opponents_after:
+        return min(winners, key=lambda c: power[c])  # cheapest winning card
+    sure = [c for c in winners if is_safe(table, c, after)]
+    if sure:
+        return min(sure, key=lambda c: power[c])
+    if following and win_seat % 2 == team:
+        return lowest(trump, legal)  # partner leads the trick: second hand low
+    if following and len(table.trick) == 1 and led != trump:
+        # Second hand low, unless our card may well hold (ace or king).
+        high = max(winners, key=lambda c: power[c])
+        return high if rank_of(high) >= KING else lowest(trump, legal)
+    return min(winners, key=lambda c: power[c])
+
+
+def choose_lead(table: Table, legal: Sequence[int]) -> int:
+    trump = table.trump
+    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    trumps = [c for c in legal if effective[c] == trump]
+    plain = [c for c in legal if effective[c] != trump]
+    makers = table.maker % 2 == table.seat % 2
+    trumps_out = (table.unseen() & SUIT_CARDS[trump][trump]).bit_count()
+    if trumps and trumps_out:
+        top = max(trumps, key=lambda c: power[c])
+        if makers and is_boss(table, top) and (table.maker == table.seat or len(trumps) >= 2):
+            return top  # pull the opponents' trumps with the top trump
+        if makers and table.maker == table.seat and len(trumps) >= 3:
+            return lowest(trump, trumps)
+        if makers and table.maker != table.seat and not plain_bosses(table, plain):
+            return top if is_boss(table, top) else lowest(trump, trumps)  # lead trump to the maker
+    bosses = plain_bosses(table, plain)
+    if bosses:
+        # A plain ace is best cashed in the suit the fewest may have trumped.
+        return min(bosses, key=lambda c: ((table.unseen() & SUIT_CARDS[trump][effective[c]]).bit_count() * -1, power[c]))
+    if not plain:
+        top = max(trumps, key=lambda c: power[c])
+        return top if is_boss(table, top) else lowest(trump, trumps)
+    # Nothing sure: lead low from the shortest plain suit to make a void.
+    return min(plain, key=lambda c: ((table.hand & SUIT_CARDS[trump][effective[c]]).bit_count(), power[c]))
+
+
+def plain_bosses(table: Table, plain: Sequence[int]) -> list[int]:
+    return [c for c in plain if is_boss(table, c)]
+
+
+# -- bidding ----------------------------------------------------------------------
+def card_points(trump: int, c: int) -> float:
+    return TRUMP_POINTS[trump].get(c, 0.0)
+
+
+def hand_points(hand: int, trump: int) -> float:
+    """A hand's strength with ``trump`` (see the module docstring)."""
+    effective = EFFECTIVE_SUIT[trump]
+    cards = cards_of(hand)
+    points = sum(card_points(trump, c) for c in cards)
+    trumps = sum(1 for c in cards if effective[c] == trump)
+    for suit in SUITS:
+        if suit == trump:
+            continue
+        in_suit = [c for c in cards if effective[c] == suit]
+        if not in_suit and trumps >= 2:
+            points += VOID_POINTS
+        ranks = {rank_of(c) for c in in_suit}
+        if ACE in ranks:
+            points += OFF_ACE_POINTS
+            if KING in ranks:
+                points += GUARDED_KING_POINTS
+    return points
+
+
+def best_discard(hand: int, trump: int) -> int:
+    """The dealer's discard: a singleton plain non-ace (to make a void), else the
+    lowest plain card, else the lowest trump."""
+    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    cards = cards_of(hand)
+    plain = [c for c in cards if effective[c] != trump]
+    if not plain:
+        return lowest(trump, cards)
+
+    def cost(c: int) -> tuple[int, int, int]:
+        length = sum(1 for d in cards if effective[d] == effective[c])
+        return (rank_of(c) == ACE, length != 1, power[c])
+
+    return min(plain, key=cost)
+
+
+def dealer_points(hand: int, up: int) -> float:
+    trump = suit_of(up)
+    full = hand | 1 << up
+    return hand_points(full & ~(1 << best_discard(full, trump)), trump)
+
+
+def order_points(hand: int, up: int, seat: int, dealer: int) -> float:
+    """Strength of ordering the up-card, counting who gets it."""
+    trump = suit_of(up)
+    if seat == dealer:
+        return dealer_points(hand, up)
+    up_value = card_points(trump, up)
+    own = hand_points(hand, trump)
+    return own + 0.5 * up_value if (dealer - seat) % 4 == 2 else own - 0.5 * up_value
+
+
+def should_order(hand: int, up: int, seat: int, dealer: int) -> bool:
+    return order_points(hand, up, seat, dealer) >= ORDER_THRESHOLD
+
+
+def best_call(hand: int, turned_down: int) -> tuple[int, float]:
+    options = [(s, hand_points(hand, s)) for s in SUITS if s != turned_down]
+    return max(options, key=lambda item: item[1])
+
+
+def call_choice(hand: int, turned_down: int, forced: bool) -> int | None:
+    """The suit to name in round 2, or None to pass."""
+    suit, points = best_call(hand, turned_down)
+    return suit if forced or points >= CALL_THRESHOLD else None
+
+
+def alone_tricks(hand: int, trump: int) -> float:
+    """Tricks a hand takes on its own: the unbroken top trumps surely, other
+    trumps and plain aces probably."""
+    effective = EFFECTIVE_SUIT[trump]
+    run = 0
+    for c in TRUMP_LADDER[trump]:
+        if not hand >> c & 1:
+            break
+        run += 1
+    trumps = (hand & SUIT_CARDS[trump][trump]).bit_count()
+    aces = sum(1 for c in cards_of(hand) if effective[c] != trump and rank_of(c) == ACE)
+    return run + 0.7 * (trumps - run) + 0.8 * aces
+
+
+def should_go_alone(hand: int, trump: int, seat: int, dealer: int, up: int | None) -> bool:
+    """``up`` is the up-card when it was ordered up (the dealer, if it is this
+    seat, will hold it; the partner's pick-up is lost when going alone)."""
+    if up is not None and seat == dealer:
+        full = hand | 1 << up
+        hand = full & ~(1 << best_discard(full, trump))
+    return alone_tricks(hand, trump) >= ALONE_THRESHOLD
+
+
+# -- the policy: a decision for the seat to move ---------------------------------------
+def heuristic_action(state: EuchreState) -> int:
+    """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
+    phase, seat = state.phase, state.turn
+    if phase == PLAYING:
+        return choose_card(table_from_state(state), state.legal_actions())
+    hand = state.hands[seat]
+    if phase == ROUND1:
+        if FARMER in state.legal_actions():
+            return FARMER
+        return ORDER_UP if should_order(hand, state.up_card, seat, state.dealer) else PASS
+    if phase == ROUND2:
+        forced = PASS not in state.legal_actions()
+        suit = call_choice(hand, state.turned_down, forced)
+        return PASS if suit is None else CALL + suit
+    if phase == ALONE_CHOICE:
+        up = state.up_card if state.turned_down < 0 else None
+        return ALONE if should_go_alone(hand, state.trump, seat, state.dealer, up) else WITH_PARTNER
+    if phase == DISCARDING:
+        return DISCARD + best_discard(hand, state.trump)
+    raise ValueError(f"no decision in phase {phase}")
+
+
+def heuristic_text(view: Mapping[str, Any]) -> str:
+    """The rules' action for a view (the ``heuristic`` bot)."""
+    legal = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    phase, seat, dealer = view["phase"], view["seat"], view["dealer"]
+    hand = mask_of(parse_card(c) for c in view["hand"])
+    up = parse_card(view["up_card"])
+    if phase == "play":
+        table = table_from_view(view)
+        return "play " + card_text(choose_card(table, [parse_card(t.split()[1]) for t in legal]))
+    if phase == "round 1":
+        if "farmer's hand" in legal:
+            return "farmer's hand"
+        return "order up" if should_order(hand, up, seat, dealer) else "pass"
+    if phase == "round 2":
+        suit = call_choice(hand, parse_suit(view["turned_down"]), "pass" not in legal)
+        return "pass" if suit is None else f"call {'CDHS'[suit]}"
+    trump = parse_suit(view["trump"])
+    if phase == "alone?":
+        ordered = view["turned_down"] is None
+        return "alone" if should_go_alone(hand, trump, seat, dealer, up if ordered else None) else "with partner"
+    if phase == "discard":
+        return "discard " + card_text(best_discard(hand, trump))
+    raise ValueError(f"no decision in phase {phase!r}")
+
+
+# -- what the bidding reveals (for weighting sampled worlds) ----------------------------
+def bidding_likelihood(world: EuchreState, view: Mapping[str, Any], me: int) -> float:
+    """How well the sampled hands explain the others' bids, assuming they bid by
+    the rules above: a bid the rules agree with counts 1, one they do not
+    ``DISAGREE_WEIGHT`` (people and other programs bid differently, so nothing
+    is ruled out)."""
+    weight = 1.0
+    up, dealer = world.up_card, world.dealer
+    hands = [mask_of(h) for h in world.deal.hands]
+    actions = view["actions"]
+    for (seat, text), bidding_round in zip(actions, pass_rounds(actions)):
+        if seat == me or not bidding_round:
+            continue
+        hand = hands[seat]
+        if text == "pass":
+            if bidding_round == 1:
+                agrees = not should_order(hand, up, seat, dealer)
+            else:
+                agrees = call_choice(hand, suit_of(up), False) is None
+        elif text == "order up":
+            agrees = should_order(hand, up, seat, dealer)
+        elif text.startswith("call "):
+            # A forced dealer's call says little; otherwise the suit is strong.
+            agrees = seat == dealer or hand_points(hand, parse_suit(text.split()[1])) >= CALL_THRESHOLD - 1.0
+        elif text == "alone":
+            agrees = should_go_alone(hand, world.trump, seat, dealer, None if world.turned_down >= 0 else up)
+        else:
+            continue
+        if not agrees:
+            weight *= DISAGREE_WEIGHT
+    return weight
+
+
+def pass_rounds(actions: Sequence[Sequence[Any]]) -> list[int]:
+    """For each action, the bidding round it belongs to (1 or 2; 0 after bidding;
+    the alone decision counts with the bid it follows)."""
+    rounds, passes, current, last = [], 0, 1, 1
+    for _, text in actions:
+        if text in ("alone", "with partner"):
+            rounds.append(last)
+        elif current and text == "pass":
+            rounds.append(current)
+            passes += 1
+            if passes == 4 and current == 1:
+                current, passes = 2, 0
+        elif current and (text == "order up" or text.startswith("call ")):
+            rounds.append(current)
+            last, current = current, 0
+        else:
+            rounds.append(0)
+    return rounds
+
+
+def seat_value(state: GameState, seat: int) -> float:
+    """A finished deal from ``seat``'s side: his team's points minus theirs."""
+    points = state.returns()
+    return float(points[seat] - points[(seat + 1) % 4])
+
+
+# -- exact solving of the end of a hand --------------------------------------------------
+SOLVE_TRICKS = 3
+"""Solve exactly (all hands open) once this many tricks or fewer remain."""
+
+
+def solved_value(state: GameState, seat: int) -> float | None:
+    """The deal's value for ``seat`` with best play by all from here, once few
+    enough tricks remain; None before that (the rollout goes on)."""
+    assert isinstance(state, EuchreState)
+    if state.phase != PLAYING or len(state.tricks) < 5 - SOLVE_TRICKS:
+        return None
+    makers = state.maker % 2
+    won = state.tricks_won[makers]
+    left = 5 - len(state.tricks)
+    trick = list(zip(state.seats_of_trick(state.leader, len(state.trick)), state.trick)) if state.trick else []
+    solver = _Solver(list(state.hands), state.trump, state.sitting_out, 3 if state.alone else 4, makers)
+    # Only the thresholds of the score table matter: 3 tricks, and all 5.
+    final = won
+    if won < 3 and won + left >= 3:
+        final = 3 if solver.reach(list(trick), state.turn, 3 - won, left) else won
+    if 3 <= max(final, won) and won + left == 5 and (won >= 3 or final == 3):
+        final = 5 if solver.reach(list(trick), state.turn, 5 - won, left) else max(final, 3)
+    _, maker_points, defender_points = deal_score(final, state.alone)
+    points = (maker_points, defender_points) if seat % 2 == makers else (defender_points, maker_points)
+    return float(points[0] - points[1])
+
+
+class _Solver:
+    """Open-hand search: can the makers still win ``need`` of the ``left`` tricks?"""
+
+    def __init__(self, hands: list[int], trump: int, out: int, active: int, makers: int):
+        self.hands, self.trump, self.out, self.active, self.makers = hands, trump, out, active, makers
+        self.memo: dict[tuple[int, int, int, int, int, int], bool] = {}
+
+    def reach(self, trick: list[tuple[int, int]], turn: int, need: int, left: int) -> bool:
+        if need <= 0:
+            return True
+        if need > left:
+            return False
+        if len(trick) == self.active:
+            winner = trick_winner(self.trump, trick)[0]
+            gained = 1 if winner % 2 == self.makers else 0
+            return self.reach([], winner, need - gained, left - 1)
+        hands = self.hands
+        if not trick:
+            key = (*hands, turn, need)
+            known = self.memo.get(key)  # type: ignore[arg-type]
+            if known is not None:
+                return known
+        hand = hands[turn]
+        playable = hand
+        if trick:
+            playable = hand & SUIT_CARDS[self.trump][EFFECTIVE_SUIT[self.trump][trick[0][1]]] or hand
+        nxt = (turn + 1) % 4
+        if nxt == self.out:
+            nxt = (nxt + 1) % 4
+        maximizing = turn % 2 == self.makers
+        result = not maximizing
+        for c in cards_of(playable):
+            hands[turn] = hand & ~(1 << c)
+            trick.append((turn, c))
+            value = self.reach(trick, nxt, need, left)
+            trick.pop()
+            hands[turn] = hand
+            if value == maximizing:
+                result = value
+                break
+        if not trick:
+            self.memo[key] = result  # type: ignore[index]
+        return result
+
+
+# -- search ----------------------------------------------------------------------
+def _spec() -> Any:
+    from tricktable.games.euchre import SPEC
+
+    return SPEC
+
+
+SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, bidding_likelihood)
+
+WORLDS_PER_MS = 0.6
+"""Sampled worlds per millisecond of budget, measured on the 2-core machine with
+margin for the decisions with the most legal actions (see docs/strength.md)."""
+
+
+def worlds_for(budget_ms: float) -> int:
+    return max(4, int(budget_ms * WORLDS_PER_MS))

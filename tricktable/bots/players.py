@@ -1,0 +1,80 @@
+"""The ``heuristic`` and ``search`` bots for every game, and the hint.
+
+Each game's bots live in their own module (``tricktable.bots.<module>``), which
+provides ``heuristic_text(view)`` (the expert rules), ``SEARCH`` (a
+``SearchGame``) and ``worlds_for(budget_ms)`` (how many sampled worlds the budget
+affords on a 2-core machine).  The bots here only dispatch on ``view["game"]``,
+so ``make_bot("search")`` works for any game that has landed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any, Mapping
+
+from tricktable.bots.base import Bot
+from tricktable.bots.search import Estimate, best_action, evaluate
+from tricktable.core.errors import GameError
+
+GAME_MODULES = {
+    "euchre": "tricktable.bots.euchre",
+    "doppelkopf": "tricktable.bots.doppelkopf",
+    "double-sar": "tricktable.bots.courtpiece",
+    "single-sar": "tricktable.bots.courtpiece",
+}
+
+HARD_STOP_MS = 900.0
+"""Search stops sampling after this long whatever the budget (max ≤ 1 s)."""
+
+
+def game_module(game: str) -> ModuleType:
+    if game not in GAME_MODULES:
+        raise GameError(f"no computer players for {game!r}")
+    try:
+        return importlib.import_module(GAME_MODULES[game])
+    except ModuleNotFoundError as error:
+        if error.name == GAME_MODULES[game]:
+            raise GameError(f"computer players for {game} are not available yet") from None
+        raise
+
+
+def has_bots(game: str) -> bool:
+    try:
+        game_module(game)
+    except GameError:
+        return False
+    return True
+
+
+class HeuristicBot(Bot):
+    """Expert rules for every decision of the game; no search."""
+
+    name = "heuristic"
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        return game_module(view["game"]).heuristic_text(view)
+
+
+class SearchBot(Bot):
+    """Samples worlds consistent with the view and plays the action with the best
+    expected score (see ``tricktable.bots.search``)."""
+
+    name = "search"
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        module = game_module(view["game"])
+        worlds = module.worlds_for(self.budget_ms)
+        return best_action(module.SEARCH, view, self.rng_for(view), worlds, HARD_STOP_MS)
+
+
+def hint(view: Mapping[str, Any], budget_ms: float = 250.0, seed: str = "hint") -> list[dict[str, Any]]:
+    """What ``search`` would play for this view, with each legal action's expected
+    value (points for the seat's side per deal), best first.  Empty when the seat
+    is not to move."""
+    if not view.get("legal"):
+        return []
+    module = game_module(view["game"])
+    rng = Bot(seed=seed).rng_for(view)
+    estimates: list[Estimate] = evaluate(module.SEARCH, view, rng, module.worlds_for(budget_ms), HARD_STOP_MS)
+    return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]

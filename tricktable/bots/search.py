@@ -1,0 +1,108 @@
+"""Search shared by every game: sample worlds consistent with a view, try each
+legal action in each world, finish the deal with a fast policy (or an exact
+solver near the end), and average the results.
+
+This is perfect-information Monte Carlo: each world is a guess at the hidden
+cards, weighted by how well it explains what the others did (a game supplies
+the weight).  Every action is tried on the same worlds, so differences between
+actions are not drowned in the luck of the sampled deals.
+
+Determinism: the number of worlds is fixed by the budget (``worlds``), not by the
+clock, so the same view and seed give the same choice on any machine.  The clock
+is only a safety stop (``hard_ms``): under a heavily loaded machine the search
+ends early rather than keep a person waiting.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from tricktable.core.protocol import GameSpec, GameState
+
+Policy = Callable[[GameState], int]
+"""The action a fast policy takes for the seat to move in a full state."""
+
+Leaf = Callable[[GameState, int], "float | None"]
+"""An exact value for ``seat`` of a position, or None when it is too early to solve."""
+
+Value = Callable[[GameState, int], float]
+"""The value of a finished deal for ``seat``."""
+
+Weight = Callable[[GameState, Mapping[str, Any], int], float]
+"""How likely a sampled world is, given the view (1 when nothing is known)."""
+
+
+@dataclass(frozen=True)
+class SearchGame:
+    """What search needs to know about one game."""
+
+    spec: GameSpec
+    policy: Policy
+    value: Value
+    leaf: Leaf | None = None
+    weight: Weight | None = None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An action's expected value (in the game's points for the seat's side)."""
+
+    action: str
+    value: float
+    worlds: int
+
+
+def rollout(state: GameState, game: SearchGame, seat: int) -> float:
+    """Finish ``state`` with the policy (in place) and return its value for ``seat``."""
+    leaf, policy = game.leaf, game.policy
+    while not state.is_terminal():
+        if leaf is not None:
+            exact = leaf(state, seat)
+            if exact is not None:
+                return exact
+        legal = state.legal_actions()
+        state.apply(policy(state) if legal else state.referee_actions()[0])
+    return game.value(state, seat)
+
+
+def evaluate(
+    game: SearchGame,
+    view: Mapping[str, Any],
+    rng: random.Random,
+    worlds: int,
+    hard_ms: float = 900.0,
+    actions: Sequence[str] | None = None,
+) -> list[Estimate]:
+    """Expected value of each action (default: every legal one), best first."""
+    start = time.perf_counter()
+    seat = view["seat"]
+    actions = list(actions if actions is not None else view["legal"])
+    totals = dict.fromkeys(actions, 0.0)
+    weight_sum, used = 0.0, 0
+    for _ in range(worlds):
+        if used and (time.perf_counter() - start) * 1000 > hard_ms:
+            break
+        world = game.spec.sample_world(view, rng)
+        weight = game.weight(world, view, seat) if game.weight else 1.0
+        used += 1
+        weight_sum += weight
+        for text in actions:
+            trial = world.clone()
+            trial.apply(trial.parse_action(text))
+            totals[text] += weight * rollout(trial, game, seat)
+    scale = 1.0 / weight_sum if weight_sum else 0.0
+    estimates = [Estimate(a, totals[a] * scale, used) for a in actions]
+    # Ties go to the earlier legal action, so the order is deterministic.
+    order = {a: i for i, a in enumerate(actions)}
+    return sorted(estimates, key=lambda e: (-round(e.value, 9), order[e.action]))
+
+
+def best_action(game: SearchGame, view: Mapping[str, Any], rng: random.Random, worlds: int,
+                hard_ms: float = 900.0) -> str:
+    legal = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    return evaluate(game, view, rng, worlds, hard_ms)[0].action
