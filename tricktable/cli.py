@@ -65,7 +65,11 @@ def bench(game: str, seconds: float, rounds: int = 5) -> dict[str, Any]:
 
 
 # -- selfplay ------------------------------------------------------------------
-def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None) -> dict[str, Any]:
+def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
+             stats: bool = False) -> dict[str, Any]:
+    from tricktable.bots.stats import stats_for
+
+    collector = stats_for(game) if stats else None
     spec = get_spec(game)
     options = spec.normalize_options({})
     bots = [make_bot(bot, seed=f"{seed}/seat{seat}") for seat in range(4)]
@@ -78,6 +82,8 @@ def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None) -
         play_bots(state, bots)
         totals = [t + r for t, r in zip(totals, state.returns())]
         outcomes.update(line.key for line in state.breakdown())
+        if collector:
+            collector.add(state)
         if records:
             (records / f"{game}-{index:05d}.json").write_text(record_of(state).dumps(), encoding="utf-8")
     return {
@@ -87,6 +93,7 @@ def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None) -
         "seed": seed,
         "mean_points": [round(t / max(deals, 1), 4) for t in totals],
         "outcomes": dict(sorted(outcomes.items())),
+        **({"stats": collector.summary()} if collector else {}),
     }
 
 
@@ -195,6 +202,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--bot", default="random", choices=sorted(BOTS))
     s.add_argument("--json", action="store_true")
     s.add_argument("--records", type=Path, help="write each deal's record into this folder")
+    s.add_argument("--stats", action="store_true", help="add behaviour statistics (bidding, lone hands, …)")
 
     r = commands.add_parser("replay", help="replay and verify a game record")
     r.add_argument("file", type=Path)
@@ -246,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options = dict(item.split("=", 1) for item in args.option)
             play(args.game, args.seed, args.bot, {k: _option_value(v) for k, v in options.items()})
         elif args.command == "selfplay":
-            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records), args.json)
+            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats), args.json)
         elif args.command == "replay":
             _print(replay_file(args.file), args.json)
         elif args.command == "serve":
