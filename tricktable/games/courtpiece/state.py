@@ -83,6 +83,8 @@ _WINNER_KEY = tuple(
     tuple(tuple(POWER[t][c] if SUIT_OF[c] in (t, led) else -1 for c in range(52)) for led in range(4))
     for t in range(5)
 )
+_BIT = tuple(1 << c for c in range(52))
+_SUIT_MASKS = tuple(8191 << 13 * s for s in range(4))
 _SEAT_AFTER = tuple(tuple((leader + 3 * i) % 4 for i in range(4)) for leader in range(4))
 """``_SEAT_AFTER[leader][i]``: who plays the ``i``-th card of a trick."""
 
@@ -122,8 +124,8 @@ class CourtPieceState(GameState):
         self.options = dict(options)
         self.dealer = deal.dealer
         self.caller = NEXT[deal.dealer]
-        self.hands = [sum(1 << c for c in hand) for hand in deal.hands]
-        self.first_five = [sum(1 << c for c in hand[:FIRST_PACKET]) for hand in deal.hands]
+        self.hands = [sum(map(_BIT.__getitem__, hand)) for hand in deal.hands]
+        self.first_five = [sum(map(_BIT.__getitem__, hand[:FIRST_PACKET])) for hand in deal.hands]
         self.flip_pick = flip_pick
         self.new_cards_allowed = new_cards_allowed
         self.trump = NO_TRUMP
@@ -155,6 +157,9 @@ class CourtPieceState(GameState):
     def history(self) -> list[int]:
         return self._history
 
+    def is_terminal(self) -> bool:
+        return self.phase == DONE
+
     @property
     def callers(self) -> int:
         """The calling team (the caller's); the other team is the dealing team."""
@@ -162,16 +167,9 @@ class CourtPieceState(GameState):
 
     def legal_actions(self) -> Sequence[int]:
         if self.phase == PLAYING:
-            trick = self.trick
-            hand = self.hands[self.turn]
-            if trick:
-                suit = SUIT_OF[trick[0]]
-                following = hand >> 13 * suit & 8191
-                if following:
-                    return CARDS_IN[suit][following]
-            elif self._may_change_trump():
-                return cards_in(hand) + tuple(CHANGE + s for s in range(4) if s != self.trump)
-            return cards_in(hand)
+            if not self.trick and self._may_change_trump():
+                return cards_in(self._playable()) + tuple(CHANGE + s for s in range(4) if s != self.trump)
+            return cards_in(self._playable())
         if self.phase == DONE:
             return ()
         calls = [CALL + s for s in range(4)]
@@ -188,7 +186,7 @@ class CourtPieceState(GameState):
         if self.phase == PLAYING and 0 <= action < 52:
             if not self._playable() >> action & 1:
                 raise IllegalAction(self._why_not_playable(action))
-            self._play(action)
+            self._play(action, self.turn)
         elif self.phase == DONE:
             raise GameOver("the deal is over")
         elif action == TIMEOUT:
@@ -311,26 +309,28 @@ class CourtPieceState(GameState):
 
     # -- play ------------------------------------------------------------------
     def _playable(self) -> int:
+        """The cards the player to move may play: the led suit if he holds it, else
+        anything (trumping is never compulsory).  A hook for Hidden Trump's
+        "must trump after asking to see it"."""
         hand = self.hands[self.turn]
-        if not self.trick:
-            return hand
-        suit = SUIT_OF[self.trick[0]]
-        following = hand & 8191 << 13 * suit
-        return following or hand
+        trick = self.trick
+        if trick:
+            return (hand & _SUIT_MASKS[SUIT_OF[trick[0]]]) or hand
+        return hand
 
     def _why_not_playable(self, card: int) -> str:
         if not self.hands[self.turn] >> card & 1:
             return f"{card_text(card)} is not in your hand"
         return f"you must follow {SUIT_LETTERS[SUIT_OF[self.trick[0]]]}"
 
-    def _play(self, card: int) -> None:
+    def _play(self, card: int, turn: int) -> None:
         self._history.append(card)
-        self._actors.append(self.turn)
-        self.hands[self.turn] ^= 1 << card
+        self._actors.append(turn)
+        self.hands[turn] ^= 1 << card
         trick = self.trick
         trick.append(card)
         if len(trick) < 4:
-            self.turn = NEXT[self.turn]
+            self.turn = NEXT[turn]
             return
         key = _WINNER_KEY[self.trump][SUIT_OF[trick[0]]]
         best, index = key[trick[0]], 0
