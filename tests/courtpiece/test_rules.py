@@ -297,3 +297,17 @@ def test_no_action_after_the_deal_is_over():
     assert state.is_terminal() and state.legal_actions() == ()
     with pytest.raises(GameOver):
         state.apply(parse_card("2S"))
+
+
+@pytest.mark.parametrize("spec", [SINGLE_SAR, DOUBLE_SAR])
+def test_clone_is_independent(spec):
+    """Protocol: a clone plays on without touching the original."""
+    state = seeded(spec, dealer=2)
+    state.act(state.to_move, "call C")
+    for _ in range(6):
+        state.apply(state.legal_actions()[0])
+    before = [state.view(s) for s in range(4)]
+    twin = state.clone()
+    while not twin.is_terminal():
+        twin.apply(twin.legal_actions()[-1])
+    assert [state.view(s) for s in range(4)] == before and twin.history[:len(state.history)] == state.history

@@ -32,7 +32,6 @@ from tricktable.games.courtpiece.rules import (
     SCORE_TEXTS,
     STREAK_BONUS,
     STREAK_LENGTH,
-    deal_score,
 )
 
 
@@ -83,7 +82,8 @@ class CourtPieceMatch(MatchState):
         if not self.counts_as_deal(deal):
             return [0, 0, 0, 0]
         outcome, winners = deal.outcome, deal.winners  # type: ignore[attr-defined]
-        points = deal_score(outcome, self.counting) + self._streak_bonus(outcome, winners)
+        # The deal's own table, with the match's mode (a daily game counts points).
+        points = deal.SCORES[self.counting][outcome] + self._streak_bonus(outcome, winners)  # type: ignore[attr-defined]
         return [points if seat % 2 == winners else 0 for seat in range(4)]
 
     def _streak_bonus(self, outcome: str, winners: int) -> int:

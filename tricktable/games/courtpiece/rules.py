@@ -12,7 +12,7 @@ seat ``s`` is ``NEXT[s] = (s + 3) % 4`` and the player on ``s``'s left is
 >>> from tricktable.cards import parse_card
 >>> POWER[SPADES][parse_card("2S")] > POWER[SPADES][parse_card("AH")]   # any trump beats a plain card
 True
->>> deal_score(CALLERS_KOT, "points"), deal_score(GOON_KOT, "kots")
+>>> SCORE_TABLE["points"][CALLERS_KOT], SCORE_TABLE["kots"][GOON_KOT]
 (3, 3)
 """
 
@@ -84,11 +84,6 @@ SCORE_TEXTS = {
     NEW_CARDS_DEAL: "New cards: dealt again",
     "streak": "Seven deals won in a row",
 }
-
-
-def deal_score(outcome: str, counting: str) -> int:
-    """What the winners of a deal with ``outcome`` score in ``counting`` mode."""
-    return SCORE_TABLE[counting][outcome]
 
 
 def outcome_of(captured: list[int], callers: int) -> tuple[str, int]:

@@ -8,8 +8,11 @@ kot, scoring, views and notation.  How a won trick *counts* is the one thing a g
 adds: ``SingleSarState`` counts it at once; ``DoubleSarState`` (``pile.py``) puts
 it on the pile.  Relatives (issue 7) plug in through the same hooks:
 ``_take_trick`` (what a trick is worth), ``_start`` (a game without calling starts
-in play), ``_capture_blocked`` (Be-Ranga's early tricks), ``_resolve`` (Mendikot's
-tens) and the class attributes ``CAN_CHANGE_TRUMP``/``PHASE_NAMES``.
+in play), ``_decide`` (new calling actions such as a face-down trump card),
+``_playable`` and ``_winning_index`` (Hidden Trump's reveal), ``_capture_blocked``
+(Be-Ranga's early tricks), ``_resolve`` (Mendikot's tens) and the class attributes
+``CAN_CHANGE_TRUMP``, ``SCORES`` and ``PHASE_NAMES``.  Trump may stay
+``NO_TRUMP`` during play: every rank table has a no-trump row.
 
 Seats follow the room (0 South, 1 West, 2 North, 3 East); play goes to the right,
 ``NEXT[seat]``.  Actions are ints: a card id plays that card, the rest are the
@@ -44,8 +47,8 @@ from tricktable.games.courtpiece.rules import (
     SCORE_TEXTS,
     SUIT_OF,
     TRICKS,
+    SCORE_TABLE,
     TRICKS_TO_WIN,
-    deal_score,
     outcome_of,
 )
 
@@ -116,6 +119,8 @@ class CourtPieceState(GameState):
 
     CAN_CHANGE_TRUMP = True
     PHASE_NAMES = PHASE_NAMES
+    SCORES = SCORE_TABLE
+    """What the winners score, per counting mode and outcome (Mendikot has its own)."""
 
     def __init__(self, spec, deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
                  new_cards_allowed: bool = True):
@@ -332,11 +337,7 @@ class CourtPieceState(GameState):
         if len(trick) < 4:
             self.turn = NEXT[turn]
             return
-        key = _WINNER_KEY[self.trump][SUIT_OF[trick[0]]]
-        best, index = key[trick[0]], 0
-        for i in (1, 2, 3):
-            if key[trick[i]] > best:
-                best, index = key[trick[i]], i
+        index = self._winning_index(trick)
         winner = _SEAT_AFTER[self.leader][index]
         self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
@@ -345,6 +346,16 @@ class CourtPieceState(GameState):
             self._resolve()
         else:
             self.leader = self.turn = winner
+
+    def _winning_index(self, trick: list[int]) -> int:
+        """Hook: which card of a full trick wins — the highest trump, else the highest
+        of the led suit (Hidden Trump: only trumps played after the reveal count)."""
+        key = _WINNER_KEY[self.trump][SUIT_OF[trick[0]]]
+        best, index = key[trick[0]], 0
+        for i in (1, 2, 3):
+            if key[trick[i]] > best:
+                best, index = key[trick[i]], i
+        return index
 
     def _take_trick(self, winner: int, card: int) -> None:
         """Hook: what a won trick is worth; ``card`` is the card that won it."""
@@ -363,7 +374,7 @@ class CourtPieceState(GameState):
     def _finish(self, outcome: str, winners: int) -> None:
         self.outcome, self.winners, self.phase = outcome, winners, DONE
         if winners >= 0:
-            self.points[winners] = deal_score(outcome, self.options.get("counting", "points"))
+            self.points[winners] = self.SCORES[self.options.get("counting", "points")][outcome]
 
     # -- views ---------------------------------------------------------------
     @property
@@ -429,6 +440,16 @@ class CourtPieceState(GameState):
 
 class SingleSarState(CourtPieceState):
     """Single Sar: every trick counts for its winner's team at once."""
+
+    def _winning_index(self, trick: list[int]) -> int:
+        """Hook: which card of a full trick wins — the highest trump, else the highest
+        of the led suit (Hidden Trump: only trumps played after the reveal count)."""
+        key = _WINNER_KEY[self.trump][SUIT_OF[trick[0]]]
+        best, index = key[trick[0]], 0
+        for i in (1, 2, 3):
+            if key[trick[i]] > best:
+                best, index = key[trick[i]], i
+        return index
 
     def _take_trick(self, winner: int, card: int) -> None:
         self.captured[winner % 2] += 1
