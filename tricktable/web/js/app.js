@@ -40,7 +40,7 @@ async function startGame(game, options) {
 function showTable(state) {
   table = new Table(main, state, showTable);
   rulesButton.hidden = false;
-  if (state.steps && state.steps.length) table.replaySteps(state).then(() => table.render());
+  return table.start();
 }
 
 async function route() {
@@ -53,8 +53,8 @@ async function route() {
       location.hash = "#/";
       return;
     }
-    if (page === "play") showTable(await ordinaryGame(game));
-    else if (page === "daily") showTable(await api.daily(game));
+    if (page === "play") await showTable(await ordinaryGame(game));
+    else if (page === "daily") await showTable(await api.daily(game));
     else if (page === "rules") await renderRulesPage(main, game);
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
     else await renderHome(main, catalog);
@@ -73,7 +73,7 @@ rulesButton.addEventListener("click", async () => {
     toast(t("rules.saved_for_new_games"));
     return;
   }
-  showTable(await startGame(table.game, options));
+  await showTable(await startGame(table.game, options));
 });
 
 async function boot() {

@@ -105,8 +105,14 @@ async function dailyBlock(state) {
     const input = el("input", { id: "nickname", name: "nickname", maxlength: "20", required: true, autocomplete: "nickname" });
     const form = el("form", { class: "nickname", onsubmit: async (e) => {
       e.preventDefault();
+      // The server checks the same rule; asking first saves a failed request.
+      const name = input.value.trim().replace(/\s+/g, " ");
+      if (!/^[\p{L}\p{M}\p{N} _.-]{1,20}$/u.test(name)) {
+        toast(t("daily.bad_nickname", { msg: t("daily.nickname_rule") }));
+        return;
+      }
       try {
-        const saved = await api.setNickname(input.value);
+        const saved = await api.setNickname(name);
         memory.setNickname(saved.nickname);
         form.replaceWith(el("p", {}, t("daily.playing_as", { name: saved.nickname })));
         await refresh();

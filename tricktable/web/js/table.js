@@ -22,6 +22,25 @@ export class Table {
     this.build();
   }
 
+  /** Replay the steps a state arrived with (the computer players who moved
+   * before the person), then show the state itself. */
+  async start() {
+    if (this.state.steps && this.state.steps.length) {
+      this.setBusy(true);
+      this.render();
+      this.renderTrick([]);
+      await this.replaySteps(this.state);
+    }
+    this.setBusy(false);
+    this.render();
+    this.focusHand();
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    this.root.dataset.busy = busy ? "1" : "0";
+  }
+
   // -- layout ----------------------------------------------------------------
   build() {
     clear(this.root);
@@ -168,7 +187,7 @@ export class Table {
   // -- playing -----------------------------------------------------------------
   async send(action, card = null) {
     if (this.busy) return;
-    this.busy = true;
+    this.setBusy(true);
     if (card) this.hand.querySelector(`[data-card="${CSS.escape(card)}"]`)?.classList.add("leaving");
     for (const b of this.root.querySelectorAll("button.action, .hand button")) b.disabled = true;
     try {
@@ -183,7 +202,7 @@ export class Table {
         toast(t("error.generic", { msg: error.message }));
       }
     } finally {
-      this.busy = false;
+      this.setBusy(false);
       this.render();
       this.focusHand();
     }
