@@ -146,7 +146,6 @@ class CourtPieceState(GameState):
         self.points = [0, 0]
         self._history: list[int] = []
         self._actors: list[int] = []
-        self.phase = CALLING
         self._start()
 
     def _start(self) -> None:
