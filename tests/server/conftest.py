@@ -44,7 +44,10 @@ def database_url(request, tmp_path) -> str:
 
 
 @pytest.fixture
-def client(sqlite_url) -> Iterator[TestClient]:
+def client(sqlite_url, monkeypatch) -> Iterator[TestClient]:
+    # The uniform random bot keeps whole-match tests fast; one test below
+    # checks the real computer players separately.
+    monkeypatch.setenv("TRICKTABLE_BOT", "random")
     app = create_app(sqlite_url)
     with TestClient(app) as test_client:
         yield test_client

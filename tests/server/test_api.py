@@ -203,7 +203,7 @@ def strings_in(data) -> set[str]:
 
 def test_no_response_shows_a_card_the_person_cannot_see(client):
     room = client.app.state.room
-    for game_number in range(3):
+    for game_number in range(6):
         state, rng = new_game(client), random.Random(game_number)
         while True:
             row = room.store.load(state["id"])
@@ -217,7 +217,9 @@ def test_no_response_shows_a_card_the_person_cannot_see(client):
             leaked = hidden_cards(truth.current) & current
             assert not leaked, f"leaked {leaked} at version {state['version']}"
             if truth.previous_deal is not None:  # the finished deal: its kitty stays hidden
-                earlier = strings_in(state["view"]["match"]) | strings_in(state["steps"][: ends[-1] + 1] if ends else [])
+                # (steps of that deal only: a response may span two deal ends)
+                first = ends[-2] + 1 if len(ends) > 1 else 0
+                earlier = strings_in(state["view"]["match"]) | strings_in(state["steps"][first: ends[-1] + 1] if ends else [])
                 leaked = hidden_cards(truth.previous_deal) & earlier
                 assert not leaked, f"leaked {leaked} of the previous deal at version {state['version']}"
             if state["view"]["terminal"]:
@@ -234,7 +236,7 @@ def test_computer_players_do_not_block_other_requests(client, monkeypatch):
 
     state = new_game(client)
     monkeypatch.setitem(BOTS, "slow", SlowBot)
-    monkeypatch.setattr("tricktable.server.room.best_bot_name", lambda: "slow")
+    monkeypatch.setenv("TRICKTABLE_BOT", "slow")
     answers = {}
     worker = threading.Thread(target=lambda: answers.setdefault("act", client.post(
         f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})))
@@ -246,3 +248,14 @@ def test_computer_players_do_not_block_other_requests(client, monkeypatch):
     worker.join()
     assert answers["act"].status_code == 200
     assert quick < 0.3, f"/healthz waited {quick:.2f}s behind the bots"
+
+
+def test_the_strongest_available_bot_plays(client, monkeypatch):
+    monkeypatch.delenv("TRICKTABLE_BOT")
+    bots = client.get("/healthz").json()["bots"]
+    assert bots["euchre"] == ("search" if "search" in BOTS else "random")
+    state = new_game(client)
+    started = time.monotonic()
+    answer = client.post(f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})
+    assert answer.status_code == 200
+    assert time.monotonic() - started < 10

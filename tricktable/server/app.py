@@ -112,7 +112,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
 def _routes(app: FastAPI, room: Room) -> None:
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:
-        return {"ok": True, "games": playable_games(), "bot": best_bot_name()}
+        games = playable_games()
+        return {"ok": True, "games": games, "bots": {g: best_bot_name(g) for g in games}}
 
     @app.get("/api/games")
     def games() -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import os
 import secrets
 import threading
 from collections import OrderedDict
@@ -28,16 +29,29 @@ from tricktable.store import GameRow, StaleVersion, Store
 
 log = logging.getLogger("tricktable.server")
 HUMAN = 0
-BOT_PREFERENCE = ("expert", "strong", "ismcts", "mcts", "pimc", "heuristic", "rules", "greedy", "random")
-"""Bot names from best to worst; the first one registered is used."""
+BOT_PREFERENCE = ("search", "heuristic", "random")
+"""Bot names from best to worst; the first one registered that plays the game is used."""
 
 
-def best_bot_name() -> str:
-    """The strongest computer player the bot library offers right now."""
+def best_bot_name(game: str | None = None) -> str:
+    """The strongest computer player the bot library offers for ``game`` now
+    (``TRICKTABLE_BOT`` overrides it, e.g. ``random`` for fast tests)."""
+    forced = os.environ.get("TRICKTABLE_BOT")
+    if forced and forced in BOTS:
+        return forced
     for name in BOT_PREFERENCE:
-        if name in BOTS:
+        if name in BOTS and (name == "random" or game is None or _bots_play(game)):
             return name
-    return sorted(BOTS)[0]
+    return "random"
+
+
+def _bots_play(game: str) -> bool:
+    """Whether the game-specific bots (heuristic, search) know ``game`` yet."""
+    try:
+        from tricktable.bots.players import has_bots
+    except ImportError:
+        return False
+    return has_bots(game)
 
 
 _warned: set[str] = set()
@@ -179,7 +193,7 @@ class Room:
             seat = state.to_move
             if seat < 0:  # only the referee can act (a timeout); the client asks for it
                 break
-            bot = bots.setdefault(seat, make_bot(best_bot_name(), seed=f"{seed}/seat{seat}"))
+            bot = bots.setdefault(seat, make_bot(best_bot_name(state.spec.name), seed=f"{seed}/seat{seat}"))
             choice = bot.choose(state.view(seat))
             steps.append(self._step(state, seat, lambda: state.act(seat, choice)))
         return steps

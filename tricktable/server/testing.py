@@ -83,8 +83,9 @@ class Postgres:
 class ServerProcess:
     """``tricktable serve`` in a child process."""
 
-    def __init__(self, database: str, port: int | None = None):
+    def __init__(self, database: str, port: int | None = None, bot: str | None = "random"):
         self.database = database
+        self.bot = bot
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -97,6 +98,7 @@ class ServerProcess:
             [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port), "--database", self.database],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            env={**os.environ, **({"TRICKTABLE_BOT": self.bot} if self.bot else {})},
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
