@@ -29,7 +29,7 @@ constants below.  Their notation:
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text, parse_card, parse_suit
 from tricktable.core.errors import GameOver, IllegalAction, NotationError
@@ -51,6 +51,9 @@ from tricktable.games.courtpiece.rules import (
     TRICKS_TO_WIN,
     outcome_of,
 )
+
+if TYPE_CHECKING:
+    from tricktable.games.courtpiece.spec import CourtPieceSpec
 
 CALL, CHANGE = 64, 68  # + suit
 PASS, NEW_CARDS, TIMEOUT = 72, 73, 74
@@ -122,7 +125,7 @@ class CourtPieceState(GameState):
     SCORES = SCORE_TABLE
     """What the winners score, per counting mode and outcome (Mendikot has its own)."""
 
-    def __init__(self, spec, deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
+    def __init__(self, spec: "CourtPieceSpec", deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
                  new_cards_allowed: bool = True):
         self.spec = spec
         self.deal = deal
