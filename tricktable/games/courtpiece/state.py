@@ -11,7 +11,7 @@ it on the pile.  Relatives (issue 7) plug in through the same hooks:
 in play), ``_decide`` (new calling actions such as a face-down trump card),
 ``_playable`` and ``_winning_index`` (Hidden Trump's reveal), ``_capture_blocked``
 (Be-Ranga's early tricks), ``_resolve`` (Mendikot's tens) and the class attributes
-``CAN_CHANGE_TRUMP``, ``SCORES`` and ``PHASE_NAMES``.  Trump may stay
+``CAN_CHANGE_TRUMP``, ``SCORES``, ``TEXTS`` and ``PHASE_NAMES``.  Trump may stay
 ``NO_TRUMP`` during play: every rank table has a no-trump row.
 
 Seats follow the room (0 South, 1 West, 2 North, 3 East); play goes to the right,
@@ -124,6 +124,8 @@ class CourtPieceState(GameState):
     PHASE_NAMES = PHASE_NAMES
     SCORES = SCORE_TABLE
     """What the winners score, per counting mode and outcome (Mendikot has its own)."""
+    TEXTS = SCORE_TEXTS
+    """The score sheet's words for each outcome."""
 
     def __init__(self, spec: "CourtPieceSpec", deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
                  new_cards_allowed: bool = True):
@@ -217,10 +219,10 @@ class CourtPieceState(GameState):
         if self.phase != DONE:
             return []
         if self.outcome == NEW_CARDS_DEAL:
-            return [ScoreLine(NEW_CARDS_DEAL, SCORE_TEXTS[NEW_CARDS_DEAL], 0)]
+            return [ScoreLine(NEW_CARDS_DEAL, self.TEXTS[NEW_CARDS_DEAL], 0)]
         lines = [ScoreLine("tricks", f"Tricks counted: {self.captured[team]}", self.captured[team], team=team)
                  for team in (0, 1)]
-        lines.append(ScoreLine(self.outcome, SCORE_TEXTS[self.outcome], self.points[self.winners], team=self.winners))
+        lines.append(ScoreLine(self.outcome, self.TEXTS[self.outcome], self.points[self.winners], team=self.winners))
         return lines
 
     def clone(self) -> "CourtPieceState":
@@ -252,7 +254,7 @@ class CourtPieceState(GameState):
             return parse_card(rest)
         if verb == "call" and rest:
             return CALL + parse_suit(rest)
-        if words.startswith("change trump ") and rest:
+        if words.startswith("change trump "):
             return CHANGE + parse_suit(words[len("change trump "):])
         raise NotationError(
             f"{text!r} is not a Court Piece action (try: call H, pass to partner, new cards, "
