@@ -201,3 +201,19 @@ def test_random_matches_replay_identically(spec):
         again = replay(record_of(match).dumps())
         assert again.returns() == match.returns() and again.view(2) == match.view(2)
         assert max(match.team_totals()) >= 10
+
+
+@pytest.mark.parametrize("spec", [DOUBLE_SAR, SINGLE_SAR])
+def test_sampled_worlds_from_match_views_agree(spec):
+    """World sampling works from the views a match gives its players (bots get those)."""
+    match = new_match(spec, seed="worlds")
+    rng = random.Random(5)
+    checked = 0
+    while not match.is_terminal() and checked < 60:
+        seat = match.to_move
+        view = match.view(seat)
+        world = spec.sample_world(view, rng)
+        expected = {k: v for k, v in view.items() if k != "match"}
+        assert world.view(seat) == expected
+        match.apply(rng.choice(match.legal_actions()))
+        checked += 1

@@ -311,3 +311,15 @@ def test_clone_is_independent(spec):
     while not twin.is_terminal():
         twin.apply(twin.legal_actions()[-1])
     assert [state.view(s) for s in range(4)] == before and twin.history[:len(state.history)] == state.history
+
+
+def test_explicit_deals_must_give_thirteen_cards_each():
+    """Records: an explicit deal is checked — all 52 cards, 13 to each player."""
+    from tricktable.core.errors import RecordError
+
+    good = block_deal([0, 1] * 6, 0)
+    assert SINGLE_SAR.deal_from_json(good).hands[0][0] == parse_card(good["hands"][0].split()[0])
+    hands = [h.split() for h in good["hands"]]
+    uneven = dict(good, hands=[" ".join(hands[0] + hands[1][:1]), " ".join(hands[1][1:]), *good["hands"][2:]])
+    with pytest.raises(RecordError, match="13 cards"):
+        DOUBLE_SAR.deal_from_json(uneven)
