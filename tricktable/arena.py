@@ -30,6 +30,10 @@ from tricktable.core.rng import derive_seed
 from tricktable.games import get_spec
 
 PARTNERSHIP_GAMES = ("euchre", "double-sar", "single-sar")
+ARENA_OPTIONS: dict[str, dict[str, Any]] = {
+    "double-sar": {"new_cards": "off"},  # a person's privilege, not a bot's
+    "single-sar": {"new_cards": "off"},
+}
 
 
 @dataclass
@@ -70,7 +74,7 @@ def _bots(name: str, seed: str, budget_ms: float | None) -> list[Bot]:
 
 def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None) -> DealResult:
     spec = get_spec(game)
-    options = spec.normalize_options({})
+    options = spec.normalize_options(ARENA_OPTIONS.get(game, {}))
     bots_a, bots_b = _bots(a, seed, budget_ms), _bots(b, seed, budget_ms)
     result = DealResult(0.0)
     if game in PARTNERSHIP_GAMES:

@@ -37,3 +37,12 @@ def test_percentiles_of_decision_times():
     times = [float(t) for t in range(1, 101)]
     assert percentiles(times) == {"p50": 50.5, "p95": 95.0, "max": 100.0}
     assert percentiles([]) == {"p50": 0.0, "p95": 0.0, "max": 0.0}
+
+
+def test_levels_map_onto_bots_and_budgets():
+    from tricktable.bots.levels import LEVELS, best_bot
+
+    assert list(LEVELS) == ["easy", "normal", "hard"]
+    assert best_bot("euchre", "easy").name == "heuristic"
+    normal, hard = best_bot("euchre", "normal"), best_bot("euchre", "hard")
+    assert normal.name == hard.name == "search" and normal.budget_ms < hard.budget_ms

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, card_text, cards_of, mask_of, parse_card, parse_suit, rank_of, suit_of
-from tricktable.bots.search import SearchGame
+from tricktable.bots.search import SearchGame, team_value
 from tricktable.core.protocol import GameState
 from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, POWER, SUIT_CARDS, SUITS, deal_score, same_colour
 from tricktable.games.euchre.state import (
@@ -460,10 +460,7 @@ def pass_rounds(actions: Sequence[Sequence[Any]]) -> list[int]:
     return rounds
 
 
-def seat_value(state: GameState, seat: int) -> float:
-    """A finished deal from ``seat``'s side: his team's points minus theirs."""
-    points = state.returns()
-    return float(points[seat] - points[(seat + 1) % 4])
+seat_value = team_value
 
 
 # -- exact solving of the end of a hand --------------------------------------------------
@@ -552,5 +549,5 @@ WORLDS_PER_MS = 0.6
 margin for the decisions with the most legal actions (see docs/strength.md)."""
 
 
-def worlds_for(budget_ms: float) -> int:
+def worlds_for(budget_ms: float, actions: int = 2) -> int:
     return max(4, int(budget_ms * WORLDS_PER_MS))

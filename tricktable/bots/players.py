@@ -2,8 +2,10 @@
 
 Each game's bots live in their own module (``tricktable.bots.<module>``), which
 provides ``heuristic_text(view)`` (the expert rules), ``SEARCH`` (a
-``SearchGame``) and ``worlds_for(budget_ms)`` (how many sampled worlds the budget
-affords on a 2-core machine).  The bots here only dispatch on ``view["game"]``,
+``SearchGame``) and ``worlds_for(budget_ms, actions)`` (how many sampled worlds
+the budget affords on a 2-core machine for that many candidate actions).  It may
+also provide ``search_game(view)`` (when one module serves several games) and
+``distinct_actions(view)`` (the candidates worth trying: equivalent cards once).  The bots here only dispatch on ``view["game"]``,
 so ``make_bot("search")`` works for any game that has landed.
 """
 
@@ -14,7 +16,7 @@ from types import ModuleType
 from typing import Any, Mapping
 
 from tricktable.bots.base import Bot
-from tricktable.bots.search import Estimate, best_action, evaluate
+from tricktable.bots.search import Estimate, SearchGame, best_action, evaluate
 from tricktable.core.errors import GameError
 
 GAME_MODULES = {
@@ -64,8 +66,21 @@ class SearchBot(Bot):
 
     def choose(self, view: Mapping[str, Any]) -> str:
         module = game_module(view["game"])
-        worlds = module.worlds_for(self.budget_ms)
-        return best_action(module.SEARCH, view, self.rng_for(view), worlds, HARD_STOP_MS)
+        actions = candidates(module, view)
+        if len(actions) == 1:
+            return actions[0]
+        worlds = module.worlds_for(self.budget_ms, len(actions))
+        return best_action(search_game(module, view), view, self.rng_for(view), worlds, HARD_STOP_MS, actions)
+
+
+def candidates(module: ModuleType, view: Mapping[str, Any]) -> list[str]:
+    chooser = getattr(module, "distinct_actions", None)
+    return chooser(view) if chooser else list(view["legal"])
+
+
+def search_game(module: ModuleType, view: Mapping[str, Any]) -> SearchGame:
+    chooser = getattr(module, "search_game", None)
+    return chooser(view) if chooser else module.SEARCH
 
 
 def hint(view: Mapping[str, Any], budget_ms: float = 250.0, seed: str = "hint") -> list[dict[str, Any]]:
@@ -76,5 +91,7 @@ def hint(view: Mapping[str, Any], budget_ms: float = 250.0, seed: str = "hint") 
         return []
     module = game_module(view["game"])
     rng = Bot(seed=seed).rng_for(view)
-    estimates: list[Estimate] = evaluate(module.SEARCH, view, rng, module.worlds_for(budget_ms), HARD_STOP_MS)
+    actions = list(view["legal"])
+    worlds = module.worlds_for(budget_ms, len(actions))
+    estimates: list[Estimate] = evaluate(search_game(module, view), view, rng, worlds, HARD_STOP_MS, actions)
     return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]

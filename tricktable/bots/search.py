@@ -55,6 +55,13 @@ class Estimate:
     worlds: int
 
 
+def team_value(state: GameState, seat: int) -> float:
+    """A finished deal of a partnership game for ``seat``: his team's points
+    minus the other team's (partners sit opposite)."""
+    points = state.returns()
+    return float(points[seat] - points[(seat + 1) % 4])
+
+
 def rollout(state: GameState, game: SearchGame, seat: int) -> float:
     """Finish ``state`` with the policy (in place) and return its value for ``seat``."""
     leaf, policy = game.leaf, game.policy
@@ -83,8 +90,9 @@ def evaluate(
     totals = dict.fromkeys(actions, 0.0)
     weight_sum, used = 0.0, 0
     for _ in range(worlds):
-        if used and (time.perf_counter() - start) * 1000 > hard_ms:
-            break
+        elapsed = (time.perf_counter() - start) * 1000
+        if used and elapsed * (used + 1) / used > hard_ms:
+            break  # one more world would likely end after the hard stop
         world = game.spec.sample_world(view, rng)
         weight = game.weight(world, view, seat) if game.weight else 1.0
         used += 1
@@ -101,8 +109,8 @@ def evaluate(
 
 
 def best_action(game: SearchGame, view: Mapping[str, Any], rng: random.Random, worlds: int,
-                hard_ms: float = 900.0) -> str:
-    legal = view["legal"]
-    if len(legal) == 1:
-        return legal[0]
-    return evaluate(game, view, rng, worlds, hard_ms)[0].action
+                hard_ms: float = 900.0, actions: Sequence[str] | None = None) -> str:
+    actions = list(actions if actions is not None else view["legal"])
+    if len(actions) == 1:
+        return actions[0]
+    return evaluate(game, view, rng, worlds, hard_ms, actions)[0].action

@@ -1,0 +1,129 @@
+"""Court Piece (Double Sar, Single Sar): one expert decision per test."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tricktable.bots import make_bot
+from tricktable.bots import courtpiece as cb
+from tricktable.cards import card_text, parse_card, parse_cards
+from tricktable.core.rng import derive_seed
+from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
+from tricktable.games.courtpiece.rules import DECK, SPADES
+
+SPECS = {"double-sar": DOUBLE_SAR, "single-sar": SINGLE_SAR}
+
+
+def table(seat: int, hand: str, trick: list[tuple[int, str]], played: str = "", pile: int = -1,
+          open_seat: int = -1, tricks_played: int = 0, voids: dict[int, int] | None = None) -> cb.Table:
+    gone = 0
+    for c in parse_cards(played) + [parse_card(t) for _, t in trick]:
+        gone |= 1 << c
+    void_masks = [0, 0, 0, 0]
+    for s, suit in (voids or {}).items():
+        void_masks[s] |= 1 << suit
+    hand_mask = sum(1 << c for c in parse_cards(hand))
+    return cb.Table(seat, hand_mask, SPADES, [(s, parse_card(t)) for s, t in trick], gone, void_masks, pile,
+                    open_seat, tricks_played)
+
+
+def play(t: cb.Table) -> str:
+    legal = [c for c in cb.cards_in(t.hand)]
+    if t.trick:
+        led = cb.SUIT_OF[t.trick[0][1]]
+        legal = [c for c in legal if cb.SUIT_OF[c] == led] or legal
+    return card_text(cb.choose_card(t, legal))
+
+
+def test_second_hand_low_when_nothing_is_at_stake():
+    # Seat 1 leads 10H; seat 0 plays second (play goes to the right) holding QH 3H.
+    assert play(table(0, "QH 3H 2C", [(1, "10H")], pile=0)) == "3H"
+
+
+def test_break_an_opponents_streak_when_he_has_just_won_a_trick():
+    # The same cards, but seat 1 won the last trick: another win captures the pile.
+    assert play(table(0, "QH 3H 2C", [(1, "10H")], pile=3, open_seat=1)) == "QH"
+
+
+def test_do_not_overtake_a_partner_about_to_capture_the_pile():
+    # Partner (seat 2) won the last trick and leads 10H: if it holds, he takes
+    # the pile; our AH would win the trick but only open a new pair.
+    trick = [(2, "10H"), (1, "4H")]
+    assert play(table(0, "AH 5H 2C", trick, pile=2, open_seat=2)) == "5H"
+    assert play(table(0, "AH 5H 2C", trick, pile=-1)) == "AH"  # Single Sar: make sure of the trick
+
+
+def test_do_not_trump_partners_winning_trick():
+    t = table(0, "2S 9S 3C", [(2, "AH"), (1, "4H")], pile=-1)
+    assert play(t) == "3C"
+
+
+def test_trump_an_opponents_trick_with_the_cheapest_trump():
+    assert play(table(0, "2S 9S 3C", [(1, "AH")], pile=-1)) == "2S"
+
+
+def test_keep_a_winner_for_trick_13():
+    # Trick 12 of Double Sar: AS is our last trump; cash it now and the 13th
+    # trick (which takes the pile) goes to whoever still has a trump.
+    spades = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS"  # only KS is still out
+    assert play(table(0, "AS 3C", [], played=spades, pile=4, tricks_played=11)) == "3C"
+    assert play(table(0, "AS 3C", [], played=spades, pile=-1, tricks_played=11)) == "AS"  # Single Sar
+
+
+def test_call_the_longest_suit_with_honours():
+    assert cb.call_action(parse_cards("AH KH 5H 2C 3D"), may_pass=True) == cb.CALL + 2
+
+
+def test_pass_to_partner_without_a_suit():
+    assert cb.call_action(parse_cards("2C 5D 7H 9S 3C"), may_pass=True) == cb.PASS
+    assert cb.call_action(parse_cards("2C 5D 7H 9S 3C"), may_pass=False) == cb.CALL + 0  # the partner must call
+
+
+def test_change_trump_to_a_much_longer_suit():
+    cards = parse_cards("2C 3C AH KH QH 9H 8H 7H 2D 3D 4D 2S 3S")
+    assert cb.change_choice(cards, trump=0) == 2
+    assert cb.change_choice(cards, trump=2) is None
+
+
+def random_view(game: str, seed: int, steps: int) -> dict[str, Any] | None:
+    spec = SPECS[game]
+    options = spec.normalize_options({"new_cards": "any seat"})
+    state = spec.new_deal(spec.deal_from_seed(derive_seed("cp", seed), seed % 4, options), options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = [a for a in state.legal_actions() if state.action_text(a) != "new cards"]
+        if state.is_terminal() or not legal:
+            break
+        state.apply(rng.choice(legal))
+    if state.is_terminal():
+        return None
+    return json.loads(json.dumps(state.view(state.to_move)))
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(sorted(SPECS)), st.integers(0, 10**6), st.integers(0, 50))
+def test_heuristic_never_produces_an_illegal_action(game, seed, steps):
+    view = random_view(game, seed, steps)
+    if view is not None:
+        choice = make_bot("heuristic").choose(view)
+        assert choice in view["legal"] and choice != "new cards"
+
+
+@settings(max_examples=8)
+@given(st.sampled_from(sorted(SPECS)), st.integers(0, 10**6), st.integers(0, 50))
+def test_search_never_produces_an_illegal_action(game, seed, steps):
+    view = random_view(game, seed, steps)
+    if view is not None:
+        assert make_bot("search", budget_ms=15).choose(view) in view["legal"]
+
+
+def test_equivalent_cards_are_tried_once():
+    view = {"legal": ["play 9H", "play 10H", "play QH", "play 2C"], "hand": ["9H", "10H", "QH", "2C"],
+            "tricks": [{"cards": [[1, "JH"], [0, "2H"], [3, "3H"], [2, "4H"]]}], "trick": []}
+    assert cb.distinct_actions(view) == ["play 9H", "play 2C"]  # 9H, 10H and QH touch once JH is gone

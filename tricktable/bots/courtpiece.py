@@ -1,0 +1,355 @@
+"""Court Piece computer players (Double Sar and Single Sar): expert rules and search.
+
+Calling: the caller names his best suit among his first five cards (length first,
+then honours) and passes to his partner only with no suit of two cards with an
+honour; the partner must name one.  Change trump: the caller changes once he sees
+a clearly longer or stronger suit among his thirteen cards.
+
+Card play: second hand low, third hand high, the cheapest winning card last,
+never trump a partner's trick that holds, throw off the lowest card of the
+shortest plain suit.  In Double Sar the pile changes what a trick is worth
+(``trick_stake``): a player who won the last trick captures the pile with the
+next, so we fight hardest to complete our own pair and to break an opponent's
+streak, and do not overtake a partner who is about to capture.
+
+The rules decide from a ``Table`` built from the view (the bot) or from a
+sampled world for the seat to move (rollouts), holding only that seat's knowledge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from tricktable.bots.search import SearchGame, team_value
+from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, parse_suit, rank_of
+from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
+from tricktable.games.courtpiece.state import (
+    CALL,
+    CALLING,
+    CHANGE,
+    PARTNER_CALLING,
+    PASS,
+    PLAYING,
+    CourtPieceState,
+    cards_in,
+)
+
+HONOUR_POINTS = {ACE: 3.0, KING: 2.0, QUEEN: 1.0, JACK: 0.5}
+LENGTH_POINTS = 3.0
+PASS_BELOW = 7.0
+CHANGE_MARGIN = 6.0
+
+
+# -- what a seat knows in play -----------------------------------------------------
+@dataclass
+class Table:
+    seat: int
+    hand: int
+    trump: int
+    trick: list[tuple[int, int]]
+    gone: int  # cards played so far
+    voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # bit s: void in suit s
+    pile: int = -1  # Double Sar: tricks in the pile (-1: Single Sar)
+    open_seat: int = -1  # Double Sar: who won the last trick and may capture with the next
+    tricks_played: int = 0
+
+    def unseen(self) -> int:
+        return DECK_MASK & ~self.gone & ~self.hand
+
+    def seats_after(self) -> list[int]:
+        seats, s = [], self.seat
+        for _ in range(3 - len(self.trick)):
+            s = NEXT[s]
+            seats.append(s)
+        return seats
+
+
+def _note(voids: list[int], plays: Sequence[tuple[int, int]]) -> int:
+    led = SUIT_OF[plays[0][1]]
+    mask = 0
+    for seat, c in plays:
+        mask |= 1 << c
+        if SUIT_OF[c] != led:
+            voids[seat] |= 1 << led
+    return mask
+
+
+def _seated(leader: int, cards: Sequence[int]) -> list[tuple[int, int]]:
+    plays, seat = [], leader
+    for c in cards:
+        plays.append((seat, c))
+        seat = NEXT[seat]
+    return plays
+
+
+def table_from_state(state: CourtPieceState) -> Table:
+    gone, voids = _tally(state)
+    voids = list(voids)
+    trick = _seated(state.leader, state.trick)
+    if trick:
+        gone |= _note(voids, trick)
+    pile = getattr(state, "pile", -1)
+    open_seat = getattr(state, "open_seat", -1)
+    return Table(state.turn, state.hands[state.turn], state.trump, trick, gone, voids, pile, open_seat,
+                 len(state.tricks))
+
+
+def _tally(state: CourtPieceState) -> tuple[int, tuple[int, ...]]:
+    """Cards played and voids shown in the finished tricks.  Rollouts ask after
+    every card, so the tally is kept on the (sampled) state and only the tricks
+    since the last call are added; clones share it safely (it is immutable)."""
+    count, gone, voids_t = state.__dict__.get("_bot_tally", (0, 0, (0, 0, 0, 0)))
+    if count > len(state.tricks):
+        count, gone, voids_t = 0, 0, (0, 0, 0, 0)
+    voids = list(voids_t)
+    for leader, cards, _ in state.tricks[count:]:
+        gone |= _note(voids, _seated(leader, cards))
+    state.__dict__["_bot_tally"] = (len(state.tricks), gone, tuple(voids))
+    return gone, tuple(voids)
+
+
+def table_from_view(view: Mapping[str, Any]) -> Table:
+    voids = [0, 0, 0, 0]
+    gone = 0
+    for t in view["tricks"]:
+        gone |= _note(voids, [(s, parse_card(c)) for s, c in t["cards"]])
+    trick = [(s, parse_card(c)) for s, c in view["trick"]]
+    if trick:
+        gone |= _note(voids, trick)
+    hand = mask_of(parse_card(c) for c in view["hand"])
+    pile = view.get("pile", -1)
+    open_pair = view.get("open_pair")
+    open_seat = open_pair["seat"] if open_pair else -1
+    return Table(view["seat"], hand, parse_suit(view["trump"]), trick, gone, voids, pile, open_seat,
+                 len(view["tricks"]))
+
+
+# -- card play ---------------------------------------------------------------------
+def beats(trump: int, card: int, best: int) -> bool:
+    if SUIT_OF[card] == SUIT_OF[best]:
+        return POWER[trump][card] > POWER[trump][best]
+    return SUIT_OF[card] == trump
+
+
+def trick_winner(trump: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    best = trick[0]
+    for play in trick[1:]:
+        if beats(trump, play[1], best[1]):
+            best = play
+    return best
+
+
+def is_boss(table: Table, card: int) -> bool:
+    suit = SUIT_OF[card]
+    higher = table.unseen() & SUIT_MASKS[suit] & ~((1 << (card + 1)) - 1)
+    return higher == 0
+
+
+def is_safe(table: Table, card: int, after: Sequence[int]) -> bool:
+    """The trick won by ``card`` stays won: a boss, and no opponent still to play
+    is known to be void in its suit (while trumps are out)."""
+    if not is_boss(table, card):
+        return False
+    suit = SUIT_OF[card]
+    trump = table.trump
+    if trump == NO_TRUMP or suit == trump or not table.unseen() & SUIT_MASKS[trump]:
+        return True  # nobody can trump it
+    team = table.seat % 2
+    return not any(table.voids[s] >> suit & 1 for s in after if s % 2 != team)
+
+
+def trick_stake(table: Table, winner: int) -> float:
+    """What it is worth to our team that ``winner`` (of our team) takes this trick,
+    in tricks: 1 in Single Sar; in Double Sar the pile if it captures, else the
+    worth of breaking an opponent's streak or opening a pair."""
+    if table.pile < 0:
+        return 1.0
+    if table.tricks_played == TRICKS - 1 or table.open_seat == winner:
+        return table.pile + 1.0
+    if table.open_seat >= 0 and table.open_seat % 2 != table.seat % 2:
+        return (table.pile + 1.0) / 2  # breaking the streak saves the pile for now
+    return 0.5
+
+
+def lowest(trump: int, cards: Sequence[int]) -> int:
+    return min(cards, key=lambda c: POWER[trump][c])
+
+
+def throw_off(table: Table, cards: Sequence[int]) -> int:
+    """The lowest plain card, from the shortest plain suit, never a boss if avoidable."""
+    trump = table.trump
+    plain = [c for c in cards if SUIT_OF[c] != trump] or list(cards)
+
+    def cost(c: int) -> tuple[bool, int, int]:
+        return (is_boss(table, c), rank_of(c), (table.hand & SUIT_MASKS[SUIT_OF[c]]).bit_count())
+
+    return min(plain, key=cost)
+
+
+def choose_card(table: Table, legal: Sequence[int]) -> int:
+    if len(legal) == 1:
+        return legal[0]
+    return choose_follow(table, legal) if table.trick else choose_lead(table, legal)
+
+
+def choose_follow(table: Table, legal: Sequence[int]) -> int:
+    trump, power = table.trump, POWER[table.trump]
+    led = SUIT_OF[table.trick[0][1]]
+    following = SUIT_OF[legal[0]] == led
+    win_seat, win_card = trick_winner(trump, table.trick)
+    after = table.seats_after()
+    team = table.seat % 2
+    opponents_after = [s for s in after if s % 2 != team]
+    partner_wins = win_seat % 2 == team
+
+    def low() -> int:
+        return lowest(trump, legal) if following else throw_off(table, legal)
+
+    if partner_wins and (not opponents_after or is_safe(table, win_card, after)):
+        return low()  # never overtake or trump a partner's trick that holds
+    if partner_wins and table.open_seat == win_seat:
+        return low()  # the partner is about to capture the pile: leave it to him
+    winners = [c for c in legal if beats(trump, c, win_card)]
+    if not winners:
+        return low()
+    if not opponents_after:
+        return min(winners, key=lambda c: power[c])
+    sure = [c for c in winners if is_safe(table, c, after)]
+    if sure:
+        return min(sure, key=lambda c: power[c])
+    if partner_wins:
+        return low()  # do not overtake or trump the partner's trick on a guess
+    if following and len(table.trick) == 1 and trick_stake(table, table.seat) < 1:
+        return low()  # second hand low when little is at stake
+    return min(winners, key=lambda c: power[c]) if not following else max(winners, key=lambda c: power[c])
+
+
+def choose_lead(table: Table, legal: Sequence[int]) -> int:
+    trump, power = table.trump, POWER[table.trump]
+    trumps = [c for c in legal if SUIT_OF[c] == trump]
+    plain = [c for c in legal if SUIT_OF[c] != trump]
+    unseen = table.unseen()
+    trumps_out = (unseen & SUIT_MASKS[trump]).bit_count() if trump != NO_TRUMP else 0
+    team = table.seat % 2
+    opponents = [s for s in range(4) if s % 2 != team]
+    last_trick_ahead = table.pile >= 0 and table.tricks_played == TRICKS - 2
+    if trumps and trumps_out and len(trumps) >= trumps_out:
+        top = max(trumps, key=lambda c: power[c])
+        if is_boss(table, top) and not (last_trick_ahead and len(trumps) == 1):
+            return top  # draw the opponents' trumps while we hold the most
+    safe = [c for c in plain if is_boss(table, c)
+            and not (trumps_out and any(table.voids[s] >> SUIT_OF[c] & 1 for s in opponents))]
+    if safe:
+        return min(safe, key=lambda c: (-(unseen & SUIT_MASKS[SUIT_OF[c]]).bit_count(), power[c]))
+    if plain:
+        # Low from the longest plain suit keeps the short ones for trumping later.
+        return min(plain, key=lambda c: (-(table.hand & SUIT_MASKS[SUIT_OF[c]]).bit_count(), power[c]))
+    return lowest(trump, trumps)
+
+
+# -- calling -------------------------------------------------------------------------
+def suit_points(cards: Sequence[int], suit: int) -> float:
+    in_suit = [c for c in cards if SUIT_OF[c] == suit]
+    return LENGTH_POINTS * len(in_suit) + sum(HONOUR_POINTS.get(rank_of(c), 0.0) for c in in_suit)
+
+
+def best_suit(cards: Sequence[int]) -> tuple[int, float]:
+    return max(((s, suit_points(cards, s)) for s in SUITS), key=lambda item: item[1])
+
+
+def call_action(cards: Sequence[int], may_pass: bool) -> int:
+    suit, points = best_suit(cards)
+    return PASS if may_pass and points < PASS_BELOW else CALL + suit
+
+
+def change_choice(cards: Sequence[int], trump: int) -> int | None:
+    suit, points = best_suit(cards)
+    return suit if suit != trump and points >= suit_points(cards, trump) + CHANGE_MARGIN else None
+
+
+# -- the policy ------------------------------------------------------------------------
+def heuristic_action(state: CourtPieceState) -> int:
+    """The rules' action for the seat to move in a (sampled) state."""
+    phase = state.phase
+    if phase == PLAYING:
+        legal = state.legal_actions()
+        if not state.trick and any(a >= CHANGE for a in legal):
+            change = change_choice(cards_in(state.hands[state.turn]), state.trump)
+            if change is not None:
+                return CHANGE + change
+        return choose_card(table_from_state(state), [a for a in legal if a < 52])
+    if phase in (CALLING, PARTNER_CALLING):
+        return call_action(cards_in(state.first_five[state.turn]), phase == CALLING)
+    raise ValueError(f"no decision in phase {phase}")
+
+
+def heuristic_text(view: Mapping[str, Any]) -> str:
+    legal = bot_actions(view)
+    if len(legal) == 1:
+        return legal[0]
+    cards = [parse_card(c) for c in view["hand"]]
+    if view["phase"] in ("calling", "partner calling"):
+        action = call_action(cards, "pass to partner" in legal)
+        return "pass to partner" if action == PASS else f"call {'CDHS'[action - CALL]}"
+    trump = parse_suit(view["trump"])
+    if any(t.startswith("change trump") for t in legal):
+        change = change_choice(cards, trump)
+        if change is not None:
+            return f"change trump {'CDHS'[change]}"
+    playable = [parse_card(t.split()[1]) for t in legal if t.startswith("play ")]
+    return "play " + card_text(choose_card(table_from_view(view), playable))
+
+
+def bot_actions(view: Mapping[str, Any]) -> list[str]:
+    """The legal actions a computer player considers: never "new cards" (a
+    person's privilege), and one card of each run of equivalent cards."""
+    legal = [t for t in view["legal"] if t != "new cards"]
+    return legal or list(view["legal"])
+
+
+def distinct_actions(view: Mapping[str, Any]) -> list[str]:
+    """``bot_actions`` without cards that are equivalent to a lower one: two cards of
+    a suit with every card between them already played win and lose alike."""
+    legal = bot_actions(view)
+    gone = mask_of(parse_card(c) for t in view["tricks"] for _, c in t["cards"])
+    gone |= mask_of(parse_card(c) for _, c in view["trick"])
+    hand = mask_of(parse_card(c) for c in view["hand"])
+    kept = []
+    for text in legal:
+        if not text.startswith("play "):
+            kept.append(text)
+            continue
+        c = parse_card(text.split()[1])
+        below = c - 1
+        while below >= 0 and SUIT_OF[below] == SUIT_OF[c] and gone >> below & 1:
+            below -= 1
+        if below >= 0 and SUIT_OF[below] == SUIT_OF[c] and hand >> below & 1 and f"play {card_text(below)}" in legal:
+            continue  # the next lower live card is ours and playable: same effect
+        kept.append(text)
+    return kept
+
+
+# -- search ------------------------------------------------------------------------
+def _spec() -> Any:
+    from tricktable.games.courtpiece import DOUBLE_SAR
+
+    return DOUBLE_SAR
+
+
+SEARCH = SearchGame(_spec(), heuristic_action, team_value)  # type: ignore[arg-type]
+"""The spec in ``SEARCH`` is only a default: ``search_game`` picks the view's game."""
+
+ROLLOUTS_PER_MS = 0.6
+"""Rollouts per millisecond of budget on the 2-core machine (a Court Piece rollout
+plays up to 52 cards), with margin (see docs/strength.md)."""
+
+
+def search_game(view: Mapping[str, Any]) -> SearchGame:
+    from tricktable.games import get_spec
+
+    return SearchGame(get_spec(view["game"]), heuristic_action, team_value)  # type: ignore[arg-type]
+
+
+def worlds_for(budget_ms: float, actions: int = 1) -> int:
+    return max(3, int(budget_ms * ROLLOUTS_PER_MS / max(1, actions)))

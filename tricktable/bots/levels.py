@@ -1,0 +1,32 @@
+"""Playing strength for the web page: easy, normal and hard.
+
+* easy — the expert rules alone (``heuristic``): sound but shallow, instant.
+* normal — ``search`` with a fifth of the budget: fewer sampled worlds.
+* hard — ``search`` with the full budget (the default of the web app).
+
+A game whose computer players have not landed yet falls back to ``random`` so a
+table can still be played.
+"""
+
+from __future__ import annotations
+
+from tricktable.bots.base import Bot, make_bot
+from tricktable.bots.players import has_bots
+from tricktable.core.errors import GameError
+
+LEVELS: dict[str, tuple[str, float]] = {
+    "easy": ("heuristic", 0.0),
+    "normal": ("search", 50.0),
+    "hard": ("search", 250.0),
+}
+DEFAULT_LEVEL = "hard"
+
+
+def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
+    """The computer player for ``game`` at ``level``."""
+    if level not in LEVELS:
+        raise GameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+    if not has_bots(game):
+        return make_bot("random", seed=seed)
+    name, budget_ms = LEVELS[level]
+    return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)
