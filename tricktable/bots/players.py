@@ -26,7 +26,7 @@ GAME_MODULES = {
     "single-sar": "tricktable.bots.courtpiece",
 }
 
-HARD_STOP_MS = 900.0
+HARD_STOP_MS = 800.0
 """Search stops sampling after this long whatever the budget (max ≤ 1 s)."""
 
 

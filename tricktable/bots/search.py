@@ -85,27 +85,39 @@ def evaluate(
 ) -> list[Estimate]:
     """Expected value of each action (default: every legal one), best first."""
     start = time.perf_counter()
+    deadline = start + hard_ms / 1000
     seat = view["seat"]
     actions = list(actions if actions is not None else view["legal"])
     totals = dict.fromkeys(actions, 0.0)
     weight_sum, used = 0.0, 0
     for _ in range(worlds):
-        elapsed = (time.perf_counter() - start) * 1000
-        if used and elapsed * (used + 1) / used > hard_ms:
-            break  # one more world would likely end after the hard stop
         world = game.spec.sample_world(view, rng)
         weight = game.weight(world, view, seat) if game.weight else 1.0
+        values = _try_all(game, world, seat, actions, deadline if used else None)
+        if values is None:
+            break  # past the hard stop: this world is dropped, the others stand
         used += 1
         weight_sum += weight
-        for text in actions:
-            trial = world.clone()
-            trial.apply(trial.parse_action(text))
-            totals[text] += weight * rollout(trial, game, seat)
+        for text, value in zip(actions, values):
+            totals[text] += weight * value
     scale = 1.0 / weight_sum if weight_sum else 0.0
     estimates = [Estimate(a, totals[a] * scale, used) for a in actions]
     # Ties go to the earlier legal action, so the order is deterministic.
     order = {a: i for i, a in enumerate(actions)}
     return sorted(estimates, key=lambda e: (-round(e.value, 9), order[e.action]))
+
+
+def _try_all(game: SearchGame, world: GameState, seat: int, actions: Sequence[str],
+             deadline: float | None) -> list[float] | None:
+    """Each action's rollout value in one world; None once past ``deadline``."""
+    values = []
+    for text in actions:
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        trial = world.clone()
+        trial.apply(trial.parse_action(text))
+        values.append(rollout(trial, game, seat))
+    return values
 
 
 def best_action(game: SearchGame, view: Mapping[str, Any], rng: random.Random, worlds: int,
