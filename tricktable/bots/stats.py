@@ -72,7 +72,61 @@ class EuchreStats(Stats):
         }
 
 
-STATS = {"euchre": EuchreStats}
+class DoppelkopfStats(Stats):
+    def add(self, state: GameState) -> None:
+        counts = self.counts
+        counts["deals"] += 1
+        contract = getattr(state, "contract")
+        counts[f"contract {contract or 'none'}"] += 1
+        settlement = getattr(state, "settlement")
+        winner = settlement.winner if settlement else None
+        for team, level in enumerate(getattr(state, "levels")):
+            if level >= 0:
+                counts["announcements"] += 1
+                counts["announcements won"] += winner == team
+                counts["further announcements"] += level >= 1
+
+    def summary(self) -> dict[str, Any]:
+        c = self.counts
+        deals = c["deals"]
+        return {
+            "deals": deals,
+            "solo_rate": rate(c["contract solo"], deals),
+            "silent_solo_rate": rate(c["contract silent solo"], deals),
+            "marriage_rate": rate(c["contract marriage"], deals),
+            "poverty_rate": rate(c["contract poverty"], deals),
+            "announcement_rate": rate(c["announcements"], deals),
+            "announcement_success": rate(c["announcements won"], c["announcements"]),
+            "further_announcement_rate": rate(c["further announcements"], deals),
+        }
+
+
+class CourtPieceStats(Stats):
+    def add(self, state: GameState) -> None:
+        from tricktable.games.courtpiece.state import CHANGE, PASS
+
+        counts = self.counts
+        counts["deals"] += 1
+        outcome = getattr(state, "outcome")
+        counts[outcome] += 1
+        counts["passed to partner"] += PASS in state.history
+        counts["changed trump"] += any(CHANGE <= a < CHANGE + 4 for a in state.history)
+
+    def summary(self) -> dict[str, Any]:
+        c = self.counts
+        deals = c["deals"]
+        return {
+            "deals": deals,
+            "callers_win_rate": rate(c["callers_won"] + c["callers_kot"], deals),
+            "kot_rate": rate(c["callers_kot"], deals),
+            "goon_kot_rate": rate(c["goon_kot"], deals),
+            "pass_to_partner_rate": rate(c["passed to partner"], deals),
+            "change_trump_rate": rate(c["changed trump"], deals),
+        }
+
+
+STATS = {"euchre": EuchreStats, "doppelkopf": DoppelkopfStats, "double-sar": CourtPieceStats,
+         "single-sar": CourtPieceStats}
 
 
 def stats_for(game: str) -> Stats:

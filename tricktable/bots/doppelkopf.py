@@ -1,0 +1,309 @@
+"""Doppelkopf computer players: expert rules (``heuristic``) and world-sampling search.
+
+Reservations: a marriage with both Q♣, poverty with three trumps or fewer, a
+suit solo only with eleven trumps and five of the top ones; otherwise healthy.  Poverty: give the
+trumps and the fewest points, accept with seven trumps or more including three
+of the top ones, return the cheapest plain cards.  Announcements: Re or Kontra
+with a strong hand (the rules file's tip: it also tells the partner our team).
+
+Card play follows the tips of the rules file: lead a black ace while the suit
+may still go round once; grease (schmieren) tricks the partner surely wins with
+an ace or ten, the fox included; keep the fox (A♦) away from tricks the other
+team may take; win points cheaply in last seat.  A player whose team is not
+public is treated as an opponent.
+
+The rules decide from a ``Table`` built from the view, or in rollouts from a
+sampled world (there the seat uses the world's teams: a rollout only needs to
+play plausibly, and its deal is a guess anyway).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from tricktable.bots.search import SearchGame
+from tricktable.cards import ACE, CLUBS, SPADES, card, card_text, parse_card, rank_of
+from tricktable.core.protocol import GameState
+from tricktable.games.doppelkopf.rules import (
+    AD,
+    FACES,
+    NORMAL,
+    POINTS,
+    POWER,
+    QC,
+    SOLO_NAMES,
+    SOLO_TABLE,
+    SUIT,
+    TRUMP,
+    TRUMP_MASK,
+    TRUMP_ORDER,
+)
+from tricktable.games.doppelkopf.state import PLAYING, DoppelkopfState
+
+TOP_TRUMPS = 5
+"""10♥ and the four queens ranks: a "high" trump in hand strength."""
+ANNOUNCE_TRUMPS = 7
+ANNOUNCE_HIGH = 4
+ACCEPT_TRUMPS = 7
+ACCEPT_HIGH = 3
+SOLO_TRUMPS = 11
+SOLO_HIGH = 5
+BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
+TABLE_OF_CONTRACT = {f"solo {name}": SOLO_TABLE[k] for k, name in enumerate(SOLO_NAMES)}
+
+
+@dataclass
+class Table:
+    seat: int
+    hand: list[int]  # faces, a face twice when both copies are held
+    table: int  # rank table
+    trick: list[tuple[int, int]]  # (seat, face)
+    seen: list[int]  # per face: copies played so far or in this hand
+    led_suits: int  # bit s: a plain suit s was led already
+    partners: set[int]  # seats known to be on our team (self excluded)
+
+
+def _counts(faces: Sequence[int]) -> list[int]:
+    seen = [0] * 52
+    for f in faces:
+        seen[f] += 1
+    return seen
+
+
+def table_from_view(view: Mapping[str, Any]) -> Table:
+    contract = view["contract"] or "normal"
+    table = TABLE_OF_CONTRACT.get(contract, NORMAL)
+    hand = [parse_card(c) for c in view["hand"]]
+    trick = [(s, parse_card(c)) for s, c in view["trick"]]
+    played = [parse_card(c) for t in view["tricks"] for _, c in t["cards"]] + [f for _, f in trick]
+    led = 0
+    for t in view["tricks"]:
+        first = parse_card(t["cards"][0][1])
+        if SUIT[table][first] != TRUMP:
+            led |= 1 << SUIT[table][first]
+    teams = view["teams"]
+    me = view["seat"]
+    partners = {s for s in range(4) if s != me and teams[me] is not None and teams[s] == teams[me]}
+    return Table(me, hand, table, trick, _counts(played + hand), led, partners)
+
+
+def table_from_state(state: DoppelkopfState) -> Table:
+    me, table = state.turn, state.table
+    hand = [c % 64 for c in _ids(state.hands[me])]
+    trick = [((state.leader + i) % 4, f) for i, f in enumerate(state.trick)]
+    played = [f for t in state.tricks for f in t[1]] + list(state.trick)
+    led = 0
+    for t in state.tricks:
+        if SUIT[table][t[1][0]] != TRUMP:
+            led |= 1 << SUIT[table][t[1][0]]
+    partners = {s for s in range(4) if s != me and state.team[s] == state.team[me]}
+    return Table(me, hand, table, trick, _counts(played + hand), led, partners)
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# -- card play ---------------------------------------------------------------------
+def beats(table: int, card_face: int, best: int) -> bool:
+    """Of two equal cards the first played wins, so only a higher card beats."""
+    suit, best_suit = SUIT[table][card_face], SUIT[table][best]
+    if suit == best_suit:
+        return POWER[table][card_face] > POWER[table][best]
+    return suit == TRUMP
+
+
+def trick_winner(table: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    best = trick[0]
+    for play in trick[1:]:
+        if beats(table, play[1], best[1]):
+            best = play
+    return best
+
+
+def is_boss(t: Table, card_face: int) -> bool:
+    """No unseen card of the same suit ranks higher (nor equal: a copy played
+    earlier in the trick would win)."""
+    suit = SUIT[t.table][card_face]
+    power = POWER[t.table]
+    return all(t.seen[f] == 2 for f in FACES if SUIT[t.table][f] == suit and power[f] > power[card_face])
+
+
+def holds(t: Table, card_face: int, after: Sequence[int]) -> bool:
+    """A trick won by ``card_face`` stays ours: nobody after is an opponent, or the
+    card is the boss and (for a plain card) the suit is led for the first time."""
+    opponents = [s for s in after if s not in t.partners]
+    if not opponents:
+        return True
+    if not is_boss(t, card_face):
+        return False
+    suit = SUIT[t.table][card_face]
+    return suit == TRUMP or not t.led_suits >> suit & 1
+
+
+def seats_after(t: Table) -> list[int]:
+    return [(t.seat + i) % 4 for i in range(1, 4 - len(t.trick))]
+
+
+def choose_card(t: Table, legal: Sequence[int]) -> int:
+    if len(legal) == 1:
+        return legal[0]
+    return follow(t, legal) if t.trick else lead(t, legal)
+
+
+def cheapest(t: Table, cards: Sequence[int]) -> int:
+    """Fewest points, then lowest rank; the fox last of all."""
+    return min(cards, key=lambda f: (f == AD and t.table == NORMAL, POINTS[f], POWER[t.table][f]))
+
+
+def follow(t: Table, legal: Sequence[int]) -> int:
+    table, power = t.table, POWER[t.table]
+    win_seat, win_card = trick_winner(table, t.trick)
+    after = seats_after(t)
+    ours = win_seat in t.partners
+    if ours and holds(t, win_card, after):
+        # Grease the partner's sure trick: the most points (the fox is safe here).
+        return max(legal, key=lambda f: (POINTS[f], f == AD, -power[f]))
+    winners = [f for f in legal if beats(table, f, win_card)]
+    if not winners or ours:
+        return cheapest(t, legal)
+    safe = [f for f in winners if holds(t, f, after)]
+    if safe:
+        return min(safe, key=lambda f: (power[f], -POINTS[f]))
+    points = sum(POINTS[f] for _, f in t.trick)
+    if not after or points >= 10:
+        # Win it, but never with the fox unless nothing else wins.
+        return min(winners, key=lambda f: (f == AD and table == NORMAL, power[f]))
+    return cheapest(t, legal)
+
+
+def lead(t: Table, legal: Sequence[int]) -> int:
+    table, power = t.table, POWER[t.table]
+    plain = [f for f in legal if SUIT[table][f] != TRUMP]
+    aces = [f for f in plain if rank_of(f) == ACE and not t.led_suits >> SUIT[table][f] & 1]
+    black = [f for f in aces if f in BLACK_ACES]
+    if black:
+        return black[0]  # a black ace while the suit may still go round once
+    if aces:
+        return aces[0]
+    trumps = [f for f in legal if SUIT[table][f] == TRUMP]
+    bosses = [f for f in trumps if is_boss(t, f)]
+    if bosses and len(trumps) >= 4:
+        return max(bosses, key=lambda f: power[f])
+    if plain:
+        return min(plain, key=lambda f: (POINTS[f], power[f]))
+    return cheapest(t, trumps)
+
+
+# -- bidding and announcements ---------------------------------------------------------
+def trump_count(hand: Sequence[int], table: int) -> int:
+    return sum(1 for f in hand if TRUMP_MASK[table] >> f & 1)
+
+
+def high_trumps(hand: Sequence[int], table: int) -> int:
+    top = TRUMP_ORDER[table][:TOP_TRUMPS]
+    return sum(1 for f in hand if f in top)
+
+
+def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
+    if "marriage" in legal:
+        return "marriage"
+    if "poverty" in legal:
+        return "poverty"
+    for k, name in enumerate(SOLO_NAMES[:4]):
+        text = f"solo {name}"
+        table = SOLO_TABLE[k]
+        if text in legal and trump_count(hand, table) >= SOLO_TRUMPS and high_trumps(hand, table) >= SOLO_HIGH:
+            return text
+    return "healthy"
+
+
+def should_announce(hand: Sequence[int], table: int) -> bool:
+    return trump_count(hand, table) >= ANNOUNCE_TRUMPS and high_trumps(hand, table) >= ANNOUNCE_HIGH
+
+
+def should_accept(hand: Sequence[int]) -> bool:
+    return trump_count(hand, NORMAL) >= ACCEPT_TRUMPS and high_trumps(hand, NORMAL) >= ACCEPT_HIGH
+
+
+def triple_cost(text: str, table: int, giving: bool) -> tuple[float, ...]:
+    """Giving: all trumps go anyway; give the fewest points.  Returning: keep
+    trumps, return plain cards with the fewest points."""
+    faces = [parse_card(c) for c in text.split()[1:]]
+    trumps = sum(1 for f in faces if TRUMP_MASK[table] >> f & 1)
+    points = sum(POINTS[f] for f in faces)
+    return (points,) if giving else (trumps, points)
+
+
+def choose_text(view: Mapping[str, Any], hand: Sequence[int], legal: Sequence[str],
+                table_of: Any) -> str:
+    """The rules' choice among ``legal`` texts; ``table_of()`` builds the play table."""
+    phase = view["phase"]
+    if phase == "reservations":
+        return reservation(hand, legal)
+    if phase == "poverty: give":
+        return min(legal, key=lambda text: triple_cost(text, NORMAL, True))
+    if phase == "poverty: offer":
+        return "accept" if should_accept(hand) else "decline"
+    if phase == "poverty: return":
+        return min(legal, key=lambda text: triple_cost(text, NORMAL, False))
+    table = TABLE_OF_CONTRACT.get(view.get("contract") or "normal", NORMAL)
+    if ("re" in legal or "kontra" in legal) and should_announce(hand, table):
+        return "re" if "re" in legal else "kontra"
+    plays = [parse_card(text.split()[1]) for text in legal if text.startswith("play ")]
+    return "play " + card_text(choose_card(table_of(), plays))
+
+
+def heuristic_text(view: Mapping[str, Any]) -> str:
+    legal = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    hand = [parse_card(c) for c in view["hand"]]
+    return choose_text(view, hand, legal, lambda: table_from_view(view))
+
+
+def heuristic_action(state: DoppelkopfState) -> int:
+    """The rules' action in a (sampled) state, through the same text decisions."""
+    legal = state.legal_actions()
+    if state.phase == PLAYING and not any(a >= 52 for a in legal):
+        return choose_card(table_from_state(state), list(legal))
+    texts = [state.action_text(a) for a in legal]
+    hand = [c % 64 for c in _ids(state.hands[state.turn])]
+    facts = {"phase": _PHASES[state.phase], "contract": _contract(state)}
+    return state.parse_action(choose_text(facts, hand, texts, lambda: table_from_state(state)))
+
+
+_PHASES = ("reservations", "poverty: give", "poverty: offer", "poverty: return", "play", "done")
+
+
+def _contract(state: DoppelkopfState) -> str:
+    return f"solo {SOLO_NAMES[state.solo]}" if state.solo >= 0 else "normal"
+
+
+def seat_value(state: GameState, seat: int) -> float:
+    """A finished deal for ``seat``: his own game points (they sum to zero)."""
+    return float(state.returns()[seat])
+
+
+# -- search ------------------------------------------------------------------------
+def _spec() -> Any:
+    from tricktable.games.doppelkopf import SPEC
+
+    return SPEC
+
+
+SEARCH = SearchGame(_spec(), heuristic_action, seat_value)  # type: ignore[arg-type]
+
+ROLLOUTS_PER_MS = 0.25
+"""Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout
+plays up to 48 cards), with margin (see docs/strength.md)."""
+
+
+def worlds_for(budget_ms: float, actions: int = 1) -> int:
+    return max(3, int(budget_ms * ROLLOUTS_PER_MS / max(1, actions)))
