@@ -120,17 +120,28 @@ def percentiles(times: Sequence[float]) -> dict[str, float]:
 
 
 def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
-          budget_ms: float | None = None) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals; see the module docstring for the scoring."""
+          budget_ms: float | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals; see the module docstring for the scoring.
+    ``progress`` gets the summary so far after every chunk of deals."""
     get_spec(game)  # fail early on an unknown game
-    chunk = max(1, min(50, deals // max(1, jobs * 4)))
+    chunk = max(1, min(10, deals // max(1, jobs * 4)))
     tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms) for start in range(0, deals, chunk)]
+    results: list[DealResult] = []
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunks = list(pool.map(_run_chunk, tasks))
+            for done in pool.map(_run_chunk, tasks):
+                results += done
+                if progress:
+                    progress(summary(game, a, b, results))
     else:
-        chunks = [_run_chunk(task) for task in tasks]
-    results = [r for c in chunks for r in c]
+        for task in tasks:
+            results += _run_chunk(task)
+            if progress:
+                progress(summary(game, a, b, results))
+    return summary(game, a, b, results)
+
+
+def summary(game: str, a: str, b: str, results: Sequence[DealResult]) -> dict[str, Any]:
     diffs = [r.diff for r in results]
     mean = statistics.fmean(diffs) if diffs else 0.0
     stderr = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0

@@ -221,6 +221,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--seed", default="arena")
     a.add_argument("--jobs", type=int, default=1)
     a.add_argument("--budget-ms", type=float, help="time budget per decision of both bots")
+    a.add_argument("--progress", action="store_true", help="print the running result to stderr")
     a.add_argument("--json", action="store_true")
 
     b = commands.add_parser("bench", help="random full deals per second through the protocol")
@@ -264,7 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "arena":
             from tricktable.arena import arena
 
-            _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms), args.json)
+            report = (lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)) if args.progress else None
+            _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report), args.json)
         elif args.command == "bench":
             _print(bench(args.game, args.seconds), args.json)
     except GameError as error:
