@@ -16,6 +16,9 @@ GAMES: dict[str, str] = {
     "doppelkopf": "tricktable.games.doppelkopf:SPEC",
     "double-sar": "tricktable.games.courtpiece:DOUBLE_SAR",
     "single-sar": "tricktable.games.courtpiece:SINGLE_SAR",
+    "hidden-trump": "tricktable.games.courtpiece:HIDDEN_TRUMP",
+    "be-ranga": "tricktable.games.courtpiece:BE_RANGA",
+    "mendikot": "tricktable.games.courtpiece:MENDIKOT",
 }
 
 
