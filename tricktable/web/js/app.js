@@ -40,7 +40,9 @@ async function startGame(game, options) {
 function showTable(state) {
   table = new Table(main, state, showTable);
   rulesButton.hidden = false;
-  return table.start();
+  // Not awaited: the replay of the computer players' first moves may stop at a
+  // score sheet that waits for the person; the page is ready meanwhile.
+  table.start();
 }
 
 async function route() {

@@ -64,6 +64,12 @@ function optionControl(option, value) {
   return el("label", { class: "option", for: id }, label, " ", select);
 }
 
+function setControl(form, option, value) {
+  const input = form.elements[option.name];
+  if (input.type === "checkbox") input.checked = value === true;
+  else input.value = JSON.stringify(value);
+}
+
 function readOptions(form, spec) {
   const options = {};
   for (const option of spec.options) {
@@ -79,15 +85,20 @@ function readOptions(form, spec) {
 export async function rulesDialog(spec) {
   const saved = memory.options(spec.name);
   const form = el("form", { class: "options", method: "dialog" });
+  const presets = Object.keys(spec.presets || {});
+  if (presets.length) {
+    // A preset (e.g. the DDV tournament rules) fills in the options below.
+    const select = el("select", { id: "preset", onchange: () => {
+      const values = { ...Object.fromEntries(spec.options.map((o) => [o.name, o.default])), ...(spec.presets[select.value] || {}) };
+      for (const option of spec.options) setControl(form, option, values[option.name]);
+    } }, el("option", { value: "" }, "—"), ...presets.map((p) => el("option", { value: p }, t(`rules.preset.${p}`))));
+    form.append(el("label", { class: "option", for: "preset" }, t("rules.preset"), " ", select));
+  }
   for (const option of spec.options) form.append(optionControl(option, option.name in saved ? saved[option.name] : option.default));
   let result = null;
   const start = el("button", { type: "submit", class: "action primary", id: "apply-options" }, t("rules.apply"));
   const standard = el("button", { type: "button", class: "action", id: "standard-rules", onclick: () => {
-    for (const option of spec.options) {
-      const input = form.elements[option.name];
-      if (input.type === "checkbox") input.checked = option.default === true;
-      else input.value = JSON.stringify(option.default);
-    }
+    for (const option of spec.options) setControl(form, option, option.default);
   } }, t("rules.standard"));
   form.addEventListener("submit", () => {
     result = readOptions(form, spec);

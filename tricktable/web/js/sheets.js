@@ -28,7 +28,7 @@ const closeButton = (label, value = "ok", cls = "action primary") =>
 
 /** The columns of a sheet: two teams, or four seats for games without fixed teams. */
 function columns(game) {
-  return renderer(game).teams === false ? [0, 1, 2, 3].map((s) => t(`seat.${s}`)) : [t("table.us"), t("table.them")];
+  return renderer(game).teams === false ? [0, 1, 2, 3].map((s) => renderer(game).seatName(s)) : [t("table.us"), t("table.them")];
 }
 
 function columnOf(game, line) {
@@ -43,6 +43,7 @@ function perColumn(game, points) {
 }
 
 export function scoreSheetTable(game, result) {
+  if (renderer(game).teams === false) return seatSheet(game, result);
   const heads = columns(game);
   const head = el("tr", {}, el("th", { scope: "col" }, t("sheet.line")), ...heads.map((h) => el("th", { scope: "col" }, h)));
   const rows = result.lines.map((line) => {
@@ -53,6 +54,20 @@ export function scoreSheetTable(game, result) {
   const sum = el("tr", { class: "sum" }, el("th", { scope: "row" }, t("sheet.deal_points")),
     ...perColumn(game, result.points).map((p) => el("td", { class: "num" }, String(p))));
   return el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, rows, sum));
+}
+
+/** Games whose teams change every deal: the lines with their value, then what
+ * each seat gets. */
+function seatSheet(game, result) {
+  const lines = result.lines.filter((line) => line.seat === undefined).map((line) =>
+    el("tr", { class: "line" }, el("td", {}, renderer(game).lineText(game, line)), el("td", { class: "num" }, String(line.points))));
+  const seats = columns(game);
+  return el("div", {},
+    el("table", { class: "sheet" }, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("sheet.line")),
+      el("th", { scope: "col", class: "num" }, t("sheet.points")))), el("tbody", {}, lines)),
+    el("table", { class: "sheet" }, el("thead", {}, el("tr", {}, el("th", {}, ""), ...seats.map((h) => el("th", { scope: "col", class: "num" }, h)))),
+      el("tbody", {}, el("tr", { class: "sum" }, el("th", { scope: "row" }, t("sheet.deal_points")),
+        ...result.points.map((p) => el("td", { class: "num" }, String(p)))))));
 }
 
 export function showScoreSheet(view, result, game) {
@@ -136,9 +151,9 @@ export function showLastTrick(view, game) {
   else {
     const grid = el("div", { class: "trick" }, ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${["south", "west", "north", "east"][seat]}` })));
     for (const [seat, card] of last.cards) {
-      grid.children[seat].append(svgBox("div", { class: "card", role: "img", "aria-label": `${t(`seat.${seat}`)}: ${cardName(card, t)}` }, cardSVG(card)));
+      grid.children[seat].append(svgBox("div", { class: "card", role: "img", "aria-label": `${renderer(game).seatName(seat)}: ${cardName(card, t)}` }, cardSVG(card)));
     }
-    content.append(grid, el("p", {}, t("table.trick_won_by", { name: t(`seat.${last.winner}`) })));
+    content.append(grid, el("p", {}, t("table.trick_won_by", { name: renderer(game).seatName(last.winner) })));
   }
   content.append(el("div", { class: "buttons" }, closeButton(t("sheet.close"))));
   return openDialog(content, "trick-dialog");

@@ -18,6 +18,7 @@ export class Table {
     this.game = state.game;
     this.r = renderer(this.game);
     this.busy = false;
+    this.selected = new Set();
     this.onNewGame = onNewGame;
     this.build();
   }
@@ -82,9 +83,13 @@ export class Table {
       : t("table.deal", { n: match.deal_number || 1 });
     const lastTrick = el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(view, this.game) },
       t("table.last_trick"));
+    const totals = match.totals || [0, 0, 0, 0];
+    const scores = this.r.teams === false
+      ? [0, 1, 2, 3].map((s) => el("span", { class: `score seat-${s}` }, this.r.seatName(s), " ", el("strong", {}, totals[s])))
+      : [el("span", { class: "score us" }, t("table.us"), " ", el("strong", {}, us)),
+        el("span", { class: "score them" }, t("table.them"), " ", el("strong", {}, them))];
     clear(this.scorebar).append(
-      el("span", { class: "score us" }, t("table.us"), " ", el("strong", {}, us)),
-      el("span", { class: "score them" }, t("table.them"), " ", el("strong", {}, them)),
+      ...scores,
       el("span", { class: "deal" }, deal, match.target ? ` · ${t("table.target", { n: match.target })}` : "",
         this.state.daily ? ` · ${t("daily.badge")}` : ""),
       lastTrick);
@@ -96,7 +101,7 @@ export class Table {
       box.classList.toggle("to-move", view.to_move === seat);
       box.classList.toggle("out", view.sitting_out === seat);
       const name = box.querySelector(".name");
-      clear(name).append(t(`seat.${seat}`));
+      clear(name).append(this.r.seatName(seat));
       if (view.dealer === seat) name.append(el("span", { class: "chip", title: t("table.dealer") }, t("table.dealer_chip")));
       if (seat === 0) continue;
       const backs = clear(box.querySelector(".backs"));
@@ -110,7 +115,7 @@ export class Table {
     for (const slot of this.trick.children) clear(slot);
     for (const [seat, card] of cards) {
       const slot = this.trick.children[seat];
-      const node = svgBox("div", { class: "card", role: "img", "aria-label": `${t(`seat.${seat}`)}: ${cardName(card, t)}`, dataset: { card } }, cardSVG(card));
+      const node = svgBox("div", { class: "card", role: "img", "aria-label": `${this.r.seatName(seat)}: ${cardName(card, t)}`, dataset: { card } }, cardSVG(card));
       if (seat === fresh && !reducedMotion()) node.classList.add(`enter-${SEAT_CLASS[seat]}`);
       slot.append(node);
     }
@@ -135,10 +140,28 @@ export class Table {
     }
   }
 
+  /** Choosing several cards at once (Doppelkopf poverty: give or return three). */
+  selection(view) {
+    const mine = view.to_move === 0 && !view.terminal && !this.busy;
+    return mine && this.r.selection ? this.r.selection(view) : null;
+  }
+
+  selectedCards(cards) {
+    return [...this.selected].map((i) => cards[i]).sort();
+  }
+
   renderActions(view) {
     clear(this.actions);
     const mine = view.to_move === 0 && !view.terminal;
-    const buttons = mine ? view.legal.filter((a) => !this.r.cardOf(a)) : [];
+    const pick = this.selection(view);
+    if (pick) {
+      const cards = this.r.sortHand(view.hand, view);
+      const chosen = this.selectedCards(cards).join(" ");
+      const match = pick.actions.find((a) => a.split(" ").slice(1).sort().join(" ") === chosen);
+      this.actions.append(el("button", { type: "button", class: "action primary", id: "confirm-selection",
+        disabled: !match, onclick: () => match && this.send(match) }, pick.label));
+    }
+    const buttons = mine ? view.legal.filter((a) => !this.r.cardOf(a) && !(pick && pick.actions.includes(a))) : [];
     for (const action of buttons) {
       const suit = this.r.actionSuit ? this.r.actionSuit(action) : null;
       const button = el("button", { type: "button", class: "action", dataset: { action }, onclick: () => this.send(action) });
@@ -161,6 +184,9 @@ export class Table {
     }
     const cards = this.r.sortHand(view.hand, view);
     this.hand.style.setProperty("--n", cards.length);
+    const pick = this.selection(view);
+    if (pick) return this.renderSelectableHand(view, cards, pick);
+    this.selected = new Set();
     for (const card of cards) {
       const action = mine ? byCard.get(card) : undefined;
       const button = svgBox("button", {
@@ -173,6 +199,26 @@ export class Table {
       }, cardSVG(card));
       this.hand.append(button);
     }
+  }
+
+  renderSelectableHand(view, cards, pick) {
+    if (!this.selected) this.selected = new Set();
+    cards.forEach((card, index) => {
+      const chosen = this.selected.has(index);
+      this.hand.append(svgBox("button", {
+        type: "button",
+        class: `card legal selectable${chosen ? " chosen" : ""}`,
+        "aria-pressed": chosen ? "true" : "false",
+        "aria-label": cardName(card, t),
+        dataset: { card },
+        onclick: () => {
+          if (this.selected.has(index)) this.selected.delete(index);
+          else if (this.selected.size < pick.count) this.selected.add(index);
+          this.renderHand(view);
+          this.renderActions(view);
+        },
+      }, cardSVG(card)));
+    });
   }
 
   arrowKeys(event) {
@@ -192,6 +238,7 @@ export class Table {
     for (const b of this.root.querySelectorAll("button.action, .hand button")) b.disabled = true;
     try {
       const next = await api.act(this.state.id, this.state.version, action);
+      this.selected = new Set();
       await this.replaySteps(next);
       this.state = next;
     } catch (error) {

@@ -9,6 +9,11 @@ const SUIT_ORDER = { C: 0, D: 1, S: 2, H: 3 };
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
 export const base = {
+  /** A seat's name at this game's table (South is always the person). */
+  seatName(seat) {
+    return t(`seat.${seat}`);
+  },
+
   /** The card a card-shaped action is about ("play JH" -> "JH"), else null. */
   cardOf(action) {
     const [verb, rest] = String(action).split(/ (.*)/);
@@ -40,7 +45,7 @@ export const base = {
   prompt(view) {
     if (view.terminal) return t("table.match_over");
     if (view.to_move === 0) return t("table.your_turn");
-    return t("table.waiting", { name: t(`seat.${view.to_move}`) });
+    return t("table.waiting", { name: this.seatName(view.to_move) });
   },
 
   /** Facts shown beside the trick (label, value-node pairs). */

@@ -43,7 +43,7 @@ export const euchre = {
   },
 
   prompt(view) {
-    if (view.terminal || view.to_move !== 0) return base.prompt(view);
+    if (view.terminal || view.to_move !== 0) return base.prompt.call(this, view);
     const phase = view.phase;
     if (phase === "round 1") return t("euchre.prompt.round1", { suit: t(`suit.${view.up_card.slice(-1)}`) });
     if (phase === "round 2") return t("euchre.prompt.round2");
@@ -53,10 +53,10 @@ export const euchre = {
   },
 
   facts(view) {
-    const facts = [[t("table.dealer"), t(`seat.${view.dealer}`)]];
+    const facts = [[t("table.dealer"), this.seatName(view.dealer)]];
     if (view.trump) facts.push([t("table.trump"), { suit: view.trump, text: t(`suit.${view.trump}`) }]);
     if (view.maker !== null && view.maker !== undefined) {
-      const who = t(`seat.${view.maker}`);
+      const who = this.seatName(view.maker);
       facts.push([t("euchre.maker"), view.alone ? t("euchre.maker_alone", { name: who }) : who]);
     }
     const [us, them] = [view.tricks_won[0], view.tricks_won[1]];

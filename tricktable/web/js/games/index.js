@@ -2,9 +2,10 @@
 // through the generic one (cards to click, every other action a button).
 
 import { base } from "./base.js";
+import { doppelkopf } from "./doppelkopf.js";
 import { euchre } from "./euchre.js";
 
-const RENDERERS = { euchre };
+const RENDERERS = { euchre, doppelkopf };
 
 export function renderer(game) {
   return RENDERERS[game] || base;
