@@ -104,16 +104,21 @@ def play_bots(state: GameState, bots: Sequence[Any]) -> None:
 
 
 # -- play ------------------------------------------------------------------------
+_NOT_SHOWN = {"game", "seat", "to_move", "hand", "hand_sizes", "actions", "legal", "terminal", "options",
+              "match", "trick", "tricks", "result"}
+_SEAT_KEYS = {"dealer", "maker", "sitting_out", "caller", "declarer", "leader", "trump_by"}
+
+
 def render(view: dict[str, Any]) -> str:
-    """The table in plain text, from the person's view only."""
+    """The table in plain text, from the person's view only: every public fact the
+    game's view carries (trump, contract, pile, announcements …), then the trick."""
     lines = []
-    for key in ("phase", "dealer", "up_card", "up_card_status", "trump", "contract", "maker", "alone",
-                "sitting_out", "tricks_won", "points"):
-        if view.get(key) not in (None, False, ""):
-            value = view[key]
-            if key in ("dealer", "maker", "sitting_out") and isinstance(value, int):
-                value = SEAT_NAMES[value]
-            lines.append(f"  {key.replace('_', ' ')}: {value}")
+    for key, value in view.items():
+        if key in _NOT_SHOWN or value in (None, False, "", [], {}):
+            continue
+        if key in _SEAT_KEYS and isinstance(value, int):
+            value = SEAT_NAMES[value]
+        lines.append(f"  {key.replace('_', ' ')}: {value}")
     match = view.get("match")
     if match:
         lines.append(f"  deal {match['deal_number']}, totals: {match['totals']}")
