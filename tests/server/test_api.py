@@ -259,3 +259,28 @@ def test_the_strongest_available_bot_plays(client, monkeypatch):
     answer = client.post(f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})
     assert answer.status_code == 200
     assert time.monotonic() - started < 10
+
+
+def test_the_server_enforces_the_calling_clock(client):
+    """Court Piece: the caller's 20 seconds are the server's, not the page's."""
+    room = client.app.state.room
+    for _ in range(40):  # find a deal where the person is the one calling
+        state = client.post("/api/games", json={"game": "double-sar"}).json()
+        if state["view"]["phase"] in ("calling", "partner calling") and state["view"]["to_move"] == HUMAN:
+            break
+    else:
+        pytest.skip("the person never called first in 40 deals")
+    assert 0 < state["deadline_in"] <= 20
+    assert client.get(f"/api/games/{state['id']}").json()["version"] == state["version"]  # not due yet
+    row = room.store.load(state["id"])
+    from sqlalchemy import update
+
+    from tricktable.store.db import games
+    with room.store.engine.begin() as db:  # the clock runs out
+        db.execute(update(games).where(games.c.id == row.id).values(deadline=row.deadline - 30))
+    answer = client.post(f"/api/games/{state['id']}/actions", json={"action": "call S", "version": state["version"]})
+    assert answer.status_code == 409 and "time ran out" in answer.json()["detail"]
+    after = client.get(f"/api/games/{state['id']}").json()
+    assert after["version"] == state["version"] + 1
+    record = room.store.load(state["id"]).record
+    assert "timeout" in record["actions"]

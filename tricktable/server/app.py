@@ -25,6 +25,8 @@ from tricktable.store import StaleVersion, Store
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 DEVICE_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
 NICKNAME_MAX = 20
+SERVER_OPTIONS = {"person_seat", "first_game"}
+"""Options the room sets itself (the person is always seat 0), never offered."""
 
 SECURITY_HEADERS = {
     # Everything the page needs comes from this server; no inline script, so an
@@ -79,6 +81,7 @@ def game_catalog() -> list[dict[str, Any]]:
                 "options": [
                     {"name": o.name, "default": o.default, "choices": list(o.choices), "description": o.description}
                     for o in spec.option_specs
+                    if o.name not in SERVER_OPTIONS
                 ],
                 "presets": {k: dict(v) for k, v in spec.presets.items()},
             }
@@ -121,6 +124,8 @@ def _routes(app: FastAPI, room: Room) -> None:
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame) -> dict[str, Any]:
+        if SERVER_OPTIONS & set(body.options):
+            raise HTTPException(422, f"options {sorted(SERVER_OPTIONS)} are set by the room")
         try:
             return room.new_game(body.game, body.options)
         except UnknownGame as error:
@@ -130,7 +135,10 @@ def _routes(app: FastAPI, room: Room) -> None:
 
     @app.get("/api/games/{game_id}")
     def get_game(game_id: str) -> dict[str, Any]:
-        found = room.load(game_id)
+        try:
+            found = room.load(game_id)
+        except StaleVersion as error:
+            raise HTTPException(409, str(error)) from None
         if found is None:
             raise HTTPException(404, "no such game")
         return found

@@ -14,6 +14,7 @@ import logging
 import os
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from datetime import datetime, timezone
 from typing import Any
@@ -29,6 +30,7 @@ from tricktable.store import GameRow, StaleVersion, Store
 
 log = logging.getLogger("tricktable.server")
 HUMAN = 0
+DEFAULT_DECISION_SECONDS = 20
 BOT_PREFERENCE = ("search", "heuristic", "random")
 """Bot names from best to worst; the first one registered that plays the game is used."""
 
@@ -152,17 +154,28 @@ class Room:
         state = spec.new_match(seed, options, daily=daily)
         steps = self._bots_move(state, f"{seed}/{game}")
         record = self._record(state, seed, options, daily)
-        row = self.store.create_game(record, self._status(state), daily_day=where.get("day"), device=where.get("device"))
+        row = self.store.create_game(record, self._status(state), daily_day=where.get("day"), device=where.get("device"),
+                                     deadline=self._deadline(state))
         if state.is_terminal():  # a daily match cannot end before the person acts, but be exact
             row = self.store.save(row, record, "over", score=self._score(state, row))
         self.cache.put(row, state)
         return self.response(row, state, steps)
 
     def load(self, game_id: str) -> dict[str, Any] | None:
-        row = self.store.load(game_id)
-        if row is None:
-            return None
-        return self.response(row, self.cache.take(row), [])
+        """The game as the person sees it; a timed decision that ran out is
+        settled first (the referee's timeout and the computer players' answers)."""
+        for _attempt in range(3):
+            row = self.store.load(game_id)
+            if row is None:
+                return None
+            state = self.cache.take(row)
+            if not self._expired(row, state):
+                return self.response(row, state, [])
+            try:
+                return self._commit(row, state, self._time_out(row, state))
+            except StaleVersion:
+                continue  # someone else settled it first: read again
+        raise StaleVersion("the game keeps changing; try again")
 
     # -- playing ------------------------------------------------------------------
     def act(self, game_id: str, version: int, action: str) -> dict[str, Any] | None:
@@ -177,14 +190,40 @@ class Room:
         state = self.cache.take(row)
         if state.is_terminal():
             raise NotYourTurn("the game is over")
+        if self._expired(row, state):
+            self._commit(row, state, self._time_out(row, state))
+            raise NotYourTurn("time ran out for that decision")
         if state.to_move != HUMAN:
             raise NotYourTurn("it is not your turn")
         steps = [self._step(state, HUMAN, lambda: state.act(HUMAN, action))]
         steps += self._bots_move(state, f"{row.record['seed']}/{row.game}")
+        return self._commit(row, state, steps)
+
+    def _commit(self, row: GameRow, state: GameState, steps: list[dict[str, Any]]) -> dict[str, Any]:
+        """Save the state's record under the version check; the response."""
         record = dict(row.record, actions=self._actions(state))
-        row = self.store.save(row, record, self._status(state), score=self._score(state, row))
+        row = self.store.save(row, record, self._status(state), score=self._score(state, row),
+                              deadline=self._deadline(state))
         self.cache.put(row, state)
         return self.response(row, state, steps)
+
+    # -- the referee's clock (Court Piece: calling trump) --------------------------
+    @staticmethod
+    def _deadline(state: GameState) -> float | None:
+        """When the person's timed decision runs out, if one is pending now."""
+        if state.is_terminal() or state.to_move != HUMAN or not state.referee_actions():
+            return None
+        seconds = state.view(HUMAN).get("deadline_seconds") or DEFAULT_DECISION_SECONDS
+        return time.time() + seconds
+
+    @staticmethod
+    def _expired(row: GameRow, state: GameState) -> bool:
+        return row.deadline is not None and time.time() >= row.deadline and bool(state.referee_actions())
+
+    def _time_out(self, row: GameRow, state: GameState) -> list[dict[str, Any]]:
+        timeout = state.referee_actions()[0]
+        steps = [self._step(state, HUMAN, lambda: state.apply_referee(timeout))]
+        return steps + self._bots_move(state, f"{row.record['seed']}/{row.game}")
 
     def _bots_move(self, state: GameState, seed: str) -> list[dict[str, Any]]:
         bots: dict[int, Bot] = {}
@@ -261,7 +300,9 @@ class Room:
         daily = None
         if row.daily_day:
             daily = {"day": row.daily_day, "score": self._score(state, row) if state.is_terminal() else None}
-        return {"id": row.id, "version": row.version, "game": row.game, "daily": daily, "view": view, "steps": steps}
+        deadline_in = max(0.0, row.deadline - time.time()) if row.deadline is not None else None
+        return {"id": row.id, "version": row.version, "game": row.game, "daily": daily, "view": view, "steps": steps,
+                "deadline_in": deadline_in}
 
 
 __all__ = ["Room", "StaleVersion", "GameError", "best_bot_name", "daily_seed", "playable_games", "utc_day"]

@@ -14,6 +14,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Engine,
+    Float,
     Integer,
     MetaData,
     String,
@@ -23,8 +24,10 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    inspect,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
@@ -41,6 +44,9 @@ games = Table(
     Column("status", String(8), nullable=False),  # "open" or "over"
     Column("daily_day", String(10)),
     Column("device", String(64)),
+    # When the person's timed decision (Court Piece calling) runs out, as Unix
+    # seconds; the server applies the referee's timeout once it has passed.
+    Column("deadline", Float),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
     Column("updated_at", DateTime(timezone=True), server_default=func.now()),
     # One daily attempt per device per game per day; ordinary games have NULL day
@@ -87,6 +93,7 @@ class GameRow:
     status: str
     daily_day: str | None
     device: str | None
+    deadline: float | None = None
 
 
 def default_database_url() -> str:
@@ -133,11 +140,19 @@ class Store:
         for attempt in range(5):
             try:
                 metadata.create_all(self.engine, checkfirst=True)
+                self._add_missing_columns()
                 return
             except (IntegrityError, OperationalError, ProgrammingError):
                 if attempt == 4:
                     raise
                 time.sleep(0.2 * (attempt + 1))
+
+    def _add_missing_columns(self) -> None:
+        """Columns added after a database was first created (``deadline``)."""
+        present = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        if "deadline" not in present:
+            with self.engine.begin() as db:
+                db.execute(text("ALTER TABLE games ADD COLUMN deadline FLOAT"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -159,16 +174,17 @@ class Store:
 
     # -- games -----------------------------------------------------------------
     def create_game(
-        self, record: dict[str, Any], status: str, daily_day: str | None = None, device: str | None = None
+        self, record: dict[str, Any], status: str, daily_day: str | None = None, device: str | None = None,
+        deadline: float | None = None,
     ) -> GameRow:
         """Insert a new game at version 1; ``IntegrityError`` if the device
         already has that day's daily game."""
-        row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device)
+        row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline)
         with self.engine.begin() as db:
             db.execute(
                 insert(games).values(
                     id=row.id, game=row.game, record=json.dumps(record), version=1, status=status,
-                    daily_day=daily_day, device=device,
+                    daily_day=daily_day, device=device, deadline=deadline,
                 )
             )
         return row
@@ -184,7 +200,10 @@ class Store:
             found = db.execute(query).mappings().first()
         return _row(found) if found else None
 
-    def save(self, row: GameRow, record: dict[str, Any], status: str, score: int | None = None) -> GameRow:
+    def save(
+        self, row: GameRow, record: dict[str, Any], status: str, score: int | None = None,
+        deadline: float | None = None,
+    ) -> GameRow:
         """Write ``record`` if the game is still at ``row.version``; the daily
         score (if any) commits in the same transaction.  ``StaleVersion`` if
         someone else wrote first."""
@@ -192,7 +211,8 @@ class Store:
             result = db.execute(
                 update(games)
                 .where(games.c.id == row.id, games.c.version == row.version)
-                .values(record=json.dumps(record), version=row.version + 1, status=status, updated_at=func.now())
+                .values(record=json.dumps(record), version=row.version + 1, status=status, deadline=deadline,
+                        updated_at=func.now())
             )
             if result.rowcount != 1:
                 raise StaleVersion(f"game {row.id} is no longer at version {row.version}")
@@ -202,7 +222,7 @@ class Store:
                         game=row.game, day=row.daily_day, device=row.device, score=score, game_id=row.id
                     )
                 )
-        return GameRow(row.id, row.game, record, row.version + 1, status, row.daily_day, row.device)
+        return GameRow(row.id, row.game, record, row.version + 1, status, row.daily_day, row.device, deadline)
 
     # -- nicknames and the leaderboard ---------------------------------------------
     def set_nickname(self, device: str, nickname: str) -> None:
@@ -252,5 +272,5 @@ class Store:
 def _row(found: Any) -> GameRow:
     return GameRow(
         found["id"], found["game"], json.loads(found["record"]), found["version"], found["status"],
-        found["daily_day"], found["device"],
+        found["daily_day"], found["device"], found["deadline"],
     )

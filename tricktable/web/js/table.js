@@ -71,8 +71,48 @@ export class Table {
     this.renderCentre(view);
     this.renderFacts(view);
     this.prompt.textContent = this.r.prompt(view);
+    this.renderCountdown(view);
     this.renderActions(view);
     this.renderHand(view);
+  }
+
+  /** A timed decision (Court Piece calling): the seconds the server gives, counted
+   * down; at zero the server is asked, and it applies the timeout itself. */
+  renderCountdown(view) {
+    clearInterval(this.timer);
+    const left = this.state.deadline_in;
+    if (left === null || left === undefined || view.to_move !== 0 || this.busy) return;
+    const ends = performance.now() + left * 1000;
+    const clock = el("span", { class: "countdown", role: "timer" });
+    this.prompt.append(" ", clock);
+    const tick = () => {
+      if (!document.body.contains(clock)) return clearInterval(this.timer);
+      const seconds = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
+      clock.textContent = t("table.seconds_left", { n: seconds });
+      clock.classList.toggle("urgent", seconds <= 5);
+      if (seconds === 0 && document.body.contains(clock)) {
+        clearInterval(this.timer);
+        this.refresh();
+      }
+    };
+    tick();
+    this.timer = setInterval(tick, 250);
+  }
+
+  /** Ask the server for the game again (after a timeout) and show what happened. */
+  async refresh() {
+    if (this.busy) return;
+    this.setBusy(true);
+    try {
+      const next = await api.load(this.state.id);
+      await this.replaySteps(next);
+      this.state = next;
+    } catch (error) {
+      toast(t("error.generic", { msg: error.message }));
+    } finally {
+      this.setBusy(false);
+      this.render();
+    }
   }
 
   renderScorebar(view) {

@@ -2,10 +2,11 @@
 // through the generic one (cards to click, every other action a button).
 
 import { base } from "./base.js";
+import { courtpiece } from "./courtpiece.js";
 import { doppelkopf } from "./doppelkopf.js";
 import { euchre } from "./euchre.js";
 
-const RENDERERS = { euchre, doppelkopf };
+const RENDERERS = { euchre, doppelkopf, "double-sar": courtpiece, "single-sar": courtpiece };
 
 export function renderer(game) {
   return RENDERERS[game] || base;

@@ -1,0 +1,44 @@
+"""The page's translations and rules pages are complete (no browser needed)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tricktable.server.room import playable_games
+
+WEB = Path(__file__).resolve().parents[2] / "tricktable" / "web"
+LANGUAGES = ("en", "de", "hi", "th")
+
+
+def catalog(lang: str) -> dict[str, str]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_language_has_every_key(lang):
+    english, other = catalog("en"), catalog(lang)
+    assert set(other) == set(english)
+    for key, text in english.items():
+        # The same placeholders, so no string loses a number or a name.
+        assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text)), (lang, key)
+
+
+def test_every_literal_key_in_the_scripts_exists():
+    english = catalog("en")
+    used = set()
+    for script in (WEB / "js").rglob("*.js"):
+        used |= set(re.findall(r'\bt\("([\w.\- ]+)"', script.read_text(encoding="utf-8")))
+    assert used and not used - set(english), sorted(used - set(english))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_game_has_rules_and_words_in_every_language(lang):
+    words = catalog(lang)
+    for game in playable_games():
+        text = (WEB / "rules" / lang / f"{game}.md").read_text(encoding="utf-8")
+        assert text.startswith("# ") and text.count("\n## ") >= 3, (lang, game)
+        assert f"game.{game}" in words and f"game.{game}.blurb" in words

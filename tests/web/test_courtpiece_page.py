@@ -1,0 +1,65 @@
+"""Double Sar (and Single Sar) in the browser: calling trump against the
+server's visible countdown, then a whole deal by clicking, to the score sheet."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+CORNER = {"x": 8, "y": 24}  # overlapping cards: tap the visible corner, as a person would
+
+
+def play_deal(p, rng: random.Random, name: str, game: str) -> dict:
+    """Play by clicking until the deal's score sheet; what was seen on the way."""
+    page = p.page
+    seen = {"countdown": False, "called": False, "shot": False}
+    for _ in range(200):
+        if page.locator("dialog[open]").count():
+            return seen
+        clock = page.locator(".prompt .countdown")
+        calls = page.locator('button.action[data-action^="call "]')
+        cards = page.locator(".hand button.legal")
+        if calls.count():
+            if clock.count():
+                seen["countdown"] = True
+                assert re.search(r"\d", clock.inner_text())
+                p.shot(f"{game}-calling-{name}")
+            calls.nth(rng.randrange(calls.count())).click()
+            seen["called"] = True
+        elif cards.count():
+            if not seen["shot"] and page.locator(".trick .card").count() >= 2:
+                p.shot(f"{game}-table-{name}")
+                seen["shot"] = True
+            cards.nth(rng.randrange(cards.count())).click(position=CORNER)
+        else:
+            page.locator("button.action[data-action]").first.click()  # pass to partner, change trump …
+        p.settle()
+    raise AssertionError("the deal did not end")
+
+
+@pytest.mark.parametrize("game, viewport, name", [
+    ("double-sar", DESKTOP, "desktop"), ("double-sar", PHONE, "phone"), ("single-sar", PHONE, "phone")])
+def test_a_whole_deal_by_clicking(make_page, game, viewport, name):
+    p = make_page(viewport=viewport)
+    page = p.page
+    p.open(f"#/play/{game}")
+    for _attempt in range(30):  # new games until the person calls trump in the first deal
+        if page.locator('button.action[data-action^="call "]').count():
+            break
+        page.evaluate(f"localStorage.removeItem('tt.game.{game}')")
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        p.settle()
+    seen = play_deal(p, random.Random(name), name, game)
+    assert seen["called"] and seen["countdown"]
+    assert page.locator("dialog[open] .score-sheet tr.line").count() >= 2
+    p.shot(f"{game}-sheet-{name}")
+    page.locator("dialog[open] button.primary").click()
+    p.settle()
+    game_id = page.evaluate(f"localStorage.getItem('tt.game.{game}')")
+    match = page.request.get(f"{p.server.url}/api/games/{game_id}").json()["view"]["match"]
+    assert int(page.locator(".scorebar .us strong").inner_text()) == match["team_points"][0]

@@ -1,0 +1,76 @@
+// Court Piece (Double Sar, Single Sar): choosing trump (rang) from the first five
+// cards with the server's countdown, passing to the partner, new cards, changing
+// trump once; in Double Sar the pile in the middle.
+
+import { base } from "./base.js";
+import { t } from "../i18n.js";
+import { parseCard } from "../cards.js";
+
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const ORDER = ["S", "H", "C", "D"];
+
+export const courtpiece = {
+  ...base,
+
+  actionLabel(game, action) {
+    const call = /^call ([CDHS])$/.exec(action);
+    if (call) return t("courtpiece.action.call", { suit: t(`suit.${call[1]}`) });
+    const change = /^change trump ([CDHS])$/.exec(action);
+    if (change) return t("courtpiece.action.change", { suit: t(`suit.${change[1]}`) });
+    return base.actionLabel("courtpiece", action);
+  },
+
+  actionSuit(action) {
+    const m = /([CDHS])$/.exec(action);
+    return m && action !== "pass to partner" ? m[1] : null;
+  },
+
+  sortHand(cards, view) {
+    const key = (c) => {
+      const [rank, suit] = parseCard(c) || ["2", "C"];
+      const suitRank = suit === view.trump ? 9 : ORDER.indexOf(suit);
+      return suitRank * 20 + RANKS.indexOf(rank);
+    };
+    return [...cards].sort((a, b) => key(a) - key(b));
+  },
+
+  prompt(view) {
+    if (view.terminal || view.to_move !== 0) return base.prompt.call(this, view);
+    if (view.phase === "calling") return t("courtpiece.prompt.calling");
+    if (view.phase === "partner calling") return t("courtpiece.prompt.partner_calling");
+    if (view.legal.some((a) => a.startsWith("change trump"))) return t("courtpiece.prompt.change");
+    return t("table.your_turn");
+  },
+
+  facts(view) {
+    const facts = [[t("table.dealer"), this.seatName(view.dealer)]];
+    if (view.caller !== null && view.caller !== undefined) facts.push([t("courtpiece.caller"), this.seatName(view.caller)]);
+    if (view.trump) facts.push([t("table.trump"), { suit: view.trump, text: t(`suit.${view.trump}`) }]);
+    const [us, them] = view.captured || [0, 0];
+    facts.push([t("courtpiece.counted"), t("table.us_them", { us, them })]);
+    if (view.pile !== undefined) facts.push([t("courtpiece.pile"), String(view.pile)]);
+    if (view.open_pair) facts.push([t("courtpiece.streak"), this.seatName(view.open_pair.seat)]);
+    return facts;
+  },
+
+  centre(view) {
+    if (view.flip_card) return { card: view.flip_card, down: false, label: t("courtpiece.flip") };
+    return null;
+  },
+
+  teamTotals(view) {
+    const points = (view.match && view.match.team_points) || [0, 0];
+    return [points[0], points[1]];
+  },
+
+  bubble(game, text) {
+    if (text.startsWith("play ")) return "";
+    if (text === "timeout") return t("courtpiece.bubble.timeout");
+    return this.actionLabel(game, text);
+  },
+
+  lineText(game, line) {
+    if (line.key === "tricks") return t("courtpiece.line.tricks", { n: line.points });
+    return base.lineText("courtpiece", line);
+  },
+};
