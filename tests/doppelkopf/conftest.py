@@ -1,0 +1,103 @@
+"""Helpers for the Doppelkopf tests: explicit deals, steered random playouts.
+
+They are fixtures (session scoped, so hypothesis tests may use them) because the
+test directories are not packages."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pytest
+
+from tricktable.cards import COPY_OFFSET
+from tricktable.core.protocol import Deal
+from tricktable.games.doppelkopf import SPEC
+from tricktable.games.doppelkopf import state as st
+from tricktable.games.doppelkopf.rules import DECK, NORMAL, QC, TRUMP_MASK
+
+
+def make_deal(hands: list[str], dealer: int = 3) -> Deal:
+    """A deal from four hands written as text (copies get their ids in order)."""
+    return SPEC.deal_from_json({"dealer": dealer, "hands": hands, "rest": ""})
+
+
+def start(hands: list[str], dealer: int = 3, **options: Any) -> st.DoppelkopfState:
+    return SPEC.new_deal(make_deal(hands, dealer), SPEC.normalize_options(options))
+
+
+def run(state: st.DoppelkopfState, *texts: str) -> st.DoppelkopfState:
+    """Apply actions given as text, each by the seat to move."""
+    for text in texts:
+        state.act(state.to_move, text)
+    return state
+
+
+def shaped_deal(rng: random.Random, dealer: int, shape: str) -> Deal:
+    """A random deal where some seat has a marriage or a poverty hand
+    (``shape`` = "marriage", "poverty" or "any")."""
+    cards = list(DECK)
+    rng.shuffle(cards)
+    seat = rng.randrange(4)
+    hands: list[list[int]] = [[], [], [], []]
+    if shape == "marriage":
+        hands[seat] = [QC, QC + COPY_OFFSET]
+    elif shape == "poverty":
+        trumps = [c for c in cards if TRUMP_MASK[NORMAL] >> (c % COPY_OFFSET) & 1]
+        plain = [c for c in cards if not TRUMP_MASK[NORMAL] >> (c % COPY_OFFSET) & 1]
+        count = rng.randint(0, 3)
+        hands[seat] = trumps[:count] + plain[: 12 - count]
+    rest = [c for c in cards if c not in hands[seat]]
+    for s in range(4):
+        while len(hands[s]) < 12:
+            hands[s].append(rest.pop())
+    return Deal(dealer, tuple(tuple(h) for h in hands))
+
+
+@dataclass
+class Policy:
+    """How a steered random player decides: ``reserve`` picks the reservation
+    ("random", "healthy", "marriage", "poverty" or a solo action), announcements
+    are made with probability ``announce``, a poverty is accepted with
+    probability ``accept``."""
+
+    reserve: str | int = "random"
+    announce: float = 0.2
+    accept: float = 0.5
+
+    def choose(self, state: st.DoppelkopfState, rng: random.Random) -> int:
+        legal = state.legal_actions()
+        phase = state.phase
+        if phase == st.RESERVING:
+            wanted = {"healthy": st.HEALTHY, "marriage": st.MARRIAGE, "poverty": st.POVERTY}.get(
+                self.reserve, self.reserve)  # type: ignore[arg-type]
+            if self.reserve == "random":
+                return rng.choice(legal)
+            return wanted if wanted in legal else st.HEALTHY
+        if phase == st.OFFERING:
+            return st.ACCEPT if rng.random() < self.accept else st.DECLINE
+        if phase == st.PLAYING and legal[0] >= 52 and rng.random() >= self.announce:
+            return rng.choice(legal[1:])
+        return rng.choice(legal)
+
+
+def play_out(state: st.DoppelkopfState, rng: random.Random, policy: Policy,
+             stop: Callable[[st.DoppelkopfState], bool] = lambda s: False) -> st.DoppelkopfState:
+    while not state.is_terminal() and not stop(state):
+        state.apply(policy.choose(state, rng))
+    return state
+
+
+class Helpers:
+    make_deal = staticmethod(make_deal)
+    start = staticmethod(start)
+    run = staticmethod(run)
+    shaped_deal = staticmethod(shaped_deal)
+    play_out = staticmethod(play_out)
+    Policy = Policy
+
+
+@pytest.fixture(scope="session")
+def dk() -> type[Helpers]:
+    return Helpers

@@ -1,0 +1,431 @@
+"""World sampling for Doppelkopf: a full deal consistent with one seat's view.
+
+The unseen cards are spread over the hidden places (the other hands, and the
+three poverty cards while nobody has taken them) with ``assign_cards``, under
+every public constraint: voids shown in play, team evidence (an announced
+Kontra player never held Q♣, an announced Re player did), the marriage
+player's two Q♣, the poverty rules as this seat saw the exchange (the poor
+hand kept no trump; giver and taker know the cards that moved).  The deal the
+cards came from is rebuilt and the public action list is **replayed** on it —
+a hidden "Vorbehalt" becomes a reservation that hand could make and that loses
+to the revealed one — so a sampled world is consistent by construction; a draw
+that does not replay is drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+from typing import Any, Mapping
+
+from tricktable.cards import COPY_OFFSET, parse_card
+from tricktable.core.errors import GameError
+from tricktable.core.protocol import Deal
+from tricktable.core.sampling import SamplingError, assign_cards
+from tricktable.games.doppelkopf import state as st
+from tricktable.games.doppelkopf.rules import (
+    FACE_MASK,
+    FACES,
+    FOLLOW,
+    NORMAL,
+    POVERTY_MAX_TRUMPS,
+    QC,
+    SOLO_NAMES,
+    SOLO_TABLE,
+    SUIT,
+    TRUMP_MASK,
+)
+
+TRIES = 300
+NORMAL_TRUMPS = TRUMP_MASK[NORMAL]
+
+
+class _Redraw(GameError):
+    """This draw cannot be replayed; draw again."""
+
+
+def sample_world(spec: Any, view: Mapping[str, Any], rng: random.Random) -> st.DoppelkopfState:
+    for _ in range(TRIES):
+        try:
+            return _attempt(spec, view, rng)
+        except (_Redraw, SamplingError, GameError):
+            continue
+    raise SamplingError("no deal consistent with this view was found")
+
+
+def table_of(contract: str | None) -> int:
+    if contract and contract.startswith("solo "):
+        return SOLO_TABLE[SOLO_NAMES.index(contract[5:])]
+    return NORMAL
+
+
+class _Problem:
+    """Hidden places of one draw: per place a capacity, an allowed face mask,
+    and the seat it belongs to (``None``: the poverty cards nobody holds)."""
+
+    def __init__(self) -> None:
+        self.owners: list[int | None] = []
+        self.capacities: list[int] = []
+        self.allowed: list[int] = []
+
+        self.splits: list[tuple[int, int]] = []  # (index of a trump part, its most trumps)
+
+    def add(self, owner: int | None, capacity: int, allowed: int) -> None:
+        if capacity < 0:
+            raise _Redraw("negative capacity")
+        self.owners.append(owner)
+        self.capacities.append(capacity)
+        self.allowed.append(allowed)
+
+    def add_poor(self, owner: int, capacity: int, allowed: int, room: int) -> None:
+        """A hand with at most ``room`` normal trumps: a trump part and a plain
+        part, whose sizes ``assign`` chooses."""
+        if room < 0:
+            raise _Redraw("too many trumps for a poor hand")
+        self.splits.append((len(self.owners), min(room, capacity)))
+        self.add(owner, 0, allowed & NORMAL_TRUMPS)
+        self.add(owner, capacity, allowed & ~NORMAL_TRUMPS)
+
+    def assign(self, rng: random.Random, ids: list[int]) -> list[list[int]]:
+        """Place the cards, trying the sizes of the trump parts in random order."""
+        allowed_ids = [mask | mask << COPY_OFFSET for mask in self.allowed]
+        choices = [list(range(room + 1)) for _, room in self.splits]
+        for sizes in _random_combinations(rng, choices, 12):
+            capacities = list(self.capacities)
+            for (index, _), size in zip(self.splits, sizes):
+                capacities[index], capacities[index + 1] = size, capacities[index + 1] - size
+            try:
+                return assign_cards(rng, ids, capacities, allowed_ids)
+            except SamplingError:
+                continue
+        raise _Redraw("no split of the poor hand fits")
+
+
+def _random_combinations(rng: random.Random, choices: list[list[int]], limit: int) -> list[tuple[int, ...]]:
+    combos: list[tuple[int, ...]] = [()]
+    for options in choices:
+        combos = [(*combo, o) for combo in combos for o in options]
+    rng.shuffle(combos)
+    return combos[:limit]
+
+
+def _attempt(spec: Any, view: Mapping[str, Any], rng: random.Random) -> st.DoppelkopfState:
+    me, contract = view["seat"], view["contract"]
+    table = table_of(contract)
+    mine = [parse_card(t) for t in view["hand"]]
+    played = _played(view)
+    forced: list[list[int]] = [[], [], [], []]
+    allowed = [FACE_MASK & ~barred for barred in _voids(view, table)]
+    not_void = list(allowed)
+    limbo: list[int] | None = None  # the poverty cards while nobody holds them
+    poverty = view["poverty"]
+    known = Counter()
+    if contract == "normal":
+        _team_evidence(view, played, forced, allowed)
+    elif contract == st.MARRIAGE_GAME and view["declarer"] != me:
+        forced[view["declarer"]] += [QC] * (2 - played[view["declarer"]].count(QC))
+    if poverty is not None:
+        limbo = _poverty_constraints(view, played, forced, allowed, known)
+    rooms = {seat: _poor_trump_room(view, seat) for seat in range(4)}
+    for seat in _hidden_losers(view):
+        _explain_loser(view, seat, mine + list(known.elements()), played, forced, allowed, rooms, rng)
+    for seat in range(4):
+        if seat != me and any(not not_void[seat] >> f & 1 for f in forced[seat]):
+            raise _Redraw("a card this seat must hold is one it showed out of")
+    problem = _Problem()
+    for seat in range(4):
+        if seat != me:
+            _add_seat(problem, view, seat, forced[seat], allowed[seat], rooms[seat])
+    if limbo is None and poverty is not None and _limbo_hidden(view):
+        problem.add(None, 3, FACE_MASK)
+    unseen = Counter({f: 2 for f in FACES})
+    unseen.subtract(mine)
+    for seat in range(4):
+        unseen.subtract(played[seat])
+        unseen.subtract(forced[seat])
+    unseen.subtract(known)
+    if any(n < 0 for n in unseen.values()):
+        raise _Redraw("more copies placed than exist")
+    ids = [f + COPY_OFFSET * k for f, n in unseen.items() for k in range(n)]
+    placed = problem.assign(rng, ids)
+    current: list[list[int]] = [list(forced[s]) for s in range(4)]
+    current[me] = mine
+    hidden_limbo: list[int] = []
+    for owner, cards in zip(problem.owners, placed):
+        target = hidden_limbo if owner is None else current[owner]
+        target += [c % COPY_OFFSET for c in cards]
+    return _replay(spec, view, rng, _dealt(view, current, played, limbo or hidden_limbo, rng))
+
+
+def _played(view: Mapping[str, Any]) -> list[list[int]]:
+    played: list[list[int]] = [[], [], [], []]
+    for trick in [t["cards"] for t in view["tricks"]] + [view["trick"]]:
+        for seat, text in trick:
+            played[seat].append(parse_card(text))
+    return played
+
+
+def _voids(view: Mapping[str, Any], table: int) -> list[int]:
+    """Per seat, the faces it cannot hold: it did not follow a led suit."""
+    barred = [0, 0, 0, 0]
+    suit = SUIT[table]
+    for trick in [t["cards"] for t in view["tricks"]] + ([view["trick"]] if view["trick"] else []):
+        led = suit[parse_card(trick[0][1])]
+        for seat, text in trick[1:]:
+            if suit[parse_card(text)] != led:
+                barred[seat] |= FOLLOW[table][led]
+    return barred
+
+
+def _team_evidence(view: Mapping[str, Any], played: list[list[int]], forced: list[list[int]],
+                   allowed: list[int]) -> None:
+    """A looks-normal game: a known Kontra player never held Q♣; a known Re
+    player who has not played his Q♣ still holds one."""
+    for seat, team in enumerate(view["teams"]):
+        if seat == view["seat"] or team is None:
+            continue
+        if team == "kontra":
+            allowed[seat] &= ~(1 << QC)
+        elif QC not in played[seat]:
+            forced[seat].append(QC)
+
+
+def _limbo_hidden(view: Mapping[str, Any]) -> bool:
+    """The three poverty cards lie face down between giver and taker, unknown to this seat."""
+    info = view["poverty"]
+    return info["taker"] is None and info["given"] is None and view["phase"] != st.PHASE_NAMES[st.GIVING]
+
+
+def _poverty_constraints(view, played, forced, allowed, known) -> list[int] | None:
+    """Constraints of the exchange as this seat saw it; returns the face-down
+    cards when this seat knows them and nobody holds them yet."""
+    me, info = view["seat"], view["poverty"]
+    giver, taker = info["player"], info["taker"]
+    given = [parse_card(t) for t in info["given"] or []]
+    returned = [parse_card(t) for t in info["returned"] or []]
+    phase = view["phase"]
+    if phase == st.PHASE_NAMES[st.GIVING]:
+        return None  # the poor hand is still whole: ≤ 3 trumps (see _add_seat)
+    if me == giver:
+        if taker is None:
+            known.update(given)  # face down on the table
+            return given
+        if not returned:
+            forced[taker] += given  # the taker holds them while choosing what to return
+        else:
+            forced[taker] += list((Counter(given) - Counter(returned) - Counter(played[taker])).elements())
+        return None
+    if me == taker:
+        # The poor player kept no trump: his cards other than the returned ones are plain.
+        allowed[giver] &= ~NORMAL_TRUMPS
+        if returned:
+            forced[giver] += list((Counter(returned) - Counter(played[giver])).elements())
+        return None
+    if phase in (st.PHASE_NAMES[st.OFFERING], st.PHASE_NAMES[st.RETURNING]) or (
+        phase == st.PHASE_NAMES[st.DONE] and not view["tricks"]
+    ):
+        allowed[giver] &= ~NORMAL_TRUMPS  # all his trumps went into the three cards
+    return None
+
+
+def _hidden_losers(view: Mapping[str, Any]) -> list[int]:
+    """Seats whose reservation lost and stays hidden, which a solo cannot
+    explain (it would not have lost): they had a poverty or a marriage hand."""
+    winner = view["declarer"]
+    if view["contract"] in (None, "normal", st.SILENT_SOLO) or winner is None:
+        return []
+    order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
+    solo_won = view["contract"].startswith("solo")
+    return [seat for seat, text in enumerate(view["reservations"])
+            if text == st.HIDDEN_RESERVATION and not (solo_won and order.index(seat) > order.index(winner))]
+
+
+def _explain_loser(view, seat, mine, played, forced, allowed, rooms, rng) -> None:
+    """Make the hidden losing reservation of ``seat`` possible: both Q♣ in
+    its hand (marriage) or at most three trumps (poverty), chosen at random
+    among what the seen cards allow.  Exchange partners are left to redrawing."""
+    info = view["poverty"]
+    if info is not None and seat == info["taker"]:
+        _explain_taker(view, seat, mine, played, forced, rooms, rng)
+        return
+    seen_elsewhere = mine.count(QC) + sum(p.count(QC) for s, p in enumerate(played) if s != seat)
+    still_held = 2 - played[seat].count(QC)
+    marriage_fits = seen_elsewhere == 0 and not any(QC in f for f in forced) and (
+        still_held == 0 or allowed[seat] >> QC & 1)
+    choices = ["marriage"] if marriage_fits else []
+    order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
+    after = order.index(seat) > order.index(view["declarer"])
+    if view["options"]["poverty"] and (view["contract"].startswith("solo") or after):
+        choices.append("poverty")
+    if not choices:
+        raise _Redraw("no reservation explains this Vorbehalt")
+    if rng.choice(choices) == "marriage":
+        forced[seat] += [QC] * still_held
+    else:
+        rooms[seat] = POVERTY_MAX_TRUMPS - sum(NORMAL_TRUMPS >> f & 1 for f in played[seat])
+
+
+def _loser_choices(view: Mapping[str, Any], seat: int) -> list[str]:
+    """The reservations a hidden loser in a poverty game may have made."""
+    order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
+    after = order.index(seat) > order.index(view["declarer"])
+    return ["marriage", "poverty"] if after else ["marriage"]
+
+
+def _explain_taker(view, seat, seen, played, forced, rooms, rng) -> None:
+    """The poverty taker's own hidden reservation.  Seen from outside, the
+    exchange is drawn later to fit it (``_exchange``); the giver, who knows the
+    cards that moved, constrains the taker's hidden cards here."""
+    if view["seat"] != view["poverty"]["player"] or view["phase"] == st.PHASE_NAMES[st.OFFERING]:
+        return
+    info = view["poverty"]
+    given = [parse_card(t) for t in info["given"]]
+    returned = [parse_card(t) for t in info["returned"] or []]
+    moved = played[seat] + returned
+    if rng.choice(_loser_choices(view, seat)) == "marriage":
+        missing = 2 - moved.count(QC) + given.count(QC) - forced[seat].count(QC)
+        forced[seat] += [QC] * max(missing, 0)
+    else:
+        count = lambda cards: sum(NORMAL_TRUMPS >> f & 1 for f in cards)  # noqa: E731
+        rooms[seat] = POVERTY_MAX_TRUMPS - count(moved) + count(given)
+
+
+def _add_seat(problem: _Problem, view: Mapping[str, Any], seat: int, forced: list[int], allowed: int,
+              cap_trumps: int | None) -> None:
+    capacity = view["hand_sizes"][seat] - len(forced)
+    if cap_trumps is None:
+        problem.add(seat, capacity, allowed)
+        return
+    problem.add_poor(seat, capacity, allowed, cap_trumps - sum(NORMAL_TRUMPS >> f & 1 for f in forced))
+
+
+def _poor_trump_room(view: Mapping[str, Any], seat: int) -> int | None:
+    """How many normal trumps ``seat``'s hidden cards may hold if it is the poor
+    player seen from outside after (or before) the exchange; else ``None``."""
+    info = view["poverty"]
+    if info is None or info["player"] != seat or view["seat"] == info["taker"]:
+        return None
+    if view["phase"] not in (st.PHASE_NAMES[st.GIVING], st.PHASE_NAMES[st.PLAYING], st.PHASE_NAMES[st.DONE]):
+        return None
+    if view["phase"] == st.PHASE_NAMES[st.DONE] and not view["tricks"]:
+        return None
+    played = [parse_card(text) for trick in [t["cards"] for t in view["tricks"]] + [view["trick"]]
+              for s, text in trick if s == seat]
+    return POVERTY_MAX_TRUMPS - sum(NORMAL_TRUMPS >> f & 1 for f in played)
+
+
+def _dealt(view: Mapping[str, Any], current: list[list[int]], played: list[list[int]], limbo: list[int],
+           rng: random.Random) -> tuple[list[list[int]], list[int], list[int]]:
+    """The dealt hands (and the poverty cards given and returned) behind the
+    current holdings."""
+    dealt = [current[s] + played[s] for s in range(4)]
+    info = view["poverty"]
+    if info is None or view["phase"] == st.PHASE_NAMES[st.GIVING]:
+        return dealt, [], []
+    giver, taker = info["player"], info["taker"]
+    given = [parse_card(t) for t in info["given"] or []]
+    returned = [parse_card(t) for t in info["returned"] or []]
+    if taker is None:  # offered, not (yet) taken: the cards lie face down
+        dealt[giver] += limbo
+        return dealt, sorted(limbo), []
+    exchanged = view["phase"] not in (st.PHASE_NAMES[st.RETURNING],)
+    if not exchanged:
+        if not given:
+            given = _draw_given(view, dealt[taker], rng)
+        dealt[taker] = _minus(dealt[taker], given)
+        dealt[giver] += given
+        return dealt, given, []
+    if not returned:
+        trumps = [f for f in dealt[giver] if NORMAL_TRUMPS >> f & 1]
+        plain = [f for f in dealt[giver] if not NORMAL_TRUMPS >> f & 1]
+        if len(trumps) > POVERTY_MAX_TRUMPS:
+            raise _Redraw("the poor hand kept a trump")
+        returned = trumps + rng.sample(plain, 3 - len(trumps))
+    pool = dealt[taker] + returned
+    if not given:
+        given = _draw_given(view, pool, rng)
+    dealt[taker] = _minus(pool, given)
+    dealt[giver] = _minus(dealt[giver], returned) + given
+    return dealt, given, returned
+
+
+def _draw_given(view: Mapping[str, Any], pool: list[int], rng: random.Random) -> list[int]:
+    """Three of the taker's fifteen cards as the unseen poverty cards — such that
+    the taker's dealt hand fits his hidden reservation, if he made one."""
+    taker = view["poverty"]["taker"]
+    if view["reservations"][taker] != st.HIDDEN_RESERVATION:
+        return rng.sample(pool, 3)
+    fits = []
+    allowed = _loser_choices(view, taker)
+    for combo in combinations(range(len(pool)), 3):
+        dealt = [f for i, f in enumerate(pool) if i not in combo]
+        if ("marriage" in allowed and dealt.count(QC) == 2) or (
+            "poverty" in allowed and sum(NORMAL_TRUMPS >> f & 1 for f in dealt) <= POVERTY_MAX_TRUMPS
+        ):
+            fits.append([pool[i] for i in combo])
+    if not fits:
+        raise _Redraw("the taker's hand fits no reservation")
+    return rng.choice(fits)
+
+
+def _minus(cards: list[int], remove: list[int]) -> list[int]:
+    left = Counter(cards)
+    left.subtract(remove)
+    if any(n < 0 for n in left.values()):
+        raise _Redraw("cards to remove are not there")
+    return list(left.elements())
+
+
+def _ids(dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+    """Give each face's two copies their two ids."""
+    seen: set[int] = set()
+    hands = []
+    for hand in dealt:
+        ids = []
+        for f in hand:
+            c = f + COPY_OFFSET if f in seen else f
+            seen.add(f)
+            ids.append(c)
+        hands.append(tuple(ids))
+    return tuple(hands)
+
+
+def _replay(spec: Any, view: Mapping[str, Any], rng: random.Random,
+            dealt_given_returned: tuple[list[list[int]], list[int], list[int]]) -> st.DoppelkopfState:
+    dealt, given, returned = dealt_given_returned
+    if any(len(h) != 12 for h in dealt):
+        raise _Redraw(f"hands of sizes {[len(h) for h in dealt]}")
+    state = spec.new_deal(Deal(view["dealer"], _ids(dealt)), view["options"])
+    winner = view["declarer"] if view["contract"] not in (None, "normal", st.SILENT_SOLO) else -1
+    for actor, text in view["actions"]:
+        if state.to_move != actor:
+            raise _Redraw("the replay left the view's turn order")
+        if text == st.HIDDEN_RESERVATION:
+            action = _hidden_reservation(state, view, winner, rng)
+        elif text == st.HIDDEN_GIVE:
+            action = st.GIVE + st.triple_code(given)
+        elif text == st.HIDDEN_RETURN:
+            action = st.RETURN + st.triple_code(returned)
+        else:
+            action = state.parse_action(text)
+        state.apply(action)
+    return state
+
+
+def _hidden_reservation(state: st.DoppelkopfState, view: Mapping[str, Any], winner: int,
+                        rng: random.Random) -> int:
+    """A reservation this hand could make that is consistent with the outcome:
+    before the reveal any will do; after it, one the revealed reservation beats."""
+    seat = state.to_move
+    options = [a for a in state.legal_actions() if a != st.HEALTHY]
+    if winner >= 0:
+        winning = state.parse_action(view["reservations"][winner])
+        order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
+        rank = st.reservation_rank(winning)
+        later = order.index(seat) > order.index(winner)
+        options = [a for a in options
+                   if st.reservation_rank(a) < rank or (st.reservation_rank(a) == rank and later)]
+    if not options:
+        raise _Redraw("this hand could not have made a losing reservation")
+    return rng.choice(options)

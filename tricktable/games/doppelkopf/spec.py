@@ -1,0 +1,84 @@
+"""Doppelkopf as a ``GameSpec``: options, the DDV preset, seeded dealing, the
+8-deal match and world sampling."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from tricktable.core.match import MatchState
+from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
+from tricktable.core.rng import SeedStream, derive_seed, shuffled
+from tricktable.games.doppelkopf.rules import DEALS_PER_MATCH, DECK, HAND_SIZE
+from tricktable.games.doppelkopf.state import DoppelkopfState
+
+PACKET = 3
+"""Cards are dealt three at a time, from the dealer's left."""
+
+
+class DoppelkopfSpec(GameSpec):
+    name = "doppelkopf"
+    title = "Doppelkopf"
+    rules_version = "doppelkopf-1"
+    deck = DECK
+    double_deck = True
+    option_specs = (
+        OptionSpec("second_heart_ten", False,
+                   description="Second 10♥: of both 10♥ in one trick the second wins, except in the last trick."),
+        OptionSpec("soloist_leads", False, description="Soloist leads: in a solo the soloist leads the first trick."),
+        OptionSpec("karlchen_only_by_winning", False,
+                   description="Karlchen only by winning: catching an opposing J♣ in the last trick scores nothing."),
+        OptionSpec("poverty", True, description="Poverty (Armut) may be declared (off in the DDV preset)."),
+    )
+    presets = {
+        # The German Doppelkopf association's tournament rules, as the spec restates them.
+        "ddv": {"poverty": False, "second_heart_ten": False, "karlchen_only_by_winning": True,
+                "soloist_leads": True},
+        "standard": {},
+    }
+
+    def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
+        cards = shuffled(DECK, seed)
+        hands: list[list[int]] = [[], [], [], []]
+        for round_start in range(0, HAND_SIZE * 4, PACKET * 4):
+            for offset in range(4):
+                start = round_start + offset * PACKET
+                hands[(dealer + 1 + offset) % 4] += cards[start:start + PACKET]
+        return Deal(dealer, tuple(tuple(h) for h in hands), (), seed)
+
+    def new_deal(self, deal: Deal, options: Mapping[str, Any]) -> DoppelkopfState:
+        return DoppelkopfState(self, deal, self.normalize_options(options))
+
+    def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "DoppelkopfMatch":
+        return DoppelkopfMatch(self, seed, options, daily)
+
+    def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> DoppelkopfState:
+        from tricktable.games.doppelkopf.sampling import sample_world
+
+        return sample_world(self, view, rng)
+
+
+class DoppelkopfMatch(MatchState):
+    """Eight deals; the deal passes left; a poverty that everybody declines is
+    dealt again by the same dealer under the same deal number."""
+
+    def first_dealer(self) -> int:
+        return SeedStream(derive_seed(self.seed, "first dealer")).randbelow(4)
+
+    def deal_points(self, deal: GameState) -> list[int]:
+        return deal.returns()
+
+    def counts_as_deal(self, deal: GameState) -> bool:
+        return deal.outcome != "thrown_in"  # type: ignore[attr-defined]
+
+    def next_dealer(self, deal: GameState) -> int:
+        return (self.dealer + 1) % 4 if self.counts_as_deal(deal) else self.dealer
+
+    def is_over(self) -> bool:
+        return self.deals_played >= DEALS_PER_MATCH
+
+    def match_view(self, seat: int) -> dict[str, Any]:
+        return {"deals_total": DEALS_PER_MATCH}
+
+
+SPEC = DoppelkopfSpec()

@@ -1,0 +1,595 @@
+"""The Doppelkopf state machine (one deal) — spec: ``shared/rules/doppelkopf.md``.
+
+Seats 0..3 sit clockwise; the seat left of the dealer is ``dealer + 1``.
+Phases: reservations (every seat speaks once, in turn from the dealer's left),
+poverty (the poor player gives three cards, the others accept or decline in
+turn, the taker returns three), play, done.
+
+Actions are ints.  A face 0..51 plays that card: a double deck has two copies of
+each face, and ``play QC`` is the same action whichever copy the player holds (the
+state removes a held copy).  Other actions are the constants below; ``GIVE`` and
+``RETURN`` carry three faces.  Notation: ``healthy``, ``marriage``, ``poverty``,
+``solo clubs|spades|hearts|diamonds|queens|jacks|aces``, ``re``, ``kontra``,
+``no 90``, ``no 60``, ``no 30``, ``schwarz``, ``play 10H``, ``give 9C 10D QD``,
+``accept``, ``decline``, ``return AS KS 9H``.
+
+**Announcements are made on one's own turn** (design decision).  The spec allows
+an announcement "at any moment before that player's next card"; the card-count
+limits depend only on the announcer's hand (and on announcements already made,
+which only ever lower the reply limit), and a player's hand does not change
+until his next card.  So every announcement a player could make out of turn is
+still legal when his turn comes, before he plays: letting only the seat to move
+announce (as extra legal actions next to its cards; announcing does not pass the
+turn) loses no announcement, keeps ``to_move``/``legal_actions``/``apply`` and
+replays exactly as for every other game, and needs no out-of-turn server path.
+What it gives up is only timing within a trick.  Each action announces one
+level; "several at once" is several announcements in a row before the card.
+
+Teams are ``RE`` (0) and ``KONTRA`` (1).  A seat's view never shows another
+hand, a hidden reservation ("Vorbehalt"), the poverty cards (except to giver
+and taker) or a team that is not yet public; see ``view``.
+
+>>> from tricktable.games.doppelkopf import SPEC
+>>> state = SPEC.new_deal(SPEC.deal_from_seed("doc", 0, {}), SPEC.normalize_options({}))
+>>> state.legal_texts()[:1], state.legal_texts()[-1]
+(['healthy'], 'solo aces')
+>>> state.parse_action("give QD 9c 10D") == state.parse_action("give 9C 10D QD")
+True
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Mapping, Sequence
+
+from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
+from tricktable.core.errors import GameOver, IllegalAction, NotationError
+from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
+from tricktable.games.doppelkopf.rules import (
+    AD,
+    ANNOUNCE_NAMES,
+    FACES,
+    FOLLOW,
+    HEALTHY_RANK,
+    JC,
+    KONTRA,
+    MARRIAGE_RANK,
+    MIN_CARDS,
+    NORMAL,
+    POINTS,
+    POVERTY_MAX_TRUMPS,
+    POVERTY_RANK,
+    POWER,
+    QC,
+    RE,
+    SOLO_NAMES,
+    SOLO_RANK,
+    SOLO_TABLE,
+    SUIT,
+    TEAM_NAMES,
+    TH,
+    TRICKS,
+    TRUMP,
+    TRUMP_MASK,
+    DealFacts,
+    Settlement,
+    face_mask,
+    settle,
+)
+
+HEALTHY, MARRIAGE, POVERTY, SOLO = 200, 201, 202, 210  # SOLO + k: solo SOLO_NAMES[k]
+ANNOUNCE_RE, ANNOUNCE_KONTRA, NO_90, NO_60, NO_30, SCHWARZ = 220, 221, 222, 223, 224, 225
+ACCEPT, DECLINE = 230, 231
+GIVE, RETURN = 1 << 20, 2 << 20  # + code of three faces, see ``triple_code``
+
+RESERVING, GIVING, OFFERING, RETURNING, PLAYING, DONE = range(6)
+PHASE_NAMES = ("reservations", "poverty: give", "poverty: offer", "poverty: return", "play", "done")
+
+HIDDEN_RESERVATION = "Vorbehalt"
+HIDDEN_GIVE, HIDDEN_RETURN = "give ?", "return ?"
+
+_WORDS = {
+    "healthy": HEALTHY, "gesund": HEALTHY, "marriage": MARRIAGE, "hochzeit": MARRIAGE,
+    "poverty": POVERTY, "armut": POVERTY, "re": ANNOUNCE_RE, "kontra": ANNOUNCE_KONTRA,
+    "no 90": NO_90, "no 60": NO_60, "no 30": NO_30, "schwarz": SCHWARZ,
+    "accept": ACCEPT, "decline": DECLINE,
+}
+_TEXTS = {value: text for text, value in _WORDS.items() if text not in ("gesund", "hochzeit", "armut")}
+
+NORMAL_GAME, SILENT_SOLO, MARRIAGE_GAME, POVERTY_GAME, SOLO_GAME = (
+    "normal", "silent solo", "marriage", "poverty", "solo")
+
+
+def triple_code(faces: Sequence[int]) -> int:
+    """Three faces as one number, order-free (so notation parses back the same)."""
+    a, b, c = sorted(faces)
+    return (a << 12) | (b << 6) | c
+
+
+def triple_faces(code: int) -> tuple[int, int, int]:
+    return (code >> 12) & 63, (code >> 6) & 63, code & 63
+
+
+def announcement_level(action: int) -> int:
+    """0 for re/kontra, 1..4 for no 90 .. schwarz."""
+    return 0 if action <= ANNOUNCE_KONTRA else action - ANNOUNCE_KONTRA
+
+
+def remove_face(hand: int, card_face: int) -> tuple[int, int]:
+    """Take one copy of a face out of an id mask: (new mask, id removed)."""
+    if hand >> card_face & 1:
+        return hand & ~(1 << card_face), card_face
+    return hand & ~(1 << (card_face + COPY_OFFSET)), card_face + COPY_OFFSET
+
+
+class DoppelkopfState(GameState):
+    """One deal of Doppelkopf, from the reservations to the settlement."""
+
+    def __init__(self, spec, deal: Deal, options: Mapping[str, Any]):
+        self.spec = spec
+        self.deal = deal
+        self.options = dict(options)
+        self.dealer = deal.dealer
+        self.hands = [mask_of(hand) for hand in deal.hands]
+        self.counts = [len(hand) for hand in deal.hands]
+        self.phase = RESERVING
+        self.turn = (self.dealer + 1) % 4
+        self.reservations: list[int | None] = [None, None, None, None]
+        self.contract = ""  # one of the *_GAME names once reservations are settled
+        self.solo = -1  # index into SOLO_NAMES in a solo
+        self.table = NORMAL
+        self.declarer = -1  # soloist, marriage or poverty player
+        self.partner = -1  # poverty taker or marriage partner
+        self.team = [KONTRA] * 4
+        self.lone = False
+        self.marriage_pending = False
+        self.decided_in = 0  # marriage: the trick that decided the partner (lowers the limits)
+        self.given: tuple[int, ...] = ()
+        self.returned: tuple[int, ...] = ()
+        self.declined: list[int] = []
+        self.levels = [-1, -1]
+        self.leader = -1
+        self.trick: list[int] = []
+        self.tricks: list[tuple[int, tuple[int, ...], int, int]] = []  # (leader, faces, winner, points)
+        self.won_points = [0, 0, 0, 0]
+        self.won_tricks = [0, 0, 0, 0]
+        self.outcome = ""
+        self.settlement: Settlement | None = None
+        self._history: list[int] = []
+        self._actors: list[int] = []
+        self._legal: Sequence[int] | None = None
+
+    # -- protocol ----------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return TERMINAL if self.phase == DONE else self.turn
+
+    @property
+    def history(self) -> list[int]:
+        return self._history
+
+    def legal_actions(self) -> Sequence[int]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> Sequence[int]:
+        phase = self.phase
+        if phase == PLAYING:
+            plays = cards_of(self._playable())
+            announcement = self._next_announcement(self.turn)
+            return plays if announcement < 0 else (announcement, *plays)
+        if phase == RESERVING:
+            return self._reservation_options(self.turn)
+        if phase == GIVING:
+            return self._give_options()
+        if phase == OFFERING:
+            return (ACCEPT, DECLINE)
+        if phase == RETURNING:
+            return self._return_options()
+        return ()
+
+    def apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == PLAYING:
+            if 0 <= action < 52:
+                if not self._playable() >> action & 1:
+                    raise IllegalAction(self._why_not_playable(action))
+                self._record(action)
+                self._play(action)
+                return
+            if not ANNOUNCE_RE <= action <= SCHWARZ or action != self._next_announcement(self.turn):
+                raise IllegalAction(self._why_not_announcement(action))
+            self._record(action)
+            self._announce(action)
+            return
+        if phase == DONE:
+            raise GameOver("the deal is over")
+        if action not in self.legal_actions():
+            raise IllegalAction(f"{self._describe(action)} is not allowed now ({PHASE_NAMES[phase]})")
+        self._record(action)
+        if phase == RESERVING:
+            self._reserve(action)
+        elif phase == GIVING:
+            self._give(action)
+        elif phase == OFFERING:
+            self._answer_offer(action)
+        else:
+            self._return(action)
+
+    def returns(self) -> list[int]:
+        return list(self.settlement.seat_points) if self.settlement else [0, 0, 0, 0]
+
+    def clone(self) -> "DoppelkopfState":
+        twin = object.__new__(DoppelkopfState)
+        twin.__dict__.update(self.__dict__)
+        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "trick", "tricks",
+                     "won_points", "won_tricks", "_history", "_actors"):
+            setattr(twin, name, list(getattr(self, name)))
+        return twin
+
+    def _record(self, action: int) -> None:
+        self._history.append(action)
+        self._actors.append(self.turn)
+        self._legal = None
+
+    # -- notation ----------------------------------------------------------
+    def action_text(self, action: int) -> str:
+        if 0 <= action < 52 and action in FACES:
+            return f"play {card_text(action)}"
+        if action in _TEXTS:
+            return _TEXTS[action]
+        if SOLO <= action < SOLO + len(SOLO_NAMES):
+            return f"solo {SOLO_NAMES[action - SOLO]}"
+        for verb, base in (("give", GIVE), ("return", RETURN)):
+            if base <= action < base + (1 << 18) and all(f in FACES for f in triple_faces(action - base)):
+                return f"{verb} " + " ".join(card_text(f) for f in triple_faces(action - base))
+        raise NotationError(f"{action!r} is not a Doppelkopf action")
+
+    def parse_action(self, text: str) -> int:
+        words = " ".join(text.lower().split())
+        if words in _WORDS:
+            return _WORDS[words]
+        verb, _, rest = words.partition(" ")
+        if verb == "solo" and rest in SOLO_NAMES:
+            return SOLO + SOLO_NAMES.index(rest)
+        if verb == "play" and rest:
+            (played,) = _deck_faces(rest, 1)
+            return played
+        if verb in ("give", "return") and rest:
+            return (GIVE if verb == "give" else RETURN) + triple_code(_deck_faces(rest, 3))
+        raise NotationError(
+            f"{text!r} is not a Doppelkopf action (try: healthy, marriage, poverty, solo queens, re, kontra, "
+            "no 90, schwarz, play 10H, give 9C 10D QD, accept, decline, return AS KS 9H)"
+        )
+
+    def _describe(self, action: int) -> str:
+        try:
+            return repr(self.action_text(action))
+        except NotationError:
+            return repr(action)
+
+    # -- reservations --------------------------------------------------------
+    def _reservation_options(self, seat: int) -> tuple[int, ...]:
+        options = [HEALTHY]
+        if self._queens_of_clubs(seat) == 2:
+            options.append(MARRIAGE)
+        if self.options["poverty"] and self._trump_count(seat, NORMAL) <= POVERTY_MAX_TRUMPS:
+            options.append(POVERTY)
+        return (*options, *range(SOLO, SOLO + len(SOLO_NAMES)))
+
+    def _queens_of_clubs(self, seat: int) -> int:
+        hand = self.hands[seat]
+        return (hand >> QC & 1) + (hand >> (QC + COPY_OFFSET) & 1)
+
+    def _trump_count(self, seat: int, table: int) -> int:
+        hand, trumps = self.hands[seat], TRUMP_MASK[table]
+        return (hand & trumps).bit_count() + (hand >> COPY_OFFSET & trumps).bit_count()
+
+    def _reserve(self, action: int) -> None:
+        self.reservations[self.turn] = action
+        self.turn = (self.turn + 1) % 4
+        if self.turn == (self.dealer + 1) % 4:
+            self._settle_reservations()
+
+    def winning_reservation(self) -> int:
+        """The seat whose reservation plays (-1: all healthy).  Solo > poverty >
+        marriage; between equals the earlier seat in turn order."""
+        best_seat, best_rank = -1, 0
+        for offset in range(1, 5):
+            seat = (self.dealer + offset) % 4
+            rank = reservation_rank(self.reservations[seat])
+            if rank > best_rank:
+                best_seat, best_rank = seat, rank
+        return best_seat
+
+    def _settle_reservations(self) -> None:
+        seat = self.winning_reservation()
+        self.turn = self.leader = (self.dealer + 1) % 4
+        self.phase = PLAYING
+        if seat < 0:
+            self._start_normal()
+            return
+        self.declarer = seat
+        self.team = [KONTRA] * 4
+        self.team[seat] = RE
+        reservation = self.reservations[seat]
+        if reservation == MARRIAGE:
+            self.contract, self.marriage_pending = MARRIAGE_GAME, True
+        elif reservation == POVERTY:
+            self.contract, self.phase, self.turn = POVERTY_GAME, GIVING, seat
+        else:
+            self.contract, self.lone = SOLO_GAME, True
+            self.solo = reservation - SOLO
+            self.table = SOLO_TABLE[self.solo]
+            if self.options["soloist_leads"]:
+                self.turn = self.leader = seat
+
+    def _start_normal(self) -> None:
+        """Re = the Q♣ holders; both Q♣ in one hand is a silent solo."""
+        self.contract = NORMAL_GAME
+        self.team = [RE if self._queens_of_clubs(s) else KONTRA for s in range(4)]
+        if self.team.count(RE) == 1:
+            self.contract, self.lone = SILENT_SOLO, True
+            self.declarer = self.team.index(RE)
+
+    # -- poverty -----------------------------------------------------------------
+    def _give_options(self) -> list[int]:
+        seat = self.turn
+        ids = cards_of(self.hands[seat])
+        trumps = TRUMP_MASK[NORMAL]
+        need = self._trump_count(seat, NORMAL)
+        codes = {
+            triple_code([face(c) for c in combo])
+            for combo in combinations(ids, 3)
+            if sum(trumps >> face(c) & 1 for c in combo) == need
+        }
+        return [GIVE + code for code in sorted(codes)]
+
+    def _return_options(self) -> list[int]:
+        ids = cards_of(self.hands[self.turn])
+        return [RETURN + code for code in sorted({triple_code([face(c) for c in combo]) for combo in combinations(ids, 3)})]
+
+    def _move_three(self, source: int, target: int, code: int) -> tuple[int, ...]:
+        moved = []
+        hand = self.hands[source]
+        for card_face in triple_faces(code):
+            hand, card_id = remove_face(hand, card_face)
+            moved.append(card_id)
+        self.hands[source] = hand
+        self.hands[target] |= mask_of(moved)
+        self.counts[source] -= 3
+        self.counts[target] += 3
+        return tuple(moved)
+
+    def _give(self, action: int) -> None:
+        # The three cards leave the poor hand face down; nobody holds them until one accepts.
+        hand = self.hands[self.turn]
+        moved = []
+        for card_face in triple_faces(action - GIVE):
+            hand, card_id = remove_face(hand, card_face)
+            moved.append(card_id)
+        self.hands[self.turn] = hand
+        self.counts[self.turn] -= 3
+        self.given = tuple(moved)
+        self.phase, self.turn = OFFERING, (self.declarer + 1) % 4
+
+    def _answer_offer(self, action: int) -> None:
+        seat = self.turn
+        if action == ACCEPT:
+            self.partner = seat
+            self.team[seat] = RE
+            self.hands[seat] |= mask_of(self.given)
+            self.counts[seat] += 3
+            self.phase = RETURNING
+            return
+        self.declined.append(seat)
+        self.turn = (seat + 1) % 4
+        if self.turn == self.declarer:
+            # Everybody declined: the same dealer deals again (same deal number).
+            self.outcome = "thrown_in"
+            self.phase = DONE
+
+    def _return(self, action: int) -> None:
+        self.returned = self._move_three(self.turn, self.declarer, action - RETURN)
+        self.phase = PLAYING
+        self.turn = self.leader = (self.dealer + 1) % 4
+
+    # -- announcements -------------------------------------------------------------
+    def _next_announcement(self, seat: int) -> int:
+        """The one announcement ``seat`` may make now, or -1.  Levels go one at a
+        time; each needs a number of cards still in hand (spec "Announcements")."""
+        if self.marriage_pending:
+            return -1
+        team = self.team[seat]
+        level = self.levels[team] + 1
+        if level > 4:
+            return -1
+        shift = self.decided_in
+        need = MIN_CARDS[level] - shift
+        if level == 0:
+            other = self.levels[1 - team]
+            if other >= 0:
+                # A reply: one card fewer than the announcement replied to needed.
+                need = min(need, MIN_CARDS[other] - shift - 1)
+        if self.counts[seat] < need:
+            return -1
+        if level == 0:
+            return ANNOUNCE_RE if team == RE else ANNOUNCE_KONTRA
+        return ANNOUNCE_KONTRA + level
+
+    def _why_not_announcement(self, action: int) -> str:
+        if not ANNOUNCE_RE <= action <= SCHWARZ:
+            return f"{self._describe(action)} is not allowed now: play a card or announce"
+        if self.marriage_pending:
+            return "nobody may announce before the marriage partner is found"
+        allowed = self._next_announcement(self.turn)
+        if allowed < 0:
+            return f"{self._describe(action)} is not allowed: no announcement is open to you now"
+        return f"{self._describe(action)} is not allowed now; your team's next announcement is {self._describe(allowed)}"
+
+    def _announce(self, action: int) -> None:
+        self.levels[self.team[self.turn]] = announcement_level(action)
+
+    # -- play ----------------------------------------------------------------
+    def _playable(self) -> int:
+        faces = face_mask(self.hands[self.turn])
+        trick = self.trick
+        if not trick:
+            return faces
+        following = faces & FOLLOW[self.table][SUIT[self.table][trick[0]]]
+        return following or faces
+
+    def _why_not_playable(self, action: int) -> str:
+        if action not in FACES:
+            return f"{self._describe(action)} is not allowed now: play a card"
+        if not face_mask(self.hands[self.turn]) >> action & 1:
+            return f"{card_text(action)} is not in your hand"
+        led = SUIT[self.table][self.trick[0]]
+        return f"you must follow {'trump' if led == TRUMP else 'CDHS'[led]}"
+
+    def _play(self, card_face: int) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        bit = 1 << card_face
+        self.hands[seat] = hand ^ bit if hand & bit else hand ^ (bit << COPY_OFFSET)
+        self.counts[seat] -= 1
+        trick = self.trick
+        trick.append(card_face)
+        if len(trick) < 4:
+            self.turn = (seat + 1) & 3
+            return
+        self._finish_trick()
+
+    def trick_winner(self, leader: int, cards: Sequence[int], last: bool) -> int:
+        """Highest trump, else highest of the led suit; of two identical cards
+        the first wins, except that with the "second 10♥" option the second
+        10♥ beats the first (not in the last trick, and only where 10♥ is trump)."""
+        table = self.table
+        suit, power = SUIT[table], POWER[table]
+        led = suit[cards[0]]
+        second_ten = self.options["second_heart_ten"] and not last and suit[TH] == TRUMP
+        best, best_index = -1, 0
+        for index, c in enumerate(cards):
+            s = suit[c]
+            if s == TRUMP or s == led:
+                p = power[c]
+                if p > best or (p == best and second_ten and c == TH):
+                    best, best_index = p, index
+        return (leader + best_index) & 3
+
+    def _finish_trick(self) -> None:
+        cards = tuple(self.trick)
+        number = len(self.tricks) + 1
+        winner = self.trick_winner(self.leader, cards, number == TRICKS)
+        points = POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
+        self.tricks.append((self.leader, cards, winner, points))
+        self.won_points[winner] += points
+        self.won_tricks[winner] += 1
+        self.trick = []
+        if self.marriage_pending:
+            self._marriage_after_trick(winner, number)
+        if number == TRICKS:
+            self._score()
+        else:
+            self.leader = self.turn = winner
+
+    def _marriage_after_trick(self, winner: int, number: int) -> None:
+        """The first other player to win one of the first three tricks marries;
+        if none does, the marriage player plays alone (scored as a solo)."""
+        if winner != self.declarer:
+            self.partner = winner
+            self.team[winner] = RE
+        elif number < 3:
+            return
+        else:
+            self.lone = True
+        self.marriage_pending = False
+        self.decided_in = number
+
+    # -- scoring ---------------------------------------------------------------
+    def facts(self) -> DealFacts:
+        team = self.team
+        points, tricks = [0, 0], [0, 0]
+        for seat in range(4):
+            points[team[seat]] += self.won_points[seat]
+            tricks[team[seat]] += self.won_tricks[seat]
+        return DealFacts(tuple(team), self.lone, (points[0], points[1]), (tricks[0], tricks[1]),
+                         (self.levels[0], self.levels[1]), self._extras())
+
+    def _extras(self) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """Fox caught, Karlchen, Doppelkopf tricks — per team (none in solos)."""
+        extras: tuple[list[tuple[str, str]], list[tuple[str, str]]] = ([], [])
+        if self.lone:
+            return extras
+        team = self.team
+        for number, (leader, cards, winner, points) in enumerate(self.tricks, start=1):
+            side = team[winner]
+            for index, c in enumerate(cards):
+                if c == AD and team[(leader + index) & 3] != side:
+                    extras[side].append(("fox", f"Fox (A♦) caught in trick {number}"))
+            if points >= 40:
+                extras[side].append(("doppelkopf", f"Doppelkopf: trick {number} worth {points}"))
+            if number == TRICKS:
+                self._karlchen(leader, cards, winner, extras[side])
+        return extras
+
+    def _karlchen(self, leader: int, cards: tuple[int, ...], winner: int, out: list[tuple[str, str]]) -> None:
+        side = self.team[winner]
+        if cards[(winner - leader) & 3] == JC:
+            out.append(("karlchen", "Karlchen (J♣) won the last trick"))
+        if self.options["karlchen_only_by_winning"]:
+            return
+        for index, c in enumerate(cards):
+            if c == JC and self.team[(leader + index) & 3] != side:
+                out.append(("karlchen_caught", "Opposing Karlchen (J♣) caught in the last trick"))
+
+    def _score(self) -> None:
+        self.settlement = settle(self.facts())
+        winner = self.settlement.winner
+        self.outcome = "nobody_won" if winner is None else f"{TEAM_NAMES[winner]}_won"
+        self.phase = DONE
+
+    def breakdown(self) -> list[ScoreLine]:
+        """Every scoring line of the deal (``team`` 0 = Re, 1 = Kontra), then the
+        deal value and each seat's game points."""
+        if self.phase != DONE:
+            return []
+        if self.settlement is None:
+            return [ScoreLine("thrown_in", "Poverty declined by all: the same dealer deals again", 0)]
+        facts = self.facts()
+        lines = [ScoreLine("card_points", f"{TEAM_NAMES[t].capitalize()} card points", facts.card_points[t], team=t)
+                 for t in (RE, KONTRA)]
+        lines += [ScoreLine(key, text, points, team=team) for key, text, points, team in self.settlement.lines]
+        winner = self.settlement.winner
+        side = RE if winner is None else winner
+        lines.append(ScoreLine("value", "Deal value" + ("" if winner is not None else " (nobody won: extras only)"),
+                               self.settlement.value, team=side))
+        lines += [ScoreLine("seat", f"Seat {seat}", p, seat=seat) for seat, p in enumerate(self.settlement.seat_points)]
+        return lines
+
+    # -- views ---------------------------------------------------------------------
+    def view(self, seat: int) -> dict[str, Any]:
+        from tricktable.games.doppelkopf.views import build_view
+
+        return build_view(self, seat)
+
+
+def reservation_rank(action: int | None) -> int:
+    """Precedence of a reservation (healthy or not yet spoken: 0)."""
+    if action is None or action == HEALTHY:
+        return HEALTHY_RANK
+    if action == MARRIAGE:
+        return MARRIAGE_RANK
+    return POVERTY_RANK if action == POVERTY else SOLO_RANK
+
+
+def _deck_faces(text: str, how_many: int) -> list[int]:
+    faces = parse_cards(text)
+    if len(faces) != how_many:
+        raise NotationError(f"{text!r}: name exactly {how_many} card{'s' if how_many > 1 else ''}")
+    for f in faces:
+        if f not in FACES:
+            raise NotationError(f"{card_text(f)} is not in the Doppelkopf deck (A 10 K Q J 9)")
+    return faces
