@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from tricktable.server.room import playable_games
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 CORNER = {"x": 8, "y": 24}  # overlapping cards: tap the visible corner, as a person would
@@ -44,6 +46,8 @@ def play_deal(p, rng: random.Random, name: str, game: str) -> dict:
 @pytest.mark.parametrize("game, viewport, name", [
     ("double-sar", DESKTOP, "desktop"), ("double-sar", PHONE, "phone"), ("single-sar", PHONE, "phone")])
 def test_a_whole_deal_by_clicking(make_page, game, viewport, name):
+    if game not in playable_games():
+        pytest.skip(f"{game} has not landed")
     p = make_page(viewport=viewport)
     page = p.page
     p.open(f"#/play/{game}")
