@@ -6,12 +6,13 @@ test directories are not packages."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import pytest
 
-from tricktable.cards import COPY_OFFSET
+from tricktable.cards import COPY_OFFSET, card_text, parse_cards
 from tricktable.core.protocol import Deal
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
@@ -23,8 +24,36 @@ def make_deal(hands: list[str], dealer: int = 3) -> Deal:
     return SPEC.deal_from_json({"dealer": dealer, "hands": hands, "rest": ""})
 
 
-def start(hands: list[str], dealer: int = 3, **options: Any) -> st.DoppelkopfState:
-    return SPEC.new_deal(make_deal(hands, dealer), SPEC.normalize_options(options))
+def fill_deal(partial: list[str], dealer: int = 3, seed: int = 0) -> Deal:
+    """A deal where each seat holds at least the cards written for it; the rest
+    of the deck is spread over the seats at random (fixed by ``seed``)."""
+    rng = random.Random(seed)
+    left = Counter(c % COPY_OFFSET for c in DECK)
+    hands = []
+    for text in partial:
+        cards = parse_cards(text)
+        left.subtract(cards)
+        hands.append(cards)
+    assert all(n >= 0 for n in left.values()), "more than two copies of a card"
+    rest = list(left.elements())
+    rng.shuffle(rest)
+    for hand in hands:
+        while len(hand) < 12:
+            hand.append(rest.pop())
+    return make_deal([" ".join(card_text(c) for c in hand) for hand in hands], dealer)
+
+
+def start(hands: list[str], dealer: int = 3, seed: int = 0, **options: Any) -> st.DoppelkopfState:
+    """A deal from (possibly partial) hands, options by name."""
+    return SPEC.new_deal(fill_deal(hands, dealer, seed), SPEC.normalize_options(options))
+
+
+def advance(state: st.DoppelkopfState, rng: random.Random, until: Callable[[st.DoppelkopfState], bool]) -> st.DoppelkopfState:
+    """Play random cards (never announcing) until ``until`` holds."""
+    while not until(state):
+        legal = [a for a in state.legal_actions() if a < 52]
+        state.apply(rng.choice(legal))
+    return state
 
 
 def run(state: st.DoppelkopfState, *texts: str) -> st.DoppelkopfState:
@@ -92,6 +121,8 @@ def play_out(state: st.DoppelkopfState, rng: random.Random, policy: Policy,
 class Helpers:
     make_deal = staticmethod(make_deal)
     start = staticmethod(start)
+    fill_deal = staticmethod(fill_deal)
+    advance = staticmethod(advance)
     run = staticmethod(run)
     shaped_deal = staticmethod(shaped_deal)
     play_out = staticmethod(play_out)
