@@ -132,3 +132,15 @@ def test_worlds_that_contradict_a_pass_weigh_less():
         view = state.view(2)
         weights.append(eb.bidding_likelihood(state, view, 2))
     assert weights[0] == eb.DISAGREE_WEIGHT and weights[1] == 1.0
+
+
+def test_search_falls_back_to_the_rules_when_no_world_can_be_sampled(monkeypatch):
+    from tricktable.core.sampling import SamplingError
+
+    def no_world(view, rng):
+        raise SamplingError("the view's constraints cannot all hold")
+
+    state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("fallback", 1), 0, OPTIONS), OPTIONS)
+    view = state.view(state.to_move)
+    monkeypatch.setattr(eb.SEARCH.spec, "sample_world", no_world)
+    assert make_bot("search", budget_ms=20).choose(view) == make_bot("heuristic").choose(view)

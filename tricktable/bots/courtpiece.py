@@ -337,7 +337,7 @@ def _spec() -> Any:
     return DOUBLE_SAR
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, team_value)  # type: ignore[arg-type]
+SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text)  # type: ignore[arg-type]
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the view's game."""
 
 ROLLOUTS_PER_MS = 0.6
@@ -348,7 +348,7 @@ plays up to 52 cards), with margin (see docs/strength.md)."""
 def search_game(view: Mapping[str, Any]) -> SearchGame:
     from tricktable.games import get_spec
 
-    return SearchGame(get_spec(view["game"]), heuristic_action, team_value)  # type: ignore[arg-type]
+    return SearchGame(get_spec(view["game"]), heuristic_action, team_value, rules=heuristic_text)  # type: ignore[arg-type]
 
 
 def worlds_for(budget_ms: float, actions: int = 1) -> int:

@@ -31,7 +31,6 @@ from tricktable.games.doppelkopf.rules import (
     NORMAL,
     POINTS,
     POWER,
-    QC,
     SOLO_NAMES,
     SOLO_TABLE,
     SUIT,
@@ -298,7 +297,7 @@ def _spec() -> Any:
     return SPEC
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, seat_value)  # type: ignore[arg-type]
+SEARCH = SearchGame(_spec(), heuristic_action, seat_value, rules=heuristic_text)  # type: ignore[arg-type]
 
 ROLLOUTS_PER_MS = 0.25
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout

@@ -542,7 +542,7 @@ def _spec() -> Any:
     return SPEC
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, bidding_likelihood)
+SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, bidding_likelihood, heuristic_text)
 
 WORLDS_PER_MS = 0.6
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with

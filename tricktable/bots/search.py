@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from tricktable.core.errors import GameError
 from tricktable.core.protocol import GameSpec, GameState
 
 Policy = Callable[[GameState], int]
@@ -44,6 +45,8 @@ class SearchGame:
     value: Value
     leaf: Leaf | None = None
     weight: Weight | None = None
+    rules: Callable[[Mapping[str, Any]], str] | None = None
+    """The game's heuristic on a view: the fallback when no world can be sampled."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,9 @@ def evaluate(
     totals = dict.fromkeys(actions, 0.0)
     weight_sum, used = 0.0, 0
     for _ in range(worlds):
-        world = game.spec.sample_world(view, rng)
+        world = _sample(game, view, rng)
+        if world is None:
+            break
         weight = game.weight(world, view, seat) if game.weight else 1.0
         values = _try_all(game, world, seat, actions, deadline if used else None)
         if values is None:
@@ -105,6 +110,20 @@ def evaluate(
     # Ties go to the earlier legal action, so the order is deterministic.
     order = {a: i for i, a in enumerate(actions)}
     return sorted(estimates, key=lambda e: (-round(e.value, 9), order[e.action]))
+
+
+SAMPLE_TRIES = 3
+
+
+def _sample(game: SearchGame, view: Mapping[str, Any], rng: random.Random) -> GameState | None:
+    """A sampled world, or None when the game's sampler finds none (then the
+    search stands on the worlds it has, or the caller falls back to the rules)."""
+    for _ in range(SAMPLE_TRIES):
+        try:
+            return game.spec.sample_world(view, rng)
+        except GameError:
+            continue
+    return None
 
 
 def _try_all(game: SearchGame, world: GameState, seat: int, actions: Sequence[str],
@@ -125,4 +144,11 @@ def best_action(game: SearchGame, view: Mapping[str, Any], rng: random.Random, w
     actions = list(actions if actions is not None else view["legal"])
     if len(actions) == 1:
         return actions[0]
-    return evaluate(game, view, rng, worlds, hard_ms, actions)[0].action
+    estimates = evaluate(game, view, rng, worlds, hard_ms, actions)
+    return estimates[0].action if estimates[0].worlds else fallback(game, view, actions)
+
+
+def fallback(game: SearchGame, view: Mapping[str, Any], actions: Sequence[str]) -> str:
+    """No world could be sampled: the game's rules decide (``game.rules``), else
+    the first candidate."""
+    return game.rules(view) if game.rules else actions[0]
