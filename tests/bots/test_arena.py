@@ -46,3 +46,11 @@ def test_levels_map_onto_bots_and_budgets():
     assert best_bot("euchre", "easy").name == "heuristic"
     normal, hard = best_bot("euchre", "normal"), best_bot("euchre", "hard")
     assert normal.name == hard.name == "search" and normal.budget_ms < hard.budget_ms
+
+
+def test_timing_reports_wall_and_cpu_percentiles():
+    from tricktable.bots.timing import measure
+
+    result = measure("euchre", "heuristic", 3)
+    assert result["decisions"] > 0 and result["cpu_ms"]["p50"] <= result["cpu_ms"]["max"]
+    assert set(result["wall_ms"]) == {"p50", "p95", "max"}

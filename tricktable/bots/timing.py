@@ -1,0 +1,58 @@
+"""Decision times of a bot, in wall-clock and in CPU time.
+
+On a shared machine the wall-clock time of a decision depends on everybody
+else's load; the CPU time the decision itself used does not (much), and is what
+the decision would take on an otherwise idle core.  ``docs/strength.md`` reports
+both, with the load average.
+
+    python -m tricktable.bots.timing euchre --bot search --deals 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import Any, Sequence
+
+from tricktable.arena import ARENA_OPTIONS, deal_state, percentiles
+from tricktable.bots import make_bot
+from tricktable.games import get_spec
+
+
+def measure(game: str, bot: str, deals: int, seed: str = "timing") -> dict[str, Any]:
+    """The bot plays every seat of ``deals`` deals; only real decisions (two or
+    more legal actions) are timed."""
+    spec = get_spec(game)
+    options = spec.normalize_options(ARENA_OPTIONS.get(game, {}))
+    bots = [make_bot(bot, seed=f"{seed}/{seat}") for seat in range(4)]
+    wall: list[float] = []
+    cpu: list[float] = []
+    for index in range(deals):
+        state = deal_state(spec, seed, index, options)
+        while not state.is_terminal():
+            seat = state.to_move
+            view = state.view(seat)
+            start_wall, start_cpu = time.perf_counter(), time.process_time()
+            text = bots[seat].choose(view)
+            if len(view["legal"]) > 1:
+                wall.append((time.perf_counter() - start_wall) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
+            state.act(seat, text)
+    return {"game": game, "bot": bot, "deals": deals, "decisions": len(wall), "wall_ms": percentiles(wall),
+            "cpu_ms": percentiles(cpu), "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tricktable.bots.timing", description=__doc__)
+    parser.add_argument("game")
+    parser.add_argument("--bot", default="search")
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--seed", default="timing")
+    args = parser.parse_args(argv)
+    print(json.dumps(measure(args.game, args.bot, args.deals, args.seed)))
+
+
+if __name__ == "__main__":
+    main()
