@@ -1,10 +1,11 @@
 """The Court Piece family — ``shared/rules/court-piece.md``: Double Sar (the pile)
-and Single Sar on one core, ready for its relatives (Hidden Trump, Be-Ranga,
-Mendikot).
+and Single Sar on one core, and its relatives (Hidden Trump, Be-Ranga, Mendikot).
 
 Modules: ``rules`` (tables), ``state`` (the family state machine and Single Sar),
 ``pile`` (Double Sar), ``match`` (draw, rotation, points/kots, bonus, daily),
-``spec`` (options, dealing, world sampling).
+``spec`` (options, dealing, world sampling), ``hidden`` (Hidden Trump: the
+face-down trump card), ``beranga`` (Be-Ranga), ``mendikot`` (Mendikot).  The
+relatives' own decisions are documented in their modules.
 
 Decisions taken here where the spec leaves room (each is documented where it is
 implemented):
@@ -33,6 +34,10 @@ from tricktable.games.courtpiece.match import CourtPieceMatch
 from tricktable.games.courtpiece.pile import DoubleSarState
 from tricktable.games.courtpiece.spec import DOUBLE_SAR, SINGLE_SAR, CourtPieceSpec, DoubleSarSpec, SingleSarSpec
 from tricktable.games.courtpiece.state import CourtPieceState, SingleSarState
+from tricktable.games.courtpiece.hidden import HIDDEN_TRUMP, HiddenTrumpSpec, HiddenTrumpState
+from tricktable.games.courtpiece.beranga import BE_RANGA, BeRangaSpec, BeRangaState
+from tricktable.games.courtpiece.mendikot import MENDIKOT, MendikotSpec, MendikotState
 
-__all__ = ["DOUBLE_SAR", "SINGLE_SAR", "CourtPieceMatch", "CourtPieceSpec", "CourtPieceState",
+__all__ = ["BE_RANGA", "DOUBLE_SAR", "HIDDEN_TRUMP", "MENDIKOT", "SINGLE_SAR", "BeRangaSpec", "BeRangaState",
+           "HiddenTrumpSpec", "HiddenTrumpState", "MendikotSpec", "MendikotState", "CourtPieceMatch", "CourtPieceSpec", "CourtPieceState",
            "DoubleSarSpec", "DoubleSarState", "SingleSarSpec", "SingleSarState"]

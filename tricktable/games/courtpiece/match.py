@@ -22,7 +22,6 @@ from tricktable.core.match import MatchState
 from tricktable.core.protocol import GameSpec, GameState, ScoreLine
 from tricktable.core.rng import derive_seed, shuffled
 from tricktable.games.courtpiece.rules import (
-    CALLERS_KOT,
     DAILY_DEALS,
     DECK,
     KOTS,
@@ -114,7 +113,7 @@ class CourtPieceMatch(MatchState):
             return self.dealer
         if winners == self.dealer % 2:
             return NEXT[self.dealer]
-        return (self.dealer + 2) % 4 if outcome == CALLERS_KOT else self.dealer
+        return (self.dealer + 2) % 4 if outcome in deal.SWEEPS else self.dealer  # type: ignore[attr-defined]
 
     def team_totals(self) -> list[int]:
         return [self.totals[0], self.totals[1]]

@@ -37,6 +37,8 @@ COMMON_OPTIONS = (
     OptionSpec("change_trump", True, description="The caller may change trump once before the first card."),
     OptionSpec("first_game", False, description="The person's very first game: 10 s to call instead of 20 s."),
 )
+DAILY_OPTIONS = {"counting": "points", "new_cards": "off"}
+"""What a daily game fixes (a game without a counting mode just deals the same cards)."""
 PILE_HOUSE_RULES = (
     OptionSpec("ace_on_ace", False, description="Two wins in a row with two different aces do not capture."),
     OptionSpec("trump_ace_cannot_seal", False, description="The ace of trumps cannot complete a capture."),
@@ -49,6 +51,7 @@ class CourtPieceSpec(GameSpec):
 
     deck = DECK
     state_class: ClassVar[type[CourtPieceState]]
+    match_class: ClassVar[type[CourtPieceMatch]] = CourtPieceMatch
 
     def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
         """Shuffle, then deal 5, 4 and 4 cards to everyone, starting with the
@@ -75,8 +78,9 @@ class CourtPieceSpec(GameSpec):
 
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> CourtPieceMatch:
         if daily:  # the daily game counts in points and deals everyone the same cards
-            options = {**options, "counting": "points", "new_cards": "off"}
-        return CourtPieceMatch(self, seed, options, daily)
+            names = {option.name for option in self.option_specs}
+            options = {**options, **{k: v for k, v in DAILY_OPTIONS.items() if k in names}}
+        return self.match_class(self, seed, options, daily)
 
     def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
         return sample_world(self, view, rng)

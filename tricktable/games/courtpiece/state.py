@@ -39,6 +39,7 @@ from tricktable.games.courtpiece.rules import (
     CALL_SECONDS,
     FIRST_GAME_CALL_SECONDS,
     FIRST_PACKET,
+    KOTS,
     NEW_CARDS_DEAL,
     NEXT,
     NO_TRUMP,
@@ -122,6 +123,9 @@ class CourtPieceState(GameState):
 
     CAN_CHANGE_TRUMP = True
     PHASE_NAMES = PHASE_NAMES
+    SWEEPS = KOTS
+    """Outcomes that send the next deal to the dealer's partner when the callers
+    make them (the kot; Mendikot's mendikot and whitewash)."""
     SCORES = SCORE_TABLE
     """What the winners score, per counting mode and outcome (Mendikot has its own)."""
     TEXTS = SCORE_TEXTS
@@ -181,7 +185,7 @@ class CourtPieceState(GameState):
             return cards_in(self._playable())
         if self.phase == DONE:
             return ()
-        calls = [CALL + s for s in range(4)]
+        calls = self._calls()
         if self.phase == CALLING:
             calls.append(PASS)
         if self._may_ask_new_cards():
@@ -271,6 +275,10 @@ class CourtPieceState(GameState):
     def _record(self, action: int) -> None:
         self._history.append(action)
         self._actors.append(self.turn)
+
+    def _calls(self) -> list[int]:
+        """Hook: the ways to name trump (Hidden Trump puts one of the first five cards face down)."""
+        return [CALL + s for s in range(4)]
 
     def _may_ask_new_cards(self) -> bool:
         """New cards: the person (``person_seat``; every seat with "any seat") may
@@ -418,7 +426,7 @@ class CourtPieceState(GameState):
             "tricks": [{"leader": leader, "cards": self._seated(leader, cards), "winner": winner}
                        for leader, cards, winner in self.tricks],
             "captured": list(self.captured),
-            "actions": [[actor, self.action_text(a)] for actor, a in zip(self._actors, self._history)],
+            "actions": [[actor, self._seen_text(seat, actor, a)] for actor, a in zip(self._actors, self._history)],
             "legal": self.legal_texts() if to_move == seat else [],
             "terminal": self.phase == DONE,
             "options": dict(self.options),
@@ -432,6 +440,10 @@ class CourtPieceState(GameState):
                 "lines": [line.to_json() for line in self.breakdown()],
             }
         return view
+
+    def _seen_text(self, seat: int, actor: int, action: int) -> str:
+        """Hook: how ``seat`` sees ``actor``'s action (Hidden Trump's face-down card reads ``?``)."""
+        return self.action_text(action)
 
     def _extra_view(self) -> dict[str, Any]:
         """Hook: a game's own public facts (the pile)."""
