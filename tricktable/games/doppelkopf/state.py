@@ -74,6 +74,7 @@ from tricktable.games.doppelkopf.rules import (
     DealFacts,
     Settlement,
     face_mask,
+    faces_of,
     settle,
 )
 
@@ -158,6 +159,7 @@ class DoppelkopfState(GameState):
         self._history: list[int] = []
         self._actors: list[int] = []
         self._legal: Sequence[int] | None = None
+        self._playable_mask = 0  # valid while ``_legal`` is
 
     # -- protocol ----------------------------------------------------------
     @property
@@ -177,7 +179,8 @@ class DoppelkopfState(GameState):
     def _compute_legal(self) -> Sequence[int]:
         phase = self.phase
         if phase == PLAYING:
-            plays = cards_of(self._playable())
+            self._playable_mask = playable = self._playable()
+            plays = faces_of(playable)
             announcement = self._next_announcement(self.turn)
             return plays if announcement < 0 else (announcement, *plays)
         if phase == RESERVING:
@@ -194,7 +197,8 @@ class DoppelkopfState(GameState):
         phase = self.phase
         if phase == PLAYING:
             if 0 <= action < 52:
-                if not self._playable() >> action & 1:
+                playable = self._playable_mask if self._legal is not None else self._playable()
+                if not playable >> action & 1:
                     raise IllegalAction(self._why_not_playable(action))
                 self._record(action)
                 self._play(action)
