@@ -43,6 +43,7 @@ def test_the_page_and_its_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "js/app.js" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert client.get("/js/table.js", headers={"Accept-Encoding": "gzip"}).headers["content-encoding"] == "gzip"
     for path in ("/js/app.js", "/style.css", "/i18n/en.json", "/i18n/de.json", "/i18n/hi.json", "/i18n/th.json",
                  "/rules/en/euchre.md"):
         assert client.get(path).status_code == 200, path

@@ -67,3 +67,14 @@ def test_a_whole_deal_by_clicking(make_page, game, viewport, name):
     game_id = page.evaluate(f"localStorage.getItem('tt.game.{game}')")
     match = page.request.get(f"{p.server.url}/api/games/{game_id}").json()["view"]["match"]
     assert int(page.locator(".scorebar .us strong").inner_text()) == match["team_points"][0]
+
+
+@pytest.mark.parametrize("game", ["hidden-trump", "be-ranga", "mendikot"])
+def test_the_relatives_play_a_deal_by_clicking(make_page, game):
+    if game not in playable_games():
+        pytest.skip(f"{game} has not landed")
+    p = make_page(viewport=PHONE)
+    p.open(f"#/play/{game}")
+    play_deal(p, random.Random(game), "phone", game)
+    assert p.page.locator("dialog[open] .score-sheet tr.line").count() >= 1
+    p.shot(f"{game}-sheet-phone")

@@ -13,6 +13,7 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -94,6 +95,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     room = Room(store)
     app = FastAPI(title="tricktable", version="1", description="A free web card room: the referee's API.")
     app.state.room = room
+    app.add_middleware(GZipMiddleware, minimum_size=1000)  # the page is ~80 KB, ~28 KB compressed
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Any) -> Any:

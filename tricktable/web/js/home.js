@@ -16,7 +16,7 @@ export function leaderboardTable(board, limit = 100) {
         el("td", { class: "num" }, String(entry.score))));
     wrap.append(el("table", { class: "sheet" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t("daily.player")),
-        el("th", { scope: "col" }, t("daily.score")))),
+        el("th", { scope: "col", class: "num" }, t("daily.score")))),
       el("tbody", {}, rows)));
   }
   if (board.own) wrap.append(el("p", { class: "own-rank" }, t("daily.rank", { rank: board.own.rank, score: board.own.score })));

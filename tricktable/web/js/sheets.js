@@ -45,7 +45,7 @@ function perColumn(game, points) {
 export function scoreSheetTable(game, result) {
   if (renderer(game).teams === false) return seatSheet(game, result);
   const heads = columns(game);
-  const head = el("tr", {}, el("th", { scope: "col" }, t("sheet.line")), ...heads.map((h) => el("th", { scope: "col" }, h)));
+  const head = el("tr", {}, el("th", { scope: "col" }, t("sheet.line")), ...heads.map((h) => el("th", { scope: "col", class: "num" }, h)));
   const rows = result.lines.map((line) => {
     const column = columnOf(game, line);
     return el("tr", { class: "line" }, el("td", {}, renderer(game).lineText(game, line)),
@@ -90,7 +90,7 @@ export async function showMatchSummary(table, state = table.state) {
       ...perColumn(game, r.points).map((p) => el("td", { class: "num" }, String(p)))));
   const totals = perColumn(game, match.totals);
   const table_ = el("table", { class: "sheet" },
-    el("thead", {}, el("tr", {}, el("th", {}, ""), ...heads.map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, el("th", {}, ""), ...heads.map((h) => el("th", { scope: "col", class: "num" }, h)))),
     el("tbody", {}, rows, el("tr", { class: "sum" }, el("th", { scope: "row" }, t("sheet.total")),
       ...totals.map((p) => el("td", { class: "num" }, String(p))))));
   const content = el("div", { class: "match-summary" }, el("h2", {}, t("sheet.match_over")), outcome(state), table_);

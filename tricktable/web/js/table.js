@@ -318,7 +318,11 @@ export class Table {
       }
     }
     for (const box of this.seats) box.querySelector(".bubble").textContent = "";
-    if (next.view.terminal) await showMatchSummary(this, next);
+    if (next.view.terminal) {
+      this.state = next; // the table behind the summary shows the final totals
+      this.render();
+      await showMatchSummary(this, next);
+    }
   }
 
   say(seat, text) {

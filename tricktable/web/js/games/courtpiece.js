@@ -4,7 +4,7 @@
 
 import { base } from "./base.js";
 import { t } from "../i18n.js";
-import { parseCard } from "../cards.js";
+import { cardName, parseCard } from "../cards.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const ORDER = ["S", "H", "C", "D"];
@@ -12,17 +12,29 @@ const ORDER = ["S", "H", "C", "D"];
 export const courtpiece = {
   ...base,
 
+  // Card-shaped actions: playing, and (Hidden Trump, Mendikot) hiding the trump card.
+  cardOf(action) {
+    const m = /^(play|hide) (\S+)$/.exec(String(action));
+    return m && parseCard(m[2]) ? m[2] : null;
+  },
+
+  prompt_hide(view) {
+    return view.legal.some((a) => a.startsWith("hide ")) ? t("courtpiece.prompt.hide") : null;
+  },
+
   actionLabel(game, action) {
     const call = /^call ([CDHS])$/.exec(action);
     if (call) return t("courtpiece.action.call", { suit: t(`suit.${call[1]}`) });
     const change = /^change trump ([CDHS])$/.exec(action);
     if (change) return t("courtpiece.action.change", { suit: t(`suit.${change[1]}`) });
+    const swap = /^change trump (\S+)$/.exec(action);
+    if (swap && parseCard(swap[1])) return t("courtpiece.action.change_card", { card: cardName(swap[1], t) });
     return base.actionLabel("courtpiece", action);
   },
 
   actionSuit(action) {
-    const m = /([CDHS])$/.exec(action);
-    return m && action !== "pass to partner" ? m[1] : null;
+    const m = /^(?:call|change trump) (?:10|[2-9JQKA])?([CDHS])$/.exec(action);
+    return m ? m[1] : null;
   },
 
   sortHand(cards, view) {
@@ -36,6 +48,7 @@ export const courtpiece = {
 
   prompt(view) {
     if (view.terminal || view.to_move !== 0) return base.prompt.call(this, view);
+    if (this.prompt_hide(view)) return this.prompt_hide(view);
     if (view.phase === "calling") return t("courtpiece.prompt.calling");
     if (view.phase === "partner calling") return t("courtpiece.prompt.partner_calling");
     if (view.legal.some((a) => a.startsWith("change trump"))) return t("courtpiece.prompt.change");
@@ -49,12 +62,15 @@ export const courtpiece = {
     const [us, them] = view.captured || [0, 0];
     facts.push([t("courtpiece.counted"), t("table.us_them", { us, them })]);
     if (view.pile !== undefined) facts.push([t("courtpiece.pile"), String(view.pile)]);
+    if (view.tens) facts.push([t("courtpiece.tens"), t("table.us_them", { us: view.tens[0], them: view.tens[1] })]);
     if (view.open_pair) facts.push([t("courtpiece.streak"), this.seatName(view.open_pair.seat)]);
     return facts;
   },
 
   centre(view) {
     if (view.flip_card) return { card: view.flip_card, down: false, label: t("courtpiece.flip") };
+    if (view.hidden_card) return { card: view.hidden_card, down: false, label: t("courtpiece.hidden_mine") };
+    if (view.trump_hidden) return { card: "", down: true, label: t("courtpiece.hidden") };
     return null;
   },
 
@@ -71,6 +87,7 @@ export const courtpiece = {
 
   lineText(game, line) {
     if (line.key === "tricks") return t("courtpiece.line.tricks", { n: line.points });
+    if (line.key === "tens") return t("courtpiece.line.tens", { n: line.points });
     return base.lineText("courtpiece", line);
   },
 };

@@ -6,7 +6,15 @@ import { courtpiece } from "./courtpiece.js";
 import { doppelkopf } from "./doppelkopf.js";
 import { euchre } from "./euchre.js";
 
-const RENDERERS = { euchre, doppelkopf, "double-sar": courtpiece, "single-sar": courtpiece };
+const RENDERERS = {
+  euchre,
+  doppelkopf,
+  "double-sar": courtpiece,
+  "single-sar": courtpiece,
+  "hidden-trump": courtpiece,
+  "be-ranga": courtpiece,
+  mendikot: courtpiece,
+};
 
 export function renderer(game) {
   return RENDERERS[game] || base;
