@@ -112,7 +112,7 @@ def evaluate(
     return sorted(estimates, key=lambda e: (-round(e.value, 9), order[e.action]))
 
 
-SAMPLE_TRIES = 3
+SAMPLE_TRIES = 1
 
 
 def _sample(game: SearchGame, view: Mapping[str, Any], rng: random.Random) -> GameState | None:
