@@ -13,7 +13,6 @@ import random
 import pytest
 
 from tricktable.cards import parse_card
-from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import KONTRA, POINTS, RE, SOLO_NAMES, DealFacts, settle
 

@@ -47,7 +47,6 @@ from tricktable.core.errors import GameOver, IllegalAction, NotationError
 from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
 from tricktable.games.doppelkopf.rules import (
     AD,
-    ANNOUNCE_NAMES,
     FACES,
     FOLLOW,
     HEALTHY_RANK,
