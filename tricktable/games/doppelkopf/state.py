@@ -354,28 +354,20 @@ class DoppelkopfState(GameState):
         ids = cards_of(self.hands[self.turn])
         return [RETURN + code for code in sorted({triple_code([face(c) for c in combo]) for combo in combinations(ids, 3)})]
 
-    def _move_three(self, source: int, target: int, code: int) -> tuple[int, ...]:
+    def _take_three(self, seat: int, code: int) -> tuple[int, ...]:
+        """Remove three faces (a held copy of each) from a hand; their ids."""
         moved = []
-        hand = self.hands[source]
+        hand = self.hands[seat]
         for card_face in triple_faces(code):
             hand, card_id = remove_face(hand, card_face)
             moved.append(card_id)
-        self.hands[source] = hand
-        self.hands[target] |= mask_of(moved)
-        self.counts[source] -= 3
-        self.counts[target] += 3
+        self.hands[seat] = hand
+        self.counts[seat] -= 3
         return tuple(moved)
 
     def _give(self, action: int) -> None:
         # The three cards leave the poor hand face down; nobody holds them until one accepts.
-        hand = self.hands[self.turn]
-        moved = []
-        for card_face in triple_faces(action - GIVE):
-            hand, card_id = remove_face(hand, card_face)
-            moved.append(card_id)
-        self.hands[self.turn] = hand
-        self.counts[self.turn] -= 3
-        self.given = tuple(moved)
+        self.given = self._take_three(self.turn, action - GIVE)
         self.phase, self.turn = OFFERING, (self.declarer + 1) % 4
 
     def _answer_offer(self, action: int) -> None:
@@ -395,7 +387,9 @@ class DoppelkopfState(GameState):
             self.phase = DONE
 
     def _return(self, action: int) -> None:
-        self.returned = self._move_three(self.turn, self.declarer, action - RETURN)
+        self.returned = self._take_three(self.turn, action - RETURN)
+        self.hands[self.declarer] |= mask_of(self.returned)
+        self.counts[self.declarer] += 3
         self.phase = PLAYING
         self.turn = self.leader = (self.dealer + 1) % 4
 
