@@ -52,7 +52,7 @@ def test_play_a_whole_hand_by_clicking(make_page, viewport, name):
     rng = random.Random(name)
     tricks_seen = False
     while not page.locator("dialog[open]").count():
-        if page.locator(".hand button.legal").count() and page.locator(".trick .card").count() and not tricks_seen:
+        if page.locator(".trick .card").count() and not tricks_seen:
             p.shot(f"euchre-trick-{name}")
             tricks_seen = True
         act_once(p, rng)

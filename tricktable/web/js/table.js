@@ -223,7 +223,12 @@ export class Table {
       if (card) byCard.set(card, action);
     }
     const cards = this.r.sortHand(view.hand, view);
-    this.hand.style.setProperty("--n", cards.length);
+    // Big hands on narrow screens go in two rows, so every card shows a wide
+    // enough strip to read and to tap.
+    const perRow = cards.length > 8 && window.innerWidth <= 520 ? Math.ceil(cards.length / 2) : cards.length;
+    this.hand.style.setProperty("--n", perRow);
+    this.hand.classList.toggle("two-rows", perRow < cards.length);
+    this.perRow = perRow;
     const pick = this.selection(view);
     if (pick) return this.renderSelectableHand(view, cards, pick);
     this.selected = new Set();
@@ -239,6 +244,7 @@ export class Table {
       }, cardSVG(card));
       this.hand.append(button);
     }
+    this.breakRows();
   }
 
   renderSelectableHand(view, cards, pick) {
@@ -259,6 +265,16 @@ export class Table {
         },
       }, cardSVG(card)));
     });
+    this.breakRows();
+  }
+
+  /** Start the second row of a two-row hand. */
+  breakRows() {
+    if (!this.hand.classList.contains("two-rows")) return;
+    const second = this.hand.querySelectorAll(".card")[this.perRow];
+    if (!second) return;
+    second.classList.add("row-start");
+    this.hand.insertBefore(el("span", { class: "row-break", "aria-hidden": "true" }), second);
   }
 
   arrowKeys(event) {
