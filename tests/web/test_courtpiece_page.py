@@ -44,7 +44,8 @@ def play_deal(p, rng: random.Random, name: str, game: str) -> dict:
 
 
 @pytest.mark.parametrize("game, viewport, name", [
-    ("double-sar", DESKTOP, "desktop"), ("double-sar", PHONE, "phone"), ("single-sar", PHONE, "phone")])
+    ("double-sar", DESKTOP, "desktop"), ("double-sar", PHONE, "phone"),
+    ("single-sar", DESKTOP, "desktop"), ("single-sar", PHONE, "phone")])
 def test_a_whole_deal_by_clicking(make_page, game, viewport, name):
     if game not in playable_games():
         pytest.skip(f"{game} has not landed")
