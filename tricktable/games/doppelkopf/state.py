@@ -172,16 +172,20 @@ class DoppelkopfState(GameState):
     def legal_actions(self) -> Sequence[int]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            if self.phase == PLAYING:
+                # The hot path of every playout: inline, cached until the next action.
+                self._playable_mask = playable = self._playable()
+                legal = faces_of(playable)
+                announcement = self._next_announcement(self.turn)
+                if announcement >= 0:
+                    legal = (announcement, *legal)
+            else:
+                legal = self._compute_legal()
+            self._legal = legal
         return legal
 
     def _compute_legal(self) -> Sequence[int]:
         phase = self.phase
-        if phase == PLAYING:
-            self._playable_mask = playable = self._playable()
-            plays = faces_of(playable)
-            announcement = self._next_announcement(self.turn)
-            return plays if announcement < 0 else (announcement, *plays)
         if phase == RESERVING:
             return self._reservation_options(self.turn)
         if phase == GIVING:
@@ -199,7 +203,9 @@ class DoppelkopfState(GameState):
                 playable = self._playable_mask if self._legal is not None else self._playable()
                 if not playable >> action & 1:
                     raise IllegalAction(self._why_not_playable(action))
-                self._record(action)
+                self._history.append(action)
+                self._actors.append(self.turn)
+                self._legal = None
                 self._play(action)
                 return
             if not ANNOUNCE_RE <= action <= SCHWARZ or action != self._next_announcement(self.turn):
