@@ -43,7 +43,7 @@ from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.courtpiece.rules import DECK, DECK_MASK, POWER, SUIT_MASKS, SUIT_OF
 from tricktable.games.courtpiece.spec import COMMON_OPTIONS, CourtPieceSpec, _played, sample_world
-from tricktable.games.courtpiece.state import CHANGE, PLAYING, SingleSarState, cards_in
+from tricktable.games.courtpiece.state import CHANGE, PLAYING, CourtPieceState, SingleSarState, cards_in
 
 REVEAL = 75
 HIDE = 128  # + card
@@ -62,7 +62,6 @@ class HiddenTrumpState(SingleSarState):
         self.revealed_by = -1  # who asked to see it
         self.revealed_trick = 0  # the number of the trick it was shown in
         self.reveal_pos = 0  # in the trick of the reveal: the first position whose trumps count
-        self.must_trump = -1  # the asker, until he has played
         super().__init__(*args, **kwargs)
 
     # -- calling -----------------------------------------------------------------
@@ -89,7 +88,7 @@ class HiddenTrumpState(SingleSarState):
         self.trump = SUIT_OF[self.down]
         self.hands[self.trump_by] |= 1 << self.down
         self.revealed, self.down = self.down, -1
-        self.revealed_by, self.must_trump = self.turn, self.turn
+        self.revealed_by = self.turn
         self.revealed_trick, self.reveal_pos = len(self.tricks) + 1, len(self.trick)
 
     # -- play ----------------------------------------------------------------------
@@ -123,20 +122,17 @@ class HiddenTrumpState(SingleSarState):
         return tuple(SWAP + c for c in cards_in(others))
 
     def _playable(self) -> int:
-        if self.must_trump == self.turn:
+        # The asker's next card is always the action right after the reveal.
+        if self._history[-1] == REVEAL:
             trumps = self.hands[self.turn] & SUIT_MASKS[self.trump]
             if trumps:
                 return trumps
         return super()._playable()
 
     def _why_not_playable(self, card: int) -> str:
-        if self.must_trump == self.turn and self.hands[self.turn] >> card & 1:
+        if self._history[-1] == REVEAL and self.hands[self.turn] >> card & 1:
             return "you asked to see trump: you must play a trump"
         return super()._why_not_playable(card)
-
-    def _play(self, card: int, turn: int) -> None:
-        self.must_trump = -1
-        super()._play(card, turn)
 
     def _winning_index(self, trick: list[int]) -> int:
         if not self.reveal_pos:
@@ -209,14 +205,14 @@ class HiddenTrumpSpec(CourtPieceSpec):
 
 
 # -- world sampling ----------------------------------------------------------------
-def sample_hidden_world(spec: CourtPieceSpec, view: Mapping[str, Any], rng: random.Random) -> Any:
+def sample_hidden_world(spec: CourtPieceSpec, view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
     """A full deal consistent with a Hidden Trump (or Mendikot) view.  Before a card
     is put down this is the family's sampler.  After it, the face-down card is one
     more hidden place of one card (any unseen card: the other seats do not even
     know its suit); the card first put down goes among its owner's first five;
     the asker holds none of the led suit, nor of trump if he did not trump after
-    the reveal; then the public
-    actions are replayed with the sampled cards in place of ``?``."""
+    the reveal.  The public actions are then replayed with the sampled cards in
+    place of ``?``, so the world agrees with the view by construction."""
     if not any(text.startswith("hide") for _, text in view["actions"]):
         return sample_world(spec, view, rng)
     for _ in range(SAMPLING_TRIES):
