@@ -128,11 +128,12 @@ class Room:
             raise UnknownGame(f"unknown game {game!r}; offered: {', '.join(playable_games())}")
         return get_spec(game)
 
-    def new_game(self, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    def new_game(self, game: str, options: dict[str, Any] | None, seed: str | None = None) -> dict[str, Any]:
+        """A new match from a fresh random seed (``seed`` is for tests and tools
+        that need a known deal; the HTTP API never takes one)."""
         spec = self.spec(game)
         normalized = spec.normalize_options(options or {})
-        seed = secrets.token_hex(16)
-        return self._start(spec.name, seed, normalized, daily=False)
+        return self._start(spec.name, seed or secrets.token_hex(16), normalized, daily=False)
 
     def daily_game(self, game: str, device: str) -> dict[str, Any]:
         """The device's attempt at today's daily deal: created on first call,
