@@ -285,3 +285,39 @@ def test_the_server_enforces_the_calling_clock(client):
     assert after["version"] == state["version"] + 1
     record = room.store.load(state["id"]).record
     assert "timeout" in record["actions"]
+
+
+def courtpiece_hidden(deal) -> set[str]:
+    """Court Piece: other hands, the stock, and while trump is being called even
+    the person's own last eight cards."""
+    from tricktable.cards import card_text
+    from tricktable.games.courtpiece.state import cards_in
+
+    hidden = set()
+    for seat in range(4):
+        mask = deal.hands[seat] if seat != HUMAN else deal.hands[seat] & ~deal._visible_hand(seat)
+        hidden |= {card_text(c) for c in cards_in(mask)}
+    dealt = set().union(*({card_text(c) for c in cards_in(m)} for m in deal.hands))
+    played = {c for trick in deal.view(HUMAN)["tricks"] for _, c in trick["cards"]} | {
+        c for _, c in deal.view(HUMAN)["trick"]}
+    return (hidden - played) | ({card_text(c) for c in range(52)} - dealt - played if not deal.all_dealt else set())
+
+
+@pytest.mark.parametrize("game", ["double-sar", "single-sar"])
+def test_court_piece_responses_show_no_hidden_card(client, game):
+    if game not in client.get("/healthz").json()["games"]:
+        pytest.skip(f"{game} has not landed")
+    room = client.app.state.room
+    for number in range(3):
+        state, rng = client.post("/api/games", json={"game": game}).json(), random.Random(number)
+        for _ in range(60):
+            truth = replay(room.store.load(state["id"]).record)
+            view = {k: v for k, v in state["view"].items() if k != "match"}
+            ends = [i for i, step in enumerate(state["steps"]) if step["deal_over"]]
+            current = strings_in(view) | strings_in(state["steps"][ends[-1] + 1:] if ends else state["steps"])
+            leaked = courtpiece_hidden(truth.current) & current
+            assert not leaked, f"leaked {leaked} in phase {state['view']['phase']}"
+            if state["view"]["terminal"]:
+                break
+            state = client.post(f"/api/games/{state['id']}/actions",
+                                json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
