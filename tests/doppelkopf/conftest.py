@@ -65,11 +65,14 @@ def run(state: st.DoppelkopfState, *texts: str) -> st.DoppelkopfState:
 
 def shaped_deal(rng: random.Random, dealer: int, shape: str) -> Deal:
     """A random deal where some seat has a marriage or a poverty hand
-    (``shape`` = "marriage", "poverty" or "any")."""
+    (``shape`` = "marriage", "poverty", "contested" — two poor hands, or a poor
+    and a marriage hand — or "any")."""
     cards = list(DECK)
     rng.shuffle(cards)
     seat = rng.randrange(4)
     hands: list[list[int]] = [[], [], [], []]
+    if shape == "contested":
+        return _contested_deal(rng, dealer, cards)
     if shape == "marriage":
         hands[seat] = [QC, QC + COPY_OFFSET]
     elif shape == "poverty":
@@ -78,6 +81,26 @@ def shaped_deal(rng: random.Random, dealer: int, shape: str) -> Deal:
         count = rng.randint(0, 3)
         hands[seat] = trumps[:count] + plain[: 12 - count]
     rest = [c for c in cards if c not in hands[seat]]
+    for s in range(4):
+        while len(hands[s]) < 12:
+            hands[s].append(rest.pop())
+    return Deal(dealer, tuple(tuple(h) for h in hands))
+
+
+def _contested_deal(rng: random.Random, dealer: int, cards: list[int]) -> Deal:
+    is_trump = lambda c: TRUMP_MASK[NORMAL] >> (c % COPY_OFFSET) & 1  # noqa: E731
+    trumps = [c for c in cards if is_trump(c) and c % COPY_OFFSET != QC]
+    plain = [c for c in cards if not is_trump(c)]
+    first, second = rng.sample(range(4), 2)
+    hands: list[list[int]] = [[], [], [], []]
+    count = rng.randint(2, 3)  # 22 plain cards: two poor hands need at least 9 + 9
+    hands[first] = [trumps.pop() for _ in range(count)] + [plain.pop() for _ in range(12 - count)]
+    if rng.random() < 0.3:
+        hands[second] = [QC, QC + COPY_OFFSET]
+    else:
+        count = rng.randint(2, 3)
+        hands[second] = [trumps.pop() for _ in range(count)] + [plain.pop() for _ in range(12 - count)]
+    rest = [c for c in cards if not any(c in h for h in hands)]
     for s in range(4):
         while len(hands[s]) < 12:
             hands[s].append(rest.pop())
@@ -103,6 +126,10 @@ class Policy:
                 self.reserve, self.reserve)  # type: ignore[arg-type]
             if self.reserve == "random":
                 return rng.choice(legal)
+            if self.reserve == "contested":  # mostly poverty or marriage, at times a solo
+                special = [a for a in legal if a in (st.MARRIAGE, st.POVERTY)]
+                roll = rng.random()
+                return rng.choice(special) if special and roll < 0.7 else st.HEALTHY if roll < 0.85 else rng.choice(legal)
             return wanted if wanted in legal else st.HEALTHY
         if phase == st.OFFERING:
             return st.ACCEPT if rng.random() < self.accept else st.DECLINE

@@ -20,7 +20,7 @@ from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import FACES, KONTRA, RE, SOLO_NAMES, TEAM_NAMES
 
-CONTRACTS = ["random", "healthy", "marriage", "poverty", *[f"solo {n}" for n in SOLO_NAMES]]
+CONTRACTS = ["random", "healthy", "marriage", "poverty", "contested", *[f"solo {n}" for n in SOLO_NAMES]]
 OPTION_SETS = {
     "standard": {},
     "ddv": {"preset": "ddv"},
@@ -30,7 +30,7 @@ CASES = [(c, o) for c in CONTRACTS for o in OPTION_SETS]
 
 
 def new_state(dk, rng: random.Random, contract: str, options: str) -> tuple[st.DoppelkopfState, object]:
-    shape = contract if contract in ("marriage", "poverty") else "any"
+    shape = contract if contract in ("marriage", "poverty", "contested") else "any"
     opts = SPEC.normalize_options(OPTION_SETS[options])
     state = SPEC.new_deal(dk.shaped_deal(rng, rng.randrange(4), shape), opts)
     reserve = st.SOLO + SOLO_NAMES.index(contract[5:]) if contract.startswith("solo") else contract

@@ -247,7 +247,7 @@ def _explain_loser(view, seat, mine, played, forced, allowed, rooms, rng) -> Non
     among what the seen cards allow.  Exchange partners are left to redrawing."""
     info = view["poverty"]
     if info is not None and seat == info["taker"]:
-        _explain_taker(view, seat, mine, played, forced, rooms, rng)
+        _explain_taker(view, seat, mine, played, forced, allowed, rooms, rng)
         return
     seen_elsewhere = mine.count(QC) + sum(p.count(QC) for s, p in enumerate(played) if s != seat)
     still_held = 2 - played[seat].count(QC)
@@ -273,11 +273,14 @@ def _loser_choices(view: Mapping[str, Any], seat: int) -> list[str]:
     return ["marriage", "poverty"] if after else ["marriage"]
 
 
-def _explain_taker(view, seat, seen, played, forced, rooms, rng) -> None:
+def _explain_taker(view, seat, seen, played, forced, allowed, rooms, rng) -> None:
     """The poverty taker's own hidden reservation.  Seen from outside, the
     exchange is drawn later to fit it (``_exchange``); the giver, who knows the
     cards that moved, constrains the taker's hidden cards here."""
-    if view["seat"] != view["poverty"]["player"] or view["phase"] == st.PHASE_NAMES[st.OFFERING]:
+    if view["phase"] == st.PHASE_NAMES[st.OFFERING]:
+        return
+    if view["seat"] != view["poverty"]["player"]:
+        _explain_taker_from_outside(view, seat, seen, played, allowed, rooms, rng)
         return
     info = view["poverty"]
     given = [parse_card(t) for t in info["given"]]
@@ -289,6 +292,27 @@ def _explain_taker(view, seat, seen, played, forced, rooms, rng) -> None:
     else:
         count = lambda cards: sum(NORMAL_TRUMPS >> f & 1 for f in cards)  # noqa: E731
         rooms[seat] = POVERTY_MAX_TRUMPS - count(moved) + count(given)
+
+
+def _explain_taker_from_outside(view, seat, seen, played, allowed, rooms, rng) -> None:
+    """Without knowing the exchange.  A marriage taker: both Q♣ end up with
+    taker or giver (a Q♣ the taker returned is in the giver's hand, which keeps
+    no other trump), so nobody else may hold one.  A poor taker: his cards after
+    the exchange hold at most his own three trumps plus the three given (a
+    necessary bound).  ``_draw_given`` then picks given cards that fit exactly."""
+    giver = view["poverty"]["player"]
+    choices = _loser_choices(view, seat)
+    others_queens = seen.count(QC) + sum(p.count(QC) for s, p in enumerate(played) if s not in (seat, giver))
+    if others_queens:
+        choices = [c for c in choices if c != "marriage"]
+    if not choices:
+        raise _Redraw("no reservation explains the taker's Vorbehalt")
+    if rng.choice(choices) == "marriage":
+        for other in range(4):
+            if other not in (seat, giver):
+                allowed[other] &= ~(1 << QC)
+    else:
+        rooms[seat] = 2 * POVERTY_MAX_TRUMPS - sum(NORMAL_TRUMPS >> f & 1 for f in played[seat])
 
 
 def _add_seat(problem: _Problem, view: Mapping[str, Any], seat: int, forced: list[int], allowed: int,
