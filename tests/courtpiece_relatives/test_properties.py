@@ -171,7 +171,7 @@ def test_mendikot_deals_play_out_and_tens_decide(seed, dealer, options, rng_seed
 
 
 @pytest.mark.parametrize("house_rules", COMBINATIONS, ids=lambda r: "+".join(k for k, v in r.items() if v) or "none")
-@settings(max_examples=600)
+@settings(max_examples=1000)
 @given(SEEDS, st.integers(0, 3), BE_RANGA_OPTIONS, st.integers(0, 2**32))
 def test_be_ranga_deals_set_trump_by_the_first_discard_and_pile_up(house_rules, seed, dealer, options, rng_seed):
     state = random_deal(BE_RANGA, seed, dealer, {**options, **house_rules}, rng_seed, check=conserved)

@@ -8,10 +8,11 @@ kot, scoring, views and notation.  How a won trick *counts* is the one thing a g
 adds: ``SingleSarState`` counts it at once; ``DoubleSarState`` (``pile.py``) puts
 it on the pile.  Relatives (issue 7) plug in through the same hooks:
 ``_take_trick`` (what a trick is worth), ``_start`` (a game without calling starts
-in play), ``_decide`` (new calling actions such as a face-down trump card),
+in play), ``_calls`` and ``_decide`` (new calling actions such as a face-down
+trump card), ``_seen_text`` (an action other seats see masked),
 ``_playable`` and ``_winning_index`` (Hidden Trump's reveal), ``_capture_blocked``
 (Be-Ranga's early tricks), ``_resolve`` (Mendikot's tens) and the class attributes
-``CAN_CHANGE_TRUMP``, ``SCORES``, ``TEXTS`` and ``PHASE_NAMES``.  Trump may stay
+``CAN_CHANGE_TRUMP``, ``SCORES``, ``SWEEPS``, ``TEXTS`` and ``PHASE_NAMES``.  Trump may stay
 ``NO_TRUMP`` during play: every rank table has a no-trump row.
 
 Seats follow the room (0 South, 1 West, 2 North, 3 East); play goes to the right,
