@@ -249,7 +249,8 @@ def test_notation_round_trips():
     actions = [HIDE + c for c in range(52)] + [SWAP + c for c in range(52)] + [REVEAL] + [CHANGE + s for s in range(4)]
     for action in actions:
         assert state.parse_action(state.action_text(action)) == action
-    assert state.parse_action("Hide 7♠") == HIDE + parse_card("7S") and state.parse_action("change trump ♦") == CHANGE + 1
+    assert state.parse_action("Hide 7♠") == HIDE + parse_card("7S")
+    assert state.parse_action("change trump ♦") == CHANGE + 1
     for bad in ("hide", "hide X", "reveal now", "change trump"):
         with pytest.raises(NotationError):
             state.parse_action(bad)

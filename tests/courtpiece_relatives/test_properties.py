@@ -181,7 +181,8 @@ def test_be_ranga_deals_set_trump_by_the_first_discard_and_pile_up(house_rules, 
     assert state.view(2)["trump"] == trump and (state.view(2)["trump_trick"] or 0) == trump_trick
     counted, pile, opener, opener_card = [0, 0], 0, None, None
     for number, (leader, cards, _) in enumerate(public_tricks(state.view(3)), start=1):
-        winner = winner_of(leader, cards, lambda i: trump is not None and cards[i][-1] == trump and number >= trump_trick)
+        # The trump-setting card and every card of its suit after it count as trumps.
+        winner = winner_of(leader, cards, lambda i: cards[i][-1] == trump and number >= trump_trick)
         assert winner == state.tricks[number - 1][2]
         card = cards[seats_from(leader).index(winner)]
         pile += 1

@@ -39,5 +39,5 @@ from tricktable.games.courtpiece.beranga import BE_RANGA, BeRangaSpec, BeRangaSt
 from tricktable.games.courtpiece.mendikot import MENDIKOT, MendikotSpec, MendikotState
 
 __all__ = ["BE_RANGA", "DOUBLE_SAR", "HIDDEN_TRUMP", "MENDIKOT", "SINGLE_SAR", "BeRangaSpec", "BeRangaState",
-           "HiddenTrumpSpec", "HiddenTrumpState", "MendikotSpec", "MendikotState", "CourtPieceMatch", "CourtPieceSpec", "CourtPieceState",
-           "DoubleSarSpec", "DoubleSarState", "SingleSarSpec", "SingleSarState"]
+           "CourtPieceMatch", "CourtPieceSpec", "CourtPieceState", "DoubleSarSpec", "DoubleSarState",
+           "HiddenTrumpSpec", "HiddenTrumpState", "MendikotSpec", "MendikotState", "SingleSarSpec", "SingleSarState"]
