@@ -67,15 +67,21 @@ def play_table(state: GameState, bots: Sequence[Bot], times: Sequence[list[float
     return state
 
 
-def _bots(name: str, seed: str, budget_ms: float | None) -> list[Bot]:
-    settings = {} if budget_ms is None else {"budget_ms": budget_ms}
+NO_HARD_STOP_MS = 1e9
+
+
+def _bots(name: str, seed: str, budget_ms: float | None, hard_stop: bool = True) -> list[Bot]:
+    settings: dict[str, Any] = {} if budget_ms is None else {"budget_ms": budget_ms}
+    if not hard_stop and name == "search":
+        settings["hard_ms"] = NO_HARD_STOP_MS
     return [make_bot(name, seed=f"{seed}/{name}/{seat}", **settings) for seat in range(4)]
 
 
-def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None) -> DealResult:
+def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None,
+                   hard_stop: bool = True) -> DealResult:
     spec = get_spec(game)
     options = spec.normalize_options(ARENA_OPTIONS.get(game, {}))
-    bots_a, bots_b = _bots(a, seed, budget_ms), _bots(b, seed, budget_ms)
+    bots_a, bots_b = _bots(a, seed, budget_ms, hard_stop), _bots(b, seed, budget_ms, hard_stop)
     result = DealResult(0.0)
     if game in PARTNERSHIP_GAMES:
         diffs = []
@@ -106,9 +112,9 @@ def _collect(result: DealResult, times: Sequence[list[float]], is_a: Callable[[i
         (result.a_ms if is_a(seat) else result.b_ms).extend(seat_times)
 
 
-def _run_chunk(args: tuple[str, str, str, str, int, int, float | None]) -> list[DealResult]:
-    game, a, b, seed, start, stop, budget_ms = args
-    return [duplicate_deal(game, a, b, seed, i, budget_ms) for i in range(start, stop)]
+def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool]) -> list[DealResult]:
+    game, a, b, seed, start, stop, budget_ms, hard_stop = args
+    return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop) for i in range(start, stop)]
 
 
 def percentiles(times: Sequence[float]) -> dict[str, float]:
@@ -120,12 +126,16 @@ def percentiles(times: Sequence[float]) -> dict[str, float]:
 
 
 def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
-          budget_ms: float | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+          budget_ms: float | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
+          hard_stop: bool = True) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; see the module docstring for the scoring.
-    ``progress`` gets the summary so far after every chunk of deals."""
+    ``progress`` gets the summary so far after every chunk of deals.  Without
+    ``hard_stop`` a search always uses all its worlds, so the result does not
+    depend on how loaded the machine is (the decision times still do)."""
     get_spec(game)  # fail early on an unknown game
     chunk = max(1, min(10, deals // max(1, jobs * 4)))
-    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms) for start in range(0, deals, chunk)]
+    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop)
+             for start in range(0, deals, chunk)]
     results: list[DealResult] = []
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -227,6 +227,8 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--jobs", type=int, default=1)
     a.add_argument("--budget-ms", type=float, help="time budget per decision of both bots")
     a.add_argument("--progress", action="store_true", help="print the running result to stderr")
+    a.add_argument("--no-hard-stop", action="store_true",
+                   help="let search use all its worlds however loaded the machine is")
     a.add_argument("--json", action="store_true")
 
     b = commands.add_parser("bench", help="random full deals per second through the protocol")
@@ -271,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tricktable.arena import arena
 
             report = (lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)) if args.progress else None
-            _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report), args.json)
+            _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
+                         not args.no_hard_stop), args.json)
         elif args.command == "bench":
             _print(bench(args.game, args.seconds), args.json)
     except GameError as error:

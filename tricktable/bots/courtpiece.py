@@ -340,7 +340,7 @@ def _spec() -> Any:
 SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text)  # type: ignore[arg-type]
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the view's game."""
 
-ROLLOUTS_PER_MS = 0.6
+ROLLOUTS_PER_MS = 1.5
 """Rollouts per millisecond of budget on the 2-core machine (a Court Piece rollout
 plays up to 52 cards), with margin (see docs/strength.md)."""
 

@@ -299,7 +299,7 @@ def _spec() -> Any:
 
 SEARCH = SearchGame(_spec(), heuristic_action, seat_value, rules=heuristic_text)  # type: ignore[arg-type]
 
-ROLLOUTS_PER_MS = 0.25
+ROLLOUTS_PER_MS = 0.6
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout
 plays up to 48 cards), with margin (see docs/strength.md)."""
 

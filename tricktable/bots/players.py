@@ -64,13 +64,17 @@ class SearchBot(Bot):
 
     name = "search"
 
+    def __init__(self, seed: str = "bot", budget_ms: float = 250.0, hard_ms: float = HARD_STOP_MS):
+        super().__init__(seed, budget_ms)
+        self.hard_ms = hard_ms  # the arena lifts it to measure strength independently of the load
+
     def choose(self, view: Mapping[str, Any]) -> str:
         module = game_module(view["game"])
         actions = candidates(module, view)
         if len(actions) == 1:
             return actions[0]
         worlds = module.worlds_for(self.budget_ms, len(actions))
-        return best_action(search_game(module, view), view, self.rng_for(view), worlds, HARD_STOP_MS, actions)
+        return best_action(search_game(module, view), view, self.rng_for(view), worlds, self.hard_ms, actions)
 
 
 def candidates(module: ModuleType, view: Mapping[str, Any]) -> list[str]:
