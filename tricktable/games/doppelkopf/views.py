@@ -10,18 +10,15 @@ deal ends (it looks like a normal game to the others).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of
+from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import ANNOUNCE_NAMES, QC, TEAM_NAMES, TRUMP_ORDER
-
-if TYPE_CHECKING:
-    from tricktable.games.doppelkopf.state import DoppelkopfState
+from tricktable.games.doppelkopf.state import DoppelkopfState
 
 
-def build_view(state: "DoppelkopfState", seat: int) -> dict[str, Any]:
-    from tricktable.games.doppelkopf import state as st
-
+def build_view(state: DoppelkopfState, seat: int) -> dict[str, Any]:
     done = state.phase == st.DONE
     to_move = state.to_move
     contract = public_contract(state, seat)
@@ -62,9 +59,7 @@ def _plays(leader: int, cards: Any) -> list[list[Any]]:
     return [[(leader + index) % 4, card_text(c)] for index, c in enumerate(cards)]
 
 
-def public_contract(state: "DoppelkopfState", seat: int) -> str | None:
-    from tricktable.games.doppelkopf import state as st
-
+def public_contract(state: DoppelkopfState, seat: int) -> str | None:
     if not state.contract:
         return None
     if state.contract == st.SILENT_SOLO and seat != state.declarer and state.phase != st.DONE:
@@ -74,10 +69,8 @@ def public_contract(state: "DoppelkopfState", seat: int) -> str | None:
     return state.contract
 
 
-def known_teams(state: "DoppelkopfState", seat: int) -> list[str | None]:
+def known_teams(state: DoppelkopfState, seat: int) -> list[str | None]:
     """Each seat's team as far as ``seat`` can tell from public facts and its own cards."""
-    from tricktable.games.doppelkopf import state as st
-
     actual = [TEAM_NAMES[t] for t in state.team]
     contract = state.contract
     if not contract:
@@ -91,11 +84,9 @@ def known_teams(state: "DoppelkopfState", seat: int) -> list[str | None]:
     return _evidence(state, seat, actual)
 
 
-def _evidence(state: "DoppelkopfState", seat: int, actual: list[str]) -> list[str | None]:
+def _evidence(state: DoppelkopfState, seat: int, actual: list[str]) -> list[str | None]:
     """Normal game (or a silent solo that looks like one): Q♣ plays and
     announcements reveal teams; so do the viewer's own queens."""
-    from tricktable.games.doppelkopf import state as st
-
     queens = [0, 0, 0, 0]
     for leader, cards, _, _ in [*state.tricks, (state.leader, state.trick, 0, 0)]:
         for index, c in enumerate(cards):
@@ -111,9 +102,7 @@ def _evidence(state: "DoppelkopfState", seat: int, actual: list[str]) -> list[st
     return teams
 
 
-def _reservations(state: "DoppelkopfState", seat: int) -> list[str | None]:
-    from tricktable.games.doppelkopf import state as st
-
+def _reservations(state: DoppelkopfState, seat: int) -> list[str | None]:
     winner = state.winning_reservation() if state.phase != st.RESERVING else -1
     out: list[str | None] = []
     for s, action in enumerate(state.reservations):
@@ -126,9 +115,7 @@ def _reservations(state: "DoppelkopfState", seat: int) -> list[str | None]:
     return out
 
 
-def _actions(state: "DoppelkopfState", seat: int) -> list[list[Any]]:
-    from tricktable.games.doppelkopf import state as st
-
+def _actions(state: DoppelkopfState, seat: int) -> list[list[Any]]:
     winner = state.winning_reservation() if state.phase != st.RESERVING else -1
     insiders = (state.declarer, state.partner)
     out = []
@@ -145,7 +132,7 @@ def _actions(state: "DoppelkopfState", seat: int) -> list[list[Any]]:
     return out
 
 
-def _marriage(state: "DoppelkopfState") -> dict[str, Any]:
+def _marriage(state: DoppelkopfState) -> dict[str, Any]:
     return {
         "player": state.declarer,
         "partner": state.partner if state.partner >= 0 else None,
@@ -155,7 +142,7 @@ def _marriage(state: "DoppelkopfState") -> dict[str, Any]:
     }
 
 
-def _poverty(state: "DoppelkopfState", seat: int) -> dict[str, Any]:
+def _poverty(state: DoppelkopfState, seat: int) -> dict[str, Any]:
     insider = seat == state.declarer or (seat == state.partner and state.partner >= 0)
     return {
         "player": state.declarer,
@@ -171,7 +158,7 @@ def _texts(cards: Any) -> list[str]:
     return [card_text(c) for c in sorted(c % COPY_OFFSET for c in cards)]
 
 
-def _result(state: "DoppelkopfState") -> dict[str, Any]:
+def _result(state: DoppelkopfState) -> dict[str, Any]:
     settlement = state.settlement
     return {
         "outcome": state.outcome,
