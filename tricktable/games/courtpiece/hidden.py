@@ -127,7 +127,7 @@ class HiddenTrumpState(SingleSarState):
             trumps = self.hands[self.turn] & SUIT_MASKS[self.trump]
             if trumps:
                 return trumps
-        return super()._playable()
+        return SingleSarState._playable(self)  # the family's rule (a direct call: the hottest path)
 
     def _why_not_playable(self, card: int) -> str:
         if self._history[-1] == REVEAL and self.hands[self.turn] >> card & 1:
@@ -136,7 +136,7 @@ class HiddenTrumpState(SingleSarState):
 
     def _winning_index(self, trick: list[int]) -> int:
         if not self.reveal_pos:
-            return super()._winning_index(trick)
+            return SingleSarState._winning_index(self, trick)
         # The trick of the reveal: discards of the trump suit made before it are plain.
         led, power, first = SUIT_OF[trick[0]], POWER[self.trump], self.reveal_pos
         best, index = -1, 0

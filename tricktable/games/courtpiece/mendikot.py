@@ -76,7 +76,8 @@ class MendikotState(HiddenTrumpState):
 
     def _take_trick(self, winner: int, card: int) -> None:
         super()._take_trick(winner, card)
-        self.tens[winner % 2] += sum(map(_IS_TEN.__getitem__, self.tricks[-1][1]))
+        cards = self.tricks[-1][1]
+        self.tens[winner % 2] += _IS_TEN[cards[0]] + _IS_TEN[cards[1]] + _IS_TEN[cards[2]] + _IS_TEN[cards[3]]
 
     def _deal_over(self) -> bool:
         return len(self.tricks) == TRICKS
