@@ -14,8 +14,10 @@ Decisions (the spec leaves them open), kept as close to the family as possible:
 * "No capture before the trick after the trump-setting trick": a pair whose second
   win is the trump-setting trick or earlier does not capture; as with the house
   rules the pile stays and the streak goes on, so winning the trump-setting trick
-  and the next one captures.  The 13th trick still takes whatever is left, even
-  when nobody has shown out before it.
+  and the next one captures.  (The trump-setting trick itself can never complete
+  a pair: it is led by the last trick's winner, and a trump falls on his lead.
+  In effect no pair captures while no trump is set.)  The 13th trick still takes
+  whatever is left, even when nobody has shown out before it.
 * **New cards** ("before trump is called"): the person may ask on his own first
   turn, while the first trick is being played and no trump is set.
 * No **change trump** (the spec offers it only where trump is called), no
