@@ -110,52 +110,62 @@ def _random_combinations(rng: random.Random, choices: list[list[int]], limit: in
     return combos[:limit]
 
 
+class _Constraints:
+    """Everything public about where the unseen cards may be, for one draw."""
+
+    def __init__(self, view: Mapping[str, Any], rng: random.Random):
+        me, contract = view["seat"], view["contract"]
+        self.mine = [parse_card(t) for t in view["hand"]]
+        self.played = _played(view)
+        self.forced: list[list[int]] = [[], [], [], []]  # cards a hidden hand must hold
+        self.allowed = [FACE_MASK & ~barred for barred in _voids(view, table_of(contract))]
+        not_void = list(self.allowed)
+        self.known: Counter = Counter()  # cards this seat knows lie face down
+        self.limbo: list[int] | None = None
+        if contract == "normal":
+            _team_evidence(view, self.played, self.forced, self.allowed)
+        elif contract == st.MARRIAGE_GAME and view["declarer"] != me:
+            self.forced[view["declarer"]] += [QC] * (2 - self.played[view["declarer"]].count(QC))
+        if view["poverty"] is not None:
+            self.limbo = _poverty_constraints(view, self.played, self.forced, self.allowed, self.known)
+        self.rooms = {seat: _poor_trump_room(view, seat) for seat in range(4)}
+        seen = self.mine + list(self.known.elements())
+        for seat in _hidden_losers(view):
+            _explain_loser(view, seat, seen, self.played, self.forced, self.allowed, self.rooms, rng)
+        for seat in range(4):
+            if seat != me and any(not not_void[seat] >> f & 1 for f in self.forced[seat]):
+                raise _Redraw("a card this seat must hold is one it showed out of")
+
+    def unseen(self) -> list[int]:
+        """The cards left to place, as ids (a face's copies get distinct ids)."""
+        left = Counter({f: 2 for f in FACES})
+        left.subtract(self.mine)
+        for seat in range(4):
+            left.subtract(self.played[seat])
+            left.subtract(self.forced[seat])
+        left.subtract(self.known)
+        if any(n < 0 for n in left.values()):
+            raise _Redraw("more copies placed than exist")
+        return [f + COPY_OFFSET * k for f, n in left.items() for k in range(n)]
+
+
 def _attempt(spec: Any, view: Mapping[str, Any], rng: random.Random) -> st.DoppelkopfState:
-    me, contract = view["seat"], view["contract"]
-    table = table_of(contract)
-    mine = [parse_card(t) for t in view["hand"]]
-    played = _played(view)
-    forced: list[list[int]] = [[], [], [], []]
-    allowed = [FACE_MASK & ~barred for barred in _voids(view, table)]
-    not_void = list(allowed)
-    limbo: list[int] | None = None  # the poverty cards while nobody holds them
-    poverty = view["poverty"]
-    known = Counter()
-    if contract == "normal":
-        _team_evidence(view, played, forced, allowed)
-    elif contract == st.MARRIAGE_GAME and view["declarer"] != me:
-        forced[view["declarer"]] += [QC] * (2 - played[view["declarer"]].count(QC))
-    if poverty is not None:
-        limbo = _poverty_constraints(view, played, forced, allowed, known)
-    rooms = {seat: _poor_trump_room(view, seat) for seat in range(4)}
-    for seat in _hidden_losers(view):
-        _explain_loser(view, seat, mine + list(known.elements()), played, forced, allowed, rooms, rng)
-    for seat in range(4):
-        if seat != me and any(not not_void[seat] >> f & 1 for f in forced[seat]):
-            raise _Redraw("a card this seat must hold is one it showed out of")
+    me = view["seat"]
+    facts = _Constraints(view, rng)
     problem = _Problem()
     for seat in range(4):
         if seat != me:
-            _add_seat(problem, view, seat, forced[seat], allowed[seat], rooms[seat])
-    if limbo is None and poverty is not None and _limbo_hidden(view):
+            _add_seat(problem, view, seat, facts.forced[seat], facts.allowed[seat], facts.rooms[seat])
+    if facts.limbo is None and view["poverty"] is not None and _limbo_hidden(view):
         problem.add(None, 3, FACE_MASK)
-    unseen = Counter({f: 2 for f in FACES})
-    unseen.subtract(mine)
-    for seat in range(4):
-        unseen.subtract(played[seat])
-        unseen.subtract(forced[seat])
-    unseen.subtract(known)
-    if any(n < 0 for n in unseen.values()):
-        raise _Redraw("more copies placed than exist")
-    ids = [f + COPY_OFFSET * k for f, n in unseen.items() for k in range(n)]
-    placed = problem.assign(rng, ids)
-    current: list[list[int]] = [list(forced[s]) for s in range(4)]
-    current[me] = mine
+    placed = problem.assign(rng, facts.unseen())
+    current: list[list[int]] = [list(facts.forced[s]) for s in range(4)]
+    current[me] = facts.mine
     hidden_limbo: list[int] = []
     for owner, cards in zip(problem.owners, placed):
         target = hidden_limbo if owner is None else current[owner]
         target += [c % COPY_OFFSET for c in cards]
-    return _replay(spec, view, rng, _dealt(view, current, played, limbo or hidden_limbo, rng))
+    return _replay(spec, view, rng, _dealt(view, current, facts.played, facts.limbo or hidden_limbo, rng))
 
 
 def _played(view: Mapping[str, Any]) -> list[list[int]]:
