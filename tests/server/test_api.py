@@ -321,3 +321,19 @@ def test_court_piece_responses_show_no_hidden_card(client, game):
                 break
             state = client.post(f"/api/games/{state['id']}/actions",
                                 json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+
+
+def test_the_first_game_calls_in_ten_seconds_and_the_seat_is_the_rooms(client):
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    if "double-sar" not in games:
+        pytest.skip("Court Piece has not landed")
+    assert games["double-sar"]["first_game_option"] is True
+    assert "first_game" not in {o["name"] for o in games["double-sar"]["options"]}
+    answer = client.post("/api/games", json={"game": "double-sar", "options": {"person_seat": 2}})
+    assert answer.status_code == 422
+    for _ in range(40):
+        state = client.post("/api/games", json={"game": "double-sar", "options": {"first_game": True}}).json()
+        if state["deadline_in"] is not None:
+            assert state["deadline_in"] <= 10 and state["view"]["deadline_seconds"] == 10
+            return
+    pytest.skip("the person never called first in 40 deals")

@@ -26,8 +26,11 @@ from tricktable.store import StaleVersion, Store
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 DEVICE_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
 NICKNAME_MAX = 20
-SERVER_OPTIONS = {"person_seat", "first_game"}
-"""Options the room sets itself (the person is always seat 0), never offered."""
+SERVER_OPTIONS = {"person_seat"}
+"""Options the room sets itself (the person is always seat 0), never accepted."""
+HIDDEN_OPTIONS = SERVER_OPTIONS | {"first_game"}
+"""Options not shown in the Rules dialog (the page sets ``first_game`` itself for
+the device's very first Court Piece game: 10 seconds to call instead of 20)."""
 
 SECURITY_HEADERS = {
     # Everything the page needs comes from this server; no inline script, so an
@@ -82,9 +85,10 @@ def game_catalog() -> list[dict[str, Any]]:
                 "options": [
                     {"name": o.name, "default": o.default, "choices": list(o.choices), "description": o.description}
                     for o in spec.option_specs
-                    if o.name not in SERVER_OPTIONS
+                    if o.name not in HIDDEN_OPTIONS
                 ],
                 "presets": {k: dict(v) for k, v in spec.presets.items()},
+                "first_game_option": any(o.name == "first_game" for o in spec.option_specs),
             }
         )
     return out

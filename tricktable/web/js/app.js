@@ -32,7 +32,13 @@ async function ordinaryGame(game) {
 }
 
 async function startGame(game, options) {
+  // Court Piece gives 10 s instead of 20 s to call in the person's very first game.
+  const spec = specOf(game);
+  if (spec && spec.first_game_option && !localStorage.getItem("tt.courtpiece.played")) {
+    options = { ...options, first_game: true };
+  }
   const state = await api.newGame(game, options);
+  if (spec && spec.first_game_option) localStorage.setItem("tt.courtpiece.played", "1");
   memory.setGameId(game, state.id);
   return state;
 }
