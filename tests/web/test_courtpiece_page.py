@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 import pytest
 
@@ -79,3 +80,40 @@ def test_the_relatives_play_a_deal_by_clicking(make_page, game):
     play_deal(p, random.Random(game), "phone", game)
     assert p.page.locator("dialog[open] .score-sheet tr.line").count() >= 1
     p.shot(f"{game}-sheet-phone")
+
+
+def test_when_the_countdown_runs_out_the_server_calls_time(make_page):
+    """The page counts the server's seconds down and, at zero, asks the server,
+    which applies the timeout itself (the choice passes to the partner)."""
+    if "double-sar" not in playable_games():
+        pytest.skip("double-sar has not landed")
+    p = make_page()
+    page = p.page
+    page.clock.install()
+    p.open("#/play/double-sar")
+    for _attempt in range(30):
+        if page.locator('button.action[data-action="pass to partner"]').count():
+            break  # the person is the first caller (the partner may still call)
+        page.evaluate("localStorage.removeItem('tt.game.double-sar')")
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        p.settle()
+    game_id = page.evaluate("localStorage.getItem('tt.game.double-sar')")
+    assert page.locator(".prompt .countdown").count() == 1
+    from sqlalchemy import update
+
+    from tricktable.store import Store
+    from tricktable.store.db import games
+    store = Store(p.server.database)
+    with store.engine.begin() as db:  # the server's clock runs out too
+        db.execute(update(games).where(games.c.id == game_id).values(deadline=0))
+    store.close()
+    for _ in range(100):  # let the page's (fake) time pass until it has asked the server and redrawn
+        page.clock.run_for(1000)
+        time.sleep(0.05)  # real time for the request itself
+        if not page.locator('button.action[data-action="pass to partner"]').count():
+            break
+    assert not page.locator('button.action[data-action="pass to partner"]').count()
+    # Only the page asked the server (this test did not), so the page made it happen.
+    actions = page.request.get(f"{p.server.url}/api/games/{game_id}").json()["view"]["actions"]
+    assert [0, "timeout"] in actions
