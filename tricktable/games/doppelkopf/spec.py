@@ -78,7 +78,8 @@ class DoppelkopfMatch(MatchState):
         return self.deals_played >= DEALS_PER_MATCH
 
     def match_view(self, seat: int) -> dict[str, Any]:
-        return {"deals_total": DEALS_PER_MATCH}
+        # Doppelkopf is scored per player: the daily leaderboard ranks your own total.
+        return {"deals_total": DEALS_PER_MATCH, "daily_score": self.totals[seat]}
 
 
 SPEC = DoppelkopfSpec()
