@@ -11,7 +11,6 @@ import random
 import pytest
 
 from tricktable.cards import rank_of
-from tricktable.cli import random_playout
 from tricktable.core.errors import GameOver
 from tricktable.core.record import record_of, replay
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR

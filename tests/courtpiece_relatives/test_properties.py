@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tricktable.cards import card_text, parse_card
+from tricktable.cards import parse_card
 from tricktable.core.record import record_of, replay
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tricktable.server.room import playable_games
+
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -15,7 +15,6 @@ CORNER = {"x": 8, "y": 24}  # overlapping cards: tap the visible corner, as a pe
 ANNOUNCEMENTS = ("re", "kontra", "no 90", "no 60", "no 30", "schwarz")
 
 
-@pytest.mark.skipif("doppelkopf" not in playable_games(), reason="Doppelkopf has not landed")
 @pytest.mark.parametrize("viewport, name", [(DESKTOP, "desktop"), (PHONE, "phone")])
 def test_a_whole_deal_with_a_reservation_and_an_announcement(make_page, viewport, name):
     p = make_page(viewport=viewport)

@@ -11,11 +11,10 @@ import pytest
 
 from tricktable.bots import make_bot
 from tricktable.games import get_spec
-from tricktable.server.room import Room, playable_games
+from tricktable.server.room import Room
 from tricktable.server.testing import ServerProcess
 from tricktable.store import Store
 
-pytestmark = pytest.mark.skipif("doppelkopf" not in playable_games(), reason="Doppelkopf has not landed")
 
 
 @pytest.fixture(scope="module")

@@ -35,8 +35,6 @@ from tricktable.cards import (
     SPADES,
     TEN,
     card,
-    card_text,
-    face,
     mask_of,
     rank_of,
     suit_of,
