@@ -340,3 +340,38 @@ def test_every_registered_game_is_playable_in_the_room():
     from tricktable.server.room import playable_games
 
     assert playable_games() == list(GAMES)
+
+
+def doppelkopf_hidden(deal) -> set[str]:
+    """Card faces the person has seen no copy of, that another player holds: they
+    may not appear in a response (a face the person holds or saw played may)."""
+    from tricktable.cards import card_text
+
+    seen = {card_text(c) for c in deal.deal.hands[HUMAN]}
+    seen |= {card_text(c) for _, faces, _, _ in deal.tricks for c in faces}
+    seen |= {card_text(c) for c in deal.trick}
+    if HUMAN in (deal.declarer, deal.partner):  # the poverty exchange the person took part in
+        seen |= {card_text(c) for c in (*deal.given, *deal.returned)}
+    held = {card_text(c) for seat in range(4) if seat != HUMAN for c in range(128) if deal.hands[seat] >> c & 1}
+    return held - seen
+
+
+def test_doppelkopf_responses_show_no_card_the_person_has_not_seen(client):
+    room = client.app.state.room
+    checked = 0
+    for number in range(4):
+        state, rng = client.post("/api/games", json={"game": "doppelkopf"}).json(), random.Random(number)
+        for _ in range(40):
+            truth = replay(room.store.load(state["id"]).record)
+            # "trumps" is the contract's rank table (rules, not cards anyone holds).
+            view = {k: v for k, v in state["view"].items() if k not in ("match", "trumps")}
+            ends = [i for i, step in enumerate(state["steps"]) if step["deal_over"]]
+            current = strings_in(view) | strings_in(state["steps"][ends[-1] + 1:] if ends else state["steps"])
+            hidden = doppelkopf_hidden(truth.current)
+            checked += len(hidden)
+            assert not hidden & current, f"leaked {hidden & current} in phase {state['view']['phase']}"
+            if state["view"]["terminal"]:
+                break
+            state = client.post(f"/api/games/{state['id']}/actions",
+                                json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+    assert checked > 100  # the check had cards to look for
