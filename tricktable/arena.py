@@ -29,10 +29,13 @@ from tricktable.core.protocol import GameSpec, GameState
 from tricktable.core.rng import derive_seed
 from tricktable.games import get_spec
 
-PARTNERSHIP_GAMES = ("euchre", "double-sar", "single-sar")
+PARTNERSHIP_GAMES = ("euchre", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 ARENA_OPTIONS: dict[str, dict[str, Any]] = {
     "double-sar": {"new_cards": "off"},  # a person's privilege, not a bot's
     "single-sar": {"new_cards": "off"},
+    "hidden-trump": {"new_cards": "off"},
+    "be-ranga": {"new_cards": "off"},
+    "mendikot": {"new_cards": "off"},
 }
 
 

@@ -24,6 +24,9 @@ GAME_MODULES = {
     "doppelkopf": "tricktable.bots.doppelkopf",
     "double-sar": "tricktable.bots.courtpiece",
     "single-sar": "tricktable.bots.courtpiece",
+    "hidden-trump": "tricktable.bots.relatives",
+    "be-ranga": "tricktable.bots.relatives",
+    "mendikot": "tricktable.bots.relatives",
 }
 
 HARD_STOP_MS = 800.0

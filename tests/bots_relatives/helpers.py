@@ -1,0 +1,74 @@
+"""Shared pieces of the relatives' bot tests: tables, explicit deals, random views."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from tricktable.bots.courtpiece import Table
+from tricktable.cards import parse_card, parse_cards
+from tricktable.core.rng import derive_seed
+from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
+from tricktable.games.courtpiece.rules import NO_TRUMP
+from tricktable.games.courtpiece.state import CourtPieceState
+
+SPECS = {"hidden-trump": HIDDEN_TRUMP, "be-ranga": BE_RANGA, "mendikot": MENDIKOT}
+
+
+def table(seat: int, hand: str, trick: list[tuple[int, str]], trump: int = NO_TRUMP, played: str = "",
+          pile: int = -1, open_seat: int = -1, tricks_played: int = 0,
+          voids: dict[int, int] | None = None) -> Table:
+    """What ``seat`` knows: its hand, the trick so far, the cards played before."""
+    gone = 0
+    for c in parse_cards(played) + [parse_card(t) for _, t in trick]:
+        gone |= 1 << c
+    void_masks = [0, 0, 0, 0]
+    for s, suit in (voids or {}).items():
+        void_masks[s] |= 1 << suit
+    return Table(seat, sum(1 << c for c in parse_cards(hand)), trump, [(s, parse_card(t)) for s, t in trick], gone,
+                 void_masks, pile, open_seat, tricks_played)
+
+
+def legal_of(t: Table) -> list[int]:
+    legal = [c for c in range(52) if t.hand >> c & 1]
+    if t.trick:
+        led = t.trick[0][1] // 13
+        legal = [c for c in legal if c // 13 == led] or legal
+    return legal
+
+
+def new_state(game: str, hands: list[str], dealer: int = 0, **options: Any) -> CourtPieceState:
+    """An explicit deal (each hand lists its first five cards first); new cards off."""
+    spec = SPECS[game]
+    deal = spec.deal_from_json({"dealer": dealer, "hands": hands, "rest": ""})
+    return spec.new_deal(deal, spec.normalize_options({"new_cards": "off", **options}))
+
+
+def play(state: CourtPieceState, *texts: str) -> None:
+    for text in texts:
+        state.act(state.to_move, text if " " in text or text == "reveal" else f"play {text}")
+
+
+def client_view(state: CourtPieceState) -> dict[str, Any]:
+    """The view of the seat to move, as a client would send it (plain JSON)."""
+    return json.loads(json.dumps(state.view(state.to_move)))
+
+
+def random_state(game: str, seed: int, steps: int) -> CourtPieceState:
+    """A deal after ``steps`` random actions (new cards offered to every seat, the
+    referee's timeout now and then, so flips happen too)."""
+    spec = SPECS[game]
+    options = spec.normalize_options({"new_cards": "any seat"})
+    state = spec.new_deal(spec.deal_from_seed(derive_seed("bots-relatives", seed), seed % 4, options), options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        referee = state.referee_actions()
+        if referee and rng.random() < 0.15:
+            state.apply_referee(referee[0])
+            continue
+        legal = [a for a in state.legal_actions() if state.action_text(a) != "new cards"]
+        state.apply(rng.choice(legal))
+    return state

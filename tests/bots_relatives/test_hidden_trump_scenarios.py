@@ -1,0 +1,99 @@
+"""Hidden Trump bots: one expert decision per test (tricktable/bots/relatives.py).
+
+Dealer 0, so seat 3 calls and leads; play goes 3, 2, 1, 0.  Seats 1 and 3 are
+partners.  In ``HANDS`` seat 3 holds five spades (first five), clubs and
+diamonds, no heart; seat 2 the top hearts and top clubs; seat 1 low hearts,
+middle clubs and diamonds; seat 0 middle spades and top diamonds.
+"""
+
+from tricktable.bots import make_bot
+from tricktable.bots import relatives as rb
+from tricktable.cards import card_text, parse_card, parse_cards
+from tricktable.games.courtpiece.rules import HEARTS, SPADES
+
+from .helpers import client_view, legal_of, new_state, play, table
+
+HANDS = [
+    "5S 6S 7S 8S 9S 10S JS QS 10D JD QD KD AD",
+    "2H 3H 4H 5H 6H 6C 7C 8C 9C 6D 7D 8D 9D",
+    "AH KH QH JH 10H 9H 8H 7H 10C JC QC KC AC",
+    "2S 3S 4S AS KS 2C 3C 4C 5C 2D 3D 4D 5D",
+]
+BOT = make_bot("heuristic")
+
+
+def hidden_deal():
+    state = new_state("hidden-trump", HANDS)
+    state.act(3, BOT.choose(client_view(state)))
+    return state
+
+
+def test_put_down_the_lowest_card_of_the_longest_strongest_suit():
+    state = new_state("hidden-trump", HANDS)
+    assert BOT.choose(client_view(state)) == "hide 2S"
+    assert rb.hide_choice(parse_cards("AH KH 5H 2C 3D"), may_pass=True, mendikot=False) == parse_card("5H")
+
+
+def test_pass_to_partner_without_a_suit_and_the_partner_must_put_one_down():
+    assert rb.hide_choice(parse_cards("2C 5D 7H 9S 3C"), may_pass=True, mendikot=False) is None
+    assert rb.hide_choice(parse_cards("2C 5D 7H 9S 3C"), may_pass=False, mendikot=False) == parse_card("2C")
+
+
+def test_ask_for_the_reveal_when_trumping_wins_the_opponents_trick():
+    """Seat 3 put 2S down and has no heart; seat 2's AH leads the trick: the
+    reveal gives 2S back, and the cheapest trump takes the trick."""
+    state = hidden_deal()
+    assert client_view(state)["hidden_card"] == "2S"
+    play(state, "2C", "AC", "6C", "10D")  # seat 2 wins, leads hearts
+    play(state, "AH", "2H", "JD")
+    assert BOT.choose(client_view(state)) == "reveal"
+    play(state, "reveal")
+    assert BOT.choose(client_view(state)) == "play 2S"  # last to play: the cheapest trump wins
+
+
+def test_do_not_ask_for_the_reveal_when_the_partner_holds_the_trick():
+    # Seat 0 plays third; his partner's (seat 2) AH is the boss: throw off, no reveal.
+    t = table(0, "5S 6S 10D JD", [(2, "AH"), (1, "2H")])
+    assert not rb.should_reveal(t, hider=3, known=4, mendikot=False, captured=[0, 0])
+
+
+def test_the_hiders_opponents_ask_only_for_a_trick_that_matters():
+    """A reveal mostly helps the side that chose trump: seat 0 (hider 3's
+    opponent) lets an ordinary trick go, but asks when it would give the callers
+    their seventh trick."""
+    t = table(0, "5S 6S 10D JD", [(1, "AH")])
+    assert not rb.should_reveal(t, hider=3, known=4, mendikot=False, captured=[0, 0])
+    assert rb.should_reveal(t, hider=3, known=4, mendikot=False, captured=[3, 6])
+    assert rb.should_reveal(t, hider=1, known=4, mendikot=False, captured=[0, 0]) is False
+    assert rb.should_reveal(table(1, "5S 6S 10D", [(2, "AH")]), hider=3, known=4, mendikot=False,
+                            captured=[0, 0])  # the hider's partner: it is our suit, ask
+
+
+def test_after_the_reveal_trump_high_when_an_opponent_after_has_shown_out():
+    # Seat 1 asked after seat 2's AH; seat 0 (next) has shown out of hearts.
+    t = table(1, "2S 9S KS 3C", [(2, "AH")], trump=SPADES, voids={0: HEARTS})
+    assert card_text(rb.choose_relative(t, parse_cards("2S 9S KS"), SPADES, False, False, True)) == "KS"
+    t = table(1, "2S 9S KS 3C", [(2, "AH")], trump=SPADES)
+    assert card_text(rb.choose_relative(t, parse_cards("2S 9S KS"), SPADES, False, False, True)) == "2S"
+
+
+def test_the_hider_keeps_the_cards_of_his_suit_when_throwing_off():
+    """Trump still hidden: seat 3 knows it is spades and throws off a diamond,
+    though 3S is his lowest card."""
+    t = table(3, "3S 4S 5D 9D", [(2, "AH"), (1, "2H"), (0, "3H")])
+    assert card_text(rb.choose_relative(t, legal_of(t), SPADES, True, False)) == "5D"
+    assert card_text(rb.choose_relative(t, legal_of(t), 4, True, False)) == "3S"  # not knowing it
+
+
+def test_do_not_lead_a_boss_into_a_void_while_trump_is_hidden():
+    # AC is a boss, but seat 2 has shown out of clubs: he could ask for trump and ruff it.
+    t = table(3, "AC 4D 7D", [], played="2C 3C", voids={2: 0})
+    assert card_text(rb.choose_relative(t, legal_of(t), 4, True, False)) != "AC"
+    t = table(3, "AC 4D 7D", [], played="2C 3C")
+    assert card_text(rb.choose_relative(t, legal_of(t), 4, True, False)) == "AC"
+
+
+def test_change_trump_to_a_much_longer_suit():
+    hand = parse_cards("2C 3C AH KH QH 9H 8H 7H 2D 3D 4D 3S")
+    assert card_text(rb.swap_choice(hand, parse_card("2S"))) == "7H"
+    assert rb.swap_choice(hand, parse_card("2H")) is None
