@@ -5,7 +5,7 @@ else's load; the CPU time the decision itself used does not (much), and is what
 the decision would take on an otherwise idle core.  ``docs/strength.md`` reports
 both, with the load average.
 
-    python -m tricktable.bots.timing euchre --bot search --deals 20
+    python -m tricktable.bots.timing euchre --bot search --deals 20 [--no-hard-stop]
 """
 
 from __future__ import annotations
@@ -16,17 +16,19 @@ import os
 import time
 from typing import Any, Sequence
 
-from tricktable.arena import ARENA_OPTIONS, deal_state, percentiles
+from tricktable.arena import ARENA_OPTIONS, NO_HARD_STOP_MS, deal_state, percentiles
 from tricktable.bots import make_bot
 from tricktable.games import get_spec
 
 
-def measure(game: str, bot: str, deals: int, seed: str = "timing") -> dict[str, Any]:
+def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bool = True) -> dict[str, Any]:
     """The bot plays every seat of ``deals`` deals; only real decisions (two or
-    more legal actions) are timed."""
+    more legal actions) are timed.  Without ``hard_stop`` a search uses all its
+    worlds, so its CPU time is the full budget's even on a loaded machine."""
     spec = get_spec(game)
     options = spec.normalize_options(ARENA_OPTIONS.get(game, {}))
-    bots = [make_bot(bot, seed=f"{seed}/{seat}") for seat in range(4)]
+    settings = {"hard_ms": NO_HARD_STOP_MS} if bot == "search" and not hard_stop else {}
+    bots = [make_bot(bot, seed=f"{seed}/{seat}", **settings) for seat in range(4)]
     wall: list[float] = []
     cpu: list[float] = []
     for index in range(deals):
@@ -50,8 +52,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--bot", default="search")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", default="timing")
+    parser.add_argument("--no-hard-stop", action="store_true", help="search uses all its worlds")
     args = parser.parse_args(argv)
-    print(json.dumps(measure(args.game, args.bot, args.deals, args.seed)))
+    print(json.dumps(measure(args.game, args.bot, args.deals, args.seed, not args.no_hard_stop)))
 
 
 if __name__ == "__main__":
