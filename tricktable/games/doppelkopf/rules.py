@@ -9,7 +9,7 @@ Rank tables are indexed by a *table* number: ``NORMAL`` (normal game, marriage,
 poverty, silent solo — identical to the diamonds solo) and ``SOLO_TABLE[k]`` for
 the solo ``SOLO_NAMES[k]``.
 
->>> from tricktable.cards import parse_card
+>>> from tricktable.cards import card_text, face, parse_card
 >>> [card_text(c) for c in TRUMP_ORDER[NORMAL][:3]]
 ['10H', 'QC', 'QS']
 >>> [card_text(c) for c in TRUMP_ORDER[SOLO_TABLE[SOLO_NAMES.index("hearts")]][-3:]]
