@@ -88,3 +88,14 @@ def test_bots_are_handed_views_and_cannot_see_hidden_cards(game):
     for name in ("heuristic", "search"):
         bot = make_bot(name, seed="same", budget_ms=40) if name == "search" else make_bot(name)
         assert bot.choose(views[0]) == bot.choose(views[1])
+
+
+@settings(max_examples=150)
+@given(st.sampled_from(GAMES), st.integers(0, 10**6), st.integers(0, 60))
+def test_rollouts_play_the_same_rules_as_the_bot(game, seed, steps):
+    """The search finishes its worlds with ``policy`` on states; it must decide as
+    the heuristic bot does on the seat's view, or the rollouts would model other players."""
+    state = random_state(game, seed, steps)
+    if state.is_terminal() or not state.legal_actions():
+        return
+    assert state.action_text(rb.policy(state)) == rb.heuristic_text(client_view(state))

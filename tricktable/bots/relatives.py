@@ -45,7 +45,7 @@ from tricktable.bots.courtpiece import Table, choose_card, choose_lead, is_safe,
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import TEN, card_text, mask_of, parse_card, parse_suit, rank_of
 from tricktable.games.courtpiece.beranga import BeRangaState
-from tricktable.games.courtpiece.hidden import HIDE, REVEAL, SWAP, HiddenTrumpState
+from tricktable.games.courtpiece.hidden import HIDE, REVEAL, SWAP
 from tricktable.games.courtpiece.mendikot import MendikotState
 from tricktable.games.courtpiece.rules import NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS_TO_WIN
 from tricktable.games.courtpiece.state import CALLING, CHANGE, PARTNER_CALLING, PASS, PLAYING, cards_in
