@@ -239,7 +239,7 @@ class GameState(ABC):
         return ()
 
     def apply_referee(self, action: int) -> None:
-        raise IllegalAction(f"{self.action_text(action)!r} is not a referee action now")
+        raise IllegalAction(f"{self._describe(action)} is not a referee action now")
 
     def act(self, seat: int, text: str) -> int:
         """Apply a player's action given as text, checking that ``seat`` is to move."""
@@ -257,6 +257,13 @@ class GameState(ABC):
             self.apply_referee(action)
         else:
             self.apply(action)
+
+    def _describe(self, action: int) -> str:
+        """An action for an error message, even when it has no notation."""
+        try:
+            return repr(self.action_text(action))
+        except NotationError:
+            return repr(action)
 
     def legal_texts(self) -> list[str]:
         return [self.action_text(a) for a in self.legal_actions()]

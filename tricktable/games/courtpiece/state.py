@@ -266,12 +266,6 @@ class CourtPieceState(GameState):
             "change trump D, play QS)"
         )
 
-    def _describe(self, action: int) -> str:
-        try:
-            return repr(self.action_text(action))
-        except NotationError:
-            return repr(action)
-
     # -- calling -------------------------------------------------------------
     def _record(self, action: int) -> None:
         self._history.append(action)

@@ -273,12 +273,6 @@ class DoppelkopfState(GameState):
             "no 90, schwarz, play 10H, give 9C 10D QD, accept, decline, return AS KS 9H)"
         )
 
-    def _describe(self, action: int) -> str:
-        try:
-            return repr(self.action_text(action))
-        except NotationError:
-            return repr(action)
-
     # -- reservations --------------------------------------------------------
     def _reservation_options(self, seat: int) -> tuple[int, ...]:
         options = [HEALTHY]

@@ -169,12 +169,6 @@ class EuchreState(GameState):
             "discard 9C, play JH)"
         )
 
-    def _describe(self, action: int) -> str:
-        try:
-            return repr(self.action_text(action))
-        except NotationError:
-            return repr(action)
-
     # -- bidding -----------------------------------------------------------
     def _may_farm(self) -> bool:
         """Farmer's hand: a player dealt only nines and tens may ask for a redeal
