@@ -452,15 +452,5 @@ class CourtPieceState(GameState):
 class SingleSarState(CourtPieceState):
     """Single Sar: every trick counts for its winner's team at once."""
 
-    def _winning_index(self, trick: list[int]) -> int:
-        """Hook: which card of a full trick wins — the highest trump, else the highest
-        of the led suit (Hidden Trump: only trumps played after the reveal count)."""
-        key = _WINNER_KEY[self.trump][SUIT_OF[trick[0]]]
-        best, index = key[trick[0]], 0
-        for i in (1, 2, 3):
-            if key[trick[i]] > best:
-                best, index = key[trick[i]], i
-        return index
-
     def _take_trick(self, winner: int, card: int) -> None:
         self.captured[winner % 2] += 1
