@@ -10,7 +10,10 @@ holder of 2S (``last``) wins it.  Seat ``s`` plays ``hands[s][t]`` at trick ``t`
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import random
+from typing import Any, Callable, Sequence
+
+from tricktable.core.rng import derive_seed
 
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.state import CourtPieceState
@@ -58,4 +61,26 @@ def scripted(game: str, winners: Sequence[int], last: int, dealer: int = 0, tric
     state = new_state(game, deal, **options)
     state.act(state.to_move, "call S")
     play_tricks(state, deal, tricks)
+    return state
+
+
+def random_deal(spec, seed: str, dealer: int, options: dict, rng_seed: int, stop_after: int | None = None,
+                check: Callable[[CourtPieceState], None] | None = None, *, seed_label: str = "property",
+                referee_rate: float = 0.25) -> CourtPieceState:
+    """Play a seeded deal with random actions; the referee times out now and then
+    (with probability ``referee_rate`` whenever a timeout is possible)."""
+    # A derived seed is long enough that finding it in a view would mean a leak.
+    deal = spec.deal_from_seed(derive_seed(seed_label, seed), dealer, options)
+    state = spec.new_deal(deal, spec.normalize_options(options))
+    rng = random.Random(rng_seed)
+    steps = 0
+    while not state.is_terminal() and (stop_after is None or steps < stop_after):
+        referee = state.referee_actions()
+        if referee and rng.random() < referee_rate:
+            state.apply_referee(rng.choice(referee))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+        if check:
+            check(state)
     return state

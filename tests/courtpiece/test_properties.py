@@ -21,6 +21,8 @@ from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import DECK
 
+from .helpers import random_deal
+
 HOUSE_RULES = ("ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12")
 COMBINATIONS = [dict(zip(HOUSE_RULES, bits)) for bits in itertools.product((False, True), repeat=3)]
 EXTRAS = st.fixed_dictionaries({
@@ -32,25 +34,6 @@ EXTRAS = st.fixed_dictionaries({
 SEEDS = st.text(min_size=1, max_size=10)
 TABLE = {"points": {"callers_won": 1, "others_won": 2, "callers_kot": 3, "goon_kot": 4},
          "kots": {"callers_won": 0, "others_won": 0, "callers_kot": 1, "goon_kot": 3}}
-
-
-def random_deal(spec, seed, dealer, options, rng_seed, stop_after=None, check=None):
-    """Play a seeded deal with random actions; the referee times out now and then."""
-    # A derived seed is long enough that finding it in a view would mean a leak.
-    deal = spec.deal_from_seed(derive_seed("property", seed), dealer, options)
-    state = spec.new_deal(deal, spec.normalize_options(options))
-    rng = random.Random(rng_seed)
-    steps = 0
-    while not state.is_terminal() and (stop_after is None or steps < stop_after):
-        referee = state.referee_actions()
-        if referee and rng.random() < 0.25:
-            state.apply_referee(rng.choice(referee))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-        steps += 1
-        if check:
-            check(state)
-    return state
 
 
 def conserved(state) -> None:

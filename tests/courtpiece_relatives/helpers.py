@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from tricktable.cards import parse_card
-from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
 from tricktable.games.courtpiece.rules import DECK
 from tricktable.games.courtpiece.state import CourtPieceState
+
+from ..courtpiece.helpers import random_deal as family_random_deal
 
 SPECS = {"hidden-trump": HIDDEN_TRUMP, "be-ranga": BE_RANGA, "mendikot": MENDIKOT}
 
@@ -31,22 +31,9 @@ def play(state: CourtPieceState, *texts: str) -> None:
 
 
 def random_deal(spec, seed: str, dealer: int, options: dict, rng_seed: int, stop_after=None, check=None):
-    """Play a seeded deal with random actions; the referee times out now and then."""
-    # A derived seed is long enough that finding it in a view would mean a leak.
-    deal = spec.deal_from_seed(derive_seed("relatives", seed), dealer, options)
-    state = spec.new_deal(deal, spec.normalize_options(options))
-    rng = random.Random(rng_seed)
-    steps = 0
-    while not state.is_terminal() and (stop_after is None or steps < stop_after):
-        referee = state.referee_actions()
-        if referee and rng.random() < 0.2:
-            state.apply_referee(rng.choice(referee))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-        steps += 1
-        if check:
-            check(state)
-    return state
+    """The family's random playout, with this suite's own seed label and timeouts."""
+    return family_random_deal(spec, seed, dealer, options, rng_seed, stop_after, check,
+                              seed_label="relatives", referee_rate=0.2)
 
 
 def conserved(state) -> None:
