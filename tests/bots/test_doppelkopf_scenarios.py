@@ -60,6 +60,23 @@ def test_marriage_with_both_queens_of_clubs():
     assert db.reservation(hand, ["healthy", "marriage", "solo clubs"]) == "marriage"
 
 
+def test_silent_solo_with_both_queens_of_clubs_and_a_dominant_hand():
+    # Rules file, Reservations: both Q♣ and "gesund" is a silent solo.
+    hand = parse_cards("QC QC QS QS QH 10H JC JD AD 10D 9C AS")
+    assert db.reservation(hand, ["healthy", "marriage", "solo clubs"]) == "healthy"
+
+
+def test_announce_no_90_only_with_a_dominant_hand_after_our_announcement():
+    dominant = parse_cards("10H 10H QC QS QS QH JD AD 10D KD 9C KS")
+    ordinary = parse_cards("10H QC QS QH JD AD 9D 9C AS 9H KS 10S")
+    assert db.should_announce_no_90(dominant, NORMAL)
+    assert not db.should_announce_no_90(ordinary, NORMAL)
+    facts = {"phase": "play", "contract": "normal"}
+    legal = ["no 90", "play 10H", "play QC"]
+    assert db.choose_text(facts, dominant, legal, lambda: None) == "no 90"
+    assert db.choose_text(facts, ordinary, ["no 90", "play 9H"], lambda: table(0, "9H", [], set())) == "play 9H"
+
+
 def test_healthy_with_an_ordinary_hand():
     hand = parse_cards("QC JD 9D KD 9C AC AS 9S KH 9H KS 10S")
     assert db.reservation(hand, ["healthy", "solo clubs", "solo queens"]) == "healthy"

@@ -1,10 +1,15 @@
 """Doppelkopf computer players: expert rules (``heuristic``) and world-sampling search.
 
-Reservations: a marriage with both Q♣, poverty with three trumps or fewer, a
-suit solo only with eleven trumps and five of the top ones; otherwise healthy.  Poverty: give the
-trumps and the fewest points, accept with seven trumps or more including three
-of the top ones, return the cheapest plain cards.  Announcements: Re or Kontra
-with a strong hand (the rules file's tip: it also tells the partner our team).
+Reservations: a marriage with both Q♣ (but a silent solo, saying healthy, when
+those queens come with nine trumps and six of the top ones), poverty with three
+trumps or fewer, a suit solo only with eleven trumps and five of the top ones;
+otherwise healthy.  Poverty: give the trumps and the fewest points, accept with
+seven trumps or more including three of the top ones, return the cheapest plain
+cards.  Announcements: Re or Kontra with a strong hand (the rules file's tip: it
+also tells the partner our team); no 90 once our team has announced, with a
+hand that holds ten trumps, six of them top ones (a looser rule missed a quarter
+of its no 90s in selfplay); never the deeper ones (no 60 and beyond are
+left to search, which weighs them on sampled deals).
 
 Card play follows the tips of the rules file: lead a black ace while the suit
 may still go round once; grease (schmieren) tricks the partner surely wins with
@@ -48,6 +53,10 @@ ACCEPT_TRUMPS = 7
 ACCEPT_HIGH = 3
 SOLO_TRUMPS = 11
 SOLO_HIGH = 5
+SILENT_SOLO_TRUMPS = 9
+SILENT_SOLO_HIGH = 6
+NO_90_TRUMPS = 10
+NO_90_HIGH = 6
 BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
 TABLE_OF_CONTRACT = {f"solo {name}": SOLO_TABLE[k] for k, name in enumerate(SOLO_NAMES)}
 
@@ -212,7 +221,8 @@ def high_trumps(hand: Sequence[int], table: int) -> int:
 
 def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
     if "marriage" in legal:
-        return "marriage"
+        # Both Q♣: said healthy, they make a silent solo (alone against three).
+        return "healthy" if is_silent_solo_hand(hand) else "marriage"
     if "poverty" in legal:
         return "poverty"
     for k, name in enumerate(SOLO_NAMES[:4]):
@@ -223,8 +233,18 @@ def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
     return "healthy"
 
 
+def is_silent_solo_hand(hand: Sequence[int]) -> bool:
+    return trump_count(hand, NORMAL) >= SILENT_SOLO_TRUMPS and high_trumps(hand, NORMAL) >= SILENT_SOLO_HIGH
+
+
 def should_announce(hand: Sequence[int], table: int) -> bool:
     return trump_count(hand, table) >= ANNOUNCE_TRUMPS and high_trumps(hand, table) >= ANNOUNCE_HIGH
+
+
+def should_announce_no_90(hand: Sequence[int], table: int) -> bool:
+    """Our team has announced; promise the others fewer than 90 points only with
+    most of the trumps and the top ones among them."""
+    return trump_count(hand, table) >= NO_90_TRUMPS and high_trumps(hand, table) >= NO_90_HIGH
 
 
 def should_accept(hand: Sequence[int]) -> bool:
@@ -255,6 +275,8 @@ def choose_text(view: Mapping[str, Any], hand: Sequence[int], legal: Sequence[st
     table = TABLE_OF_CONTRACT.get(view.get("contract") or "normal", NORMAL)
     if ("re" in legal or "kontra" in legal) and should_announce(hand, table):
         return "re" if "re" in legal else "kontra"
+    if "no 90" in legal and should_announce_no_90(hand, table):
+        return "no 90"
     plays = [parse_card(text.split()[1]) for text in legal if text.startswith("play ")]
     return "play " + card_text(choose_card(table_of(), plays))
 
