@@ -88,6 +88,8 @@ def test_a_whole_match_through_the_api(client):
     assert max(state["view"]["match"]["team_points"]) >= 10
     answer = client.post(f"/api/games/{state['id']}/actions", json={"action": "pass", "version": state["version"]})
     assert answer.status_code == 409 and "over" in answer.json()["detail"]
+    answer = client.get(f"/api/games/{state['id']}/hint", params={"version": state["version"]})
+    assert answer.status_code == 409 and "your own turn" in answer.json()["detail"]
 
 
 def play_until_cards(client, state):
@@ -254,7 +256,7 @@ def test_computer_players_do_not_block_other_requests(client, monkeypatch):
 def test_the_strongest_available_bot_plays(client, monkeypatch):
     monkeypatch.delenv("TRICKTABLE_BOT")
     bots = client.get("/healthz").json()["bots"]
-    assert bots["euchre"] == ("search" if "search" in BOTS else "random")
+    assert bots["euchre"] == "search"
     state = new_game(client)
     started = time.monotonic()
     answer = client.post(f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})
@@ -375,3 +377,59 @@ def test_doppelkopf_responses_show_no_card_the_person_has_not_seen(client):
             state = client.post(f"/api/games/{state['id']}/actions",
                                 json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
     assert checked > 100  # the check had cards to look for
+
+
+# -- levels and hints (issue 6) --------------------------------------------------------
+def test_an_easy_game_seats_the_expert_rules_and_stores_its_level(client, monkeypatch):
+    monkeypatch.delenv("TRICKTABLE_BOT")
+    answer = client.post("/api/games", json={"game": "euchre", "level": "easy"})
+    assert answer.status_code == 201, answer.text
+    state, rng = answer.json(), random.Random(3)
+    assert state["level"] == "easy" and state["hints"] is True
+    for _ in range(12):
+        state = client.post(f"/api/games/{state['id']}/actions",
+                            json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+    record = client.app.state.room.store.load(state["id"]).record
+    assert record["level"] == "easy"
+    # Replaying the record, every computer player's action is the heuristic's
+    # choice on that seat's view.
+    heuristic, game = BOTS["heuristic"](), replay(dict(record, actions=[]))
+    bot_moves = 0
+    for text in record["actions"]:
+        if game.to_move not in (HUMAN, -1) and game.legal_actions():
+            assert text == heuristic.choose(game.view(game.to_move)), text
+            bot_moves += 1
+        game.apply_any(game.parse_action(text))
+    assert bot_moves >= 20
+
+
+@pytest.mark.parametrize("level", ["expert", "", "hard" * 5])
+def test_an_unknown_level_is_refused(client, level):
+    answer = client.post("/api/games", json={"game": "euchre", "level": level})
+    assert answer.status_code in (400, 422) and "level" in answer.json()["detail"]
+
+
+def test_a_hint_ranks_every_legal_action_and_changes_nothing(client):
+    state = new_game(client)
+    answer = client.get(f"/api/games/{state['id']}/hint", params={"version": state["version"]})
+    assert answer.status_code == 200, answer.text
+    hints = answer.json()["hints"]
+    assert sorted(h["action"] for h in hints) == sorted(state["view"]["legal"])
+    values = [h["value"] for h in hints]
+    assert values == sorted(values, reverse=True) and all(h["worlds"] > 0 for h in hints)
+    after = client.get(f"/api/games/{state['id']}").json()
+    assert after["version"] == state["version"] and after["view"] == state["view"]
+
+
+def test_a_hint_for_a_stale_version_is_refused(client):
+    state = new_game(client)
+    answer = client.get(f"/api/games/{state['id']}/hint", params={"version": state["version"] + 1})
+    assert answer.status_code == 409
+    assert client.get("/api/games/nope/hint", params={"version": 1}).status_code == 404
+
+
+def test_no_hints_in_the_daily_game(client):
+    daily = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
+    assert daily["hints"] is False and daily["level"] == "hard"
+    answer = client.get(f"/api/games/{daily['id']}/hint", params={"version": daily["version"]})
+    assert answer.status_code == 403 and "daily" in answer.json()["detail"]

@@ -20,7 +20,8 @@ from pydantic import BaseModel, Field
 
 from tricktable.core.errors import GameError, NotYourTurn
 from tricktable.games import UnknownGame, get_spec
-from tricktable.server.room import Room, best_bot_name, playable_games, utc_day
+from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
+from tricktable.server.room import HintRefused, Room, best_bot_name, playable_games, utc_day
 from tricktable.store import StaleVersion, Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -45,6 +46,7 @@ SECURITY_HEADERS = {
 class NewGame(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
+    level: str = Field(default=DEFAULT_LEVEL, max_length=10)
 
 
 class Action(BaseModel):
@@ -126,14 +128,14 @@ def _routes(app: FastAPI, room: Room) -> None:
 
     @app.get("/api/games")
     def games() -> dict[str, Any]:
-        return {"games": game_catalog(), "day": utc_day()}
+        return {"games": game_catalog(), "day": utc_day(), "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame) -> dict[str, Any]:
         if SERVER_OPTIONS & set(body.options):
             raise HTTPException(422, f"options {sorted(SERVER_OPTIONS)} are set by the room")
         try:
-            return room.new_game(body.game, body.options)
+            return room.new_game(body.game, body.options, level=body.level)
         except UnknownGame as error:
             raise HTTPException(404, str(error)) from None
         except GameError as error:
@@ -159,6 +161,18 @@ def _routes(app: FastAPI, room: Room) -> None:
             raise HTTPException(409, str(error)) from None
         except GameError as error:
             raise HTTPException(422, str(error)) from None
+        if found is None:
+            raise HTTPException(404, "no such game")
+        return found
+
+    @app.get("/api/games/{game_id}/hint")
+    def get_hint(game_id: str, version: int) -> dict[str, Any]:
+        try:
+            found = room.hint(game_id, version)
+        except HintRefused as error:
+            raise HTTPException(403, str(error)) from None
+        except (StaleVersion, NotYourTurn) as error:
+            raise HTTPException(409, str(error)) from None
         if found is None:
             raise HTTPException(404, "no such game")
         return found

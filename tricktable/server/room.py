@@ -1,9 +1,13 @@
 """The referee: games as stored records, the person's actions, the computer
 players' answers, and the daily deals.
 
-The person always sits at seat 0 (South); seats 1..3 are computer players.
-Every response carries only ``view(0)`` and the public steps since the person's
-last action, never the record (its seed would reveal every hand).
+The person always sits at seat 0 (South); seats 1..3 are computer players, at
+the level the person chose for a new game (``bots/levels.py``; the daily deal is
+always played against the default level, so its leaderboard compares like with
+like).  The stored record carries that ``level`` beside the game's own fields
+(replay ignores it).  Every response carries only ``view(0)`` and the public
+steps since the person's last action, never the record (its seed would reveal
+every hand).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from tricktable.bots import BOTS, Bot, make_bot
+from tricktable.bots import BOTS, Bot, hint, make_bot
+from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, best_bot
 from tricktable.core.errors import GameError, NotYourTurn
 from tricktable.core.protocol import GameState
 from tricktable.core.record import RECORD_FORMAT, parse_record, replay
@@ -31,29 +36,22 @@ from tricktable.store import GameRow, StaleVersion, Store
 log = logging.getLogger("tricktable.server")
 HUMAN = 0
 DEFAULT_DECISION_SECONDS = 20
-BOT_PREFERENCE = ("search", "heuristic", "random")
-"""Bot names from best to worst; the first one registered that plays the game is used."""
 
 
-def best_bot_name(game: str | None = None) -> str:
-    """The strongest computer player the bot library offers for ``game`` now
+def best_bot_name(game: str, level: str = DEFAULT_LEVEL) -> str:
+    """The computer player the room seats for ``game`` at ``level``
     (``TRICKTABLE_BOT`` overrides it, e.g. ``random`` for fast tests)."""
     forced = os.environ.get("TRICKTABLE_BOT")
     if forced and forced in BOTS:
         return forced
-    for name in BOT_PREFERENCE:
-        if name in BOTS and (name == "random" or game is None or _bots_play(game)):
-            return name
-    return "random"
+    return best_bot(game, level).name
 
 
-def _bots_play(game: str) -> bool:
-    """Whether the game-specific bots (heuristic, search) know ``game`` yet."""
-    try:
-        from tricktable.bots.players import has_bots
-    except ImportError:
-        return False
-    return has_bots(game)
+def room_bot(game: str, level: str, seed: str) -> Bot:
+    forced = os.environ.get("TRICKTABLE_BOT")
+    if forced and forced in BOTS:
+        return make_bot(forced, seed=seed)
+    return best_bot(game, level, seed)
 
 
 _warned: set[str] = set()
@@ -128,12 +126,15 @@ class Room:
             raise UnknownGame(f"unknown game {game!r}; offered: {', '.join(playable_games())}")
         return get_spec(game)
 
-    def new_game(self, game: str, options: dict[str, Any] | None, seed: str | None = None) -> dict[str, Any]:
+    def new_game(self, game: str, options: dict[str, Any] | None, seed: str | None = None,
+                 level: str = DEFAULT_LEVEL) -> dict[str, Any]:
         """A new match from a fresh random seed (``seed`` is for tests and tools
         that need a known deal; the HTTP API never takes one)."""
         spec = self.spec(game)
+        if level not in LEVELS:
+            raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
         normalized = spec.normalize_options(options or {})
-        return self._start(spec.name, seed or secrets.token_hex(16), normalized, daily=False)
+        return self._start(spec.name, seed or secrets.token_hex(16), normalized, daily=False, level=level)
 
     def daily_game(self, game: str, device: str) -> dict[str, Any]:
         """The device's attempt at today's daily deal: created on first call,
@@ -150,11 +151,12 @@ class Room:
                 assert row is not None
         return self.response(row, self.cache.take(row), [])
 
-    def _start(self, game: str, seed: str, options: dict[str, Any], daily: bool, **where: Any) -> dict[str, Any]:
+    def _start(self, game: str, seed: str, options: dict[str, Any], daily: bool, level: str = DEFAULT_LEVEL,
+               **where: Any) -> dict[str, Any]:
         spec = get_spec(game)
         state = spec.new_match(seed, options, daily=daily)
-        steps = self._bots_move(state, f"{seed}/{game}")
-        record = self._record(state, seed, options, daily)
+        steps = self._bots_move(state, f"{seed}/{game}", level)
+        record = self._record(state, seed, options, daily, level)
         row = self.store.create_game(record, self._status(state), daily_day=where.get("day"), device=where.get("device"),
                                      deadline=self._deadline(state))
         if state.is_terminal():  # a daily match cannot end before the person acts, but be exact
@@ -197,8 +199,26 @@ class Room:
         if state.to_move != HUMAN:
             raise NotYourTurn("it is not your turn")
         steps = [self._step(state, HUMAN, lambda: state.act(HUMAN, action))]
-        steps += self._bots_move(state, f"{row.record['seed']}/{row.game}")
+        steps += self._bots_move(state, f"{row.record['seed']}/{row.game}", level_of(row))
         return self._commit(row, state, steps)
+
+    def hint(self, game_id: str, version: int) -> dict[str, Any] | None:
+        """What the strongest computer player would do in the person's seat, with
+        every legal action's expected value, computed from the person's view
+        alone.  Refused in the daily game (a fair leaderboard), on a stale
+        version, and when it is not the person's turn."""
+        row = self.store.load(game_id)
+        if row is None:
+            return None
+        if row.daily_day:
+            raise HintRefused("no hints in the daily game")
+        if version != row.version:
+            raise StaleVersion(f"this game is at version {row.version}, not {version}: reload it")
+        state = self.cache.take(row)
+        if state.is_terminal() or state.to_move != HUMAN or not state.legal_actions():
+            raise NotYourTurn("a hint is for your own turn")
+        view = state.view(HUMAN)
+        return {"version": row.version, "hints": hint(view, seed=f"{row.record['seed']}/hint/{row.version}")}
 
     def _commit(self, row: GameRow, state: GameState, steps: list[dict[str, Any]]) -> dict[str, Any]:
         """Save the state's record under the version check; the response."""
@@ -224,16 +244,16 @@ class Room:
     def _time_out(self, row: GameRow, state: GameState) -> list[dict[str, Any]]:
         timeout = state.referee_actions()[0]
         steps = [self._step(state, HUMAN, lambda: state.apply_referee(timeout))]
-        return steps + self._bots_move(state, f"{row.record['seed']}/{row.game}")
+        return steps + self._bots_move(state, f"{row.record['seed']}/{row.game}", level_of(row))
 
-    def _bots_move(self, state: GameState, seed: str) -> list[dict[str, Any]]:
+    def _bots_move(self, state: GameState, seed: str, level: str) -> list[dict[str, Any]]:
         bots: dict[int, Bot] = {}
         steps = []
         while not state.is_terminal() and state.to_move != HUMAN:
             seat = state.to_move
             if seat < 0:  # only the referee can act (a timeout); the client asks for it
                 break
-            bot = bots.setdefault(seat, make_bot(best_bot_name(state.spec.name), seed=f"{seed}/seat{seat}"))
+            bot = bots.setdefault(seat, room_bot(state.spec.name, level, seed=f"{seed}/seat{seat}"))
             choice = bot.choose(state.view(seat))
             steps.append(self._step(state, seat, lambda: state.act(seat, choice)))
         return steps
@@ -268,7 +288,7 @@ class Room:
 
         return record_of(state).actions
 
-    def _record(self, state: GameState, seed: str, options: dict[str, Any], daily: bool) -> dict[str, Any]:
+    def _record(self, state: GameState, seed: str, options: dict[str, Any], daily: bool, level: str) -> dict[str, Any]:
         record = {
             "format": RECORD_FORMAT,
             "game": state.spec.name,
@@ -278,6 +298,7 @@ class Room:
             "seed": seed,
             "daily": daily,
             "actions": self._actions(state),
+            "level": level,
         }
         parse_record(record)  # fail here, not at the next load, if the format drifts
         return record
@@ -302,8 +323,19 @@ class Room:
         if row.daily_day:
             daily = {"day": row.daily_day, "score": self._score(state, row) if state.is_terminal() else None}
         deadline_in = max(0.0, row.deadline - time.time()) if row.deadline is not None else None
-        return {"id": row.id, "version": row.version, "game": row.game, "daily": daily, "view": view, "steps": steps,
-                "deadline_in": deadline_in}
+        return {"id": row.id, "version": row.version, "game": row.game, "daily": daily, "level": level_of(row),
+                "hints": not row.daily_day, "view": view, "steps": steps, "deadline_in": deadline_in}
 
 
-__all__ = ["Room", "StaleVersion", "GameError", "best_bot_name", "daily_seed", "playable_games", "utc_day"]
+class HintRefused(GameError):
+    """Hints are not offered in this game (the daily deal)."""
+
+
+def level_of(row: GameRow) -> str:
+    """The computer players' level of a stored game (games stored before levels
+    existed played the default)."""
+    level = row.record.get("level", DEFAULT_LEVEL)
+    return level if level in LEVELS else DEFAULT_LEVEL
+
+
+__all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "best_bot_name", "room_bot", "daily_seed", "playable_games", "utc_day"]

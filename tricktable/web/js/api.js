@@ -21,8 +21,9 @@ async function request(method, path, body) {
 
 export const api = {
   games: () => request("GET", "api/games"),
-  newGame: (game, options) => request("POST", "api/games", { game, options }),
+  newGame: (game, options, level) => request("POST", "api/games", { game, options, level }),
   load: (id) => request("GET", `api/games/${encodeURIComponent(id)}`),
+  hint: (id, version) => request("GET", `api/games/${encodeURIComponent(id)}/hint?version=${encodeURIComponent(version)}`),
   act: (id, version, action) => request("POST", `api/games/${encodeURIComponent(id)}/actions`, { version, action }),
   daily: (game) => request("POST", `api/daily/${encodeURIComponent(game)}`, { device: deviceId() }),
   leaderboard: (game) =>

@@ -5,6 +5,7 @@ import { api, ApiError, memory } from "./api.js";
 import { clear, el, toast } from "./dom.js";
 import { preferredLanguage, setLanguage, t, language } from "./i18n.js";
 import { renderHome, renderLeaderboard } from "./home.js";
+import { chosenLevel, setLevels } from "./levels.js";
 import { renderRulesPage, rulesDialog } from "./rules.js";
 import { Table } from "./table.js";
 
@@ -37,7 +38,7 @@ async function startGame(game, options) {
   if (spec && spec.first_game_option && !localStorage.getItem("tt.courtpiece.played")) {
     options = { ...options, first_game: true };
   }
-  const state = await api.newGame(game, options);
+  const state = await api.newGame(game, options, chosenLevel());
   if (spec && spec.first_game_option) localStorage.setItem("tt.courtpiece.played", "1");
   memory.setGameId(game, state.id);
   return state;
@@ -94,6 +95,7 @@ async function boot() {
     else route();
   });
   catalog = await api.games();
+  setLevels(catalog.levels, catalog.default_level);
   window.addEventListener("hashchange", route);
   await route();
   document.body.dataset.ready = "1";

@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { clear, el } from "./dom.js";
 import { t } from "./i18n.js";
+import { levelControl, rememberLevel } from "./levels.js";
 
 export function leaderboardTable(board, limit = 100) {
   const wrap = el("div", { class: "leaderboard" });
@@ -27,7 +28,8 @@ export async function renderHome(root, catalog) {
   clear(root);
   const list = el("div", { class: "games" });
   root.append(el("section", { class: "home" },
-    el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")), list));
+    el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
+    levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), list));
   for (const game of catalog.games) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
     list.append(el("article", { class: "game-card", dataset: { game: game.name } },

@@ -4,6 +4,7 @@
 import { memory } from "./api.js";
 import { append, clear, el } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { levelControl, rememberLevel } from "./levels.js";
 import { openDialog } from "./sheets.js";
 
 async function rulesText(game) {
@@ -100,9 +101,11 @@ export async function rulesDialog(spec) {
   const standard = el("button", { type: "button", class: "action", id: "standard-rules", onclick: () => {
     for (const option of spec.options) setControl(form, option, option.default);
   } }, t("rules.standard"));
+  form.append(levelControl("rules-level"));
   form.addEventListener("submit", () => {
     result = readOptions(form, spec);
     memory.setOptions(spec.name, result);
+    rememberLevel(form.elements.level.value);
   });
   append(form, [el("div", { class: "buttons" }, start, standard,
     el("button", { type: "button", class: "action subtle", onclick: () => document.getElementById("dialog").close() }, t("rules.cancel")))]);

@@ -5,7 +5,7 @@
 import { api, ApiError, memory } from "./api.js";
 import { backSVG, cardName, cardSVG, suitSVG } from "./cards.js";
 import { clear, el, reducedMotion, sleep, svgBox, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { showLastTrick, showMatchSummary, showScoreSheet } from "./sheets.js";
 
@@ -19,6 +19,7 @@ export class Table {
     this.r = renderer(this.game);
     this.busy = false;
     this.selected = new Set();
+    this.hint = null; // {version, hints}: the last hint asked for, shown while the version holds
     this.onNewGame = onNewGame;
     this.build();
   }
@@ -55,11 +56,12 @@ export class Table {
     this.facts = el("dl", { class: "facts" });
     this.prompt = el("p", { class: "prompt", "aria-live": "polite" });
     this.actions = el("div", { class: "actions" });
+    this.hintBox = el("div", { class: "hint-box", "aria-live": "polite" });
     this.hand = el("div", { class: "hand", role: "group", "aria-label": t("table.your_hand"), onkeydown: (e) => this.arrowKeys(e) });
     const felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
       el("div", { class: "middle" }, this.trick, this.centre), this.facts);
     this.root.append(el("section", { class: `table game-${this.game}` },
-      this.scorebar, felt, this.prompt, this.actions, this.hand));
+      this.scorebar, felt, this.prompt, this.actions, this.hintBox, this.hand));
     this.render();
   }
 
@@ -74,6 +76,7 @@ export class Table {
     this.renderCountdown(view);
     this.renderActions(view);
     this.renderHand(view);
+    this.renderHint(view);
   }
 
   /** A timed decision (Court Piece calling): the seconds the server gives, counted
@@ -131,7 +134,7 @@ export class Table {
     clear(this.scorebar).append(
       ...scores,
       el("span", { class: "deal" }, deal, match.target ? ` · ${t("table.target", { n: match.target })}` : "",
-        this.state.daily ? ` · ${t("daily.badge")}` : ""),
+        this.state.daily ? ` · ${t("daily.badge")}` : "", this.state.level ? ` · ${t(`level.${this.state.level}`)}` : ""),
       lastTrick);
   }
 
@@ -209,9 +212,48 @@ export class Table {
       button.append(this.r.actionLabel(this.game, action));
       this.actions.append(button);
     }
+    if (mine && this.state.hints && !this.busy) {
+      this.actions.append(el("button", { type: "button", class: "action subtle", id: "hint-button",
+        onclick: () => this.askHint() }, t("hint.button")));
+    }
     if (view.terminal) {
       this.actions.append(el("button", { type: "button", class: "action primary", onclick: () => showMatchSummary(this) }, t("sheet.summary")));
     }
+  }
+
+  /** Ask the server what the strongest computer player would do in the person's seat. */
+  async askHint() {
+    if (this.busy) return;
+    const button = this.actions.querySelector("#hint-button");
+    if (button) button.disabled = true;
+    try {
+      const answer = await api.hint(this.state.id, this.state.version);
+      this.hint = { version: answer.version, hints: answer.hints };
+    } catch (error) {
+      toast(t("error.generic", { msg: error.message }));
+    }
+    if (!this.busy) this.render();
+  }
+
+  /** The hint, if one was asked for in this position: the suggested action is
+   * marked, and the best few are listed with their expected points per deal. */
+  renderHint(view) {
+    clear(this.hintBox);
+    const hint = this.hint;
+    if (!hint || hint.version !== this.state.version || view.to_move !== 0 || this.busy || !hint.hints.length) return;
+    const best = hint.hints[0].action;
+    const card = this.r.cardOf(best);
+    const target = card ? this.hand.querySelector(`[data-card="${CSS.escape(card)}"]`)
+      : this.actions.querySelector(`[data-action="${CSS.escape(best)}"]`);
+    target?.classList.add("hinted");
+    const number = new Intl.NumberFormat(language(), { signDisplay: "always", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const rows = hint.hints.slice(0, 5).map((h) => {
+      const hintCard = this.r.cardOf(h.action);
+      return el("li", { dataset: { action: h.action } },
+        el("span", { class: "what" }, hintCard ? cardName(hintCard, t) : this.r.actionLabel(this.game, h.action)),
+        " ", el("span", { class: "value" }, number.format(h.value)));
+    });
+    this.hintBox.append(el("p", { class: "hint-title" }, t("hint.title")), el("ol", { class: "hint-list" }, rows));
   }
 
   renderHand(view) {
