@@ -69,6 +69,13 @@ def test_play_a_whole_hand_by_clicking(make_page, viewport, name):
     sheet = page.locator("dialog[open] .score-sheet")
     assert sheet.count() == 1
     assert page.locator("dialog[open] tr.line").count() >= 1
+    # Each column's lines add up to its "this deal" row (the makers' trick
+    # count is shown in words, not as points).
+    sums = [0, 0]
+    for row in page.locator("dialog[open] tr.line").all():
+        cells = row.locator("td.num").all_inner_texts()
+        sums = [total + int(cell or 0) for total, cell in zip(sums, cells)]
+    assert sums == [int(x) for x in page.locator("dialog[open] tr.sum td").all_inner_texts()]
     p.shot(f"euchre-sheet-{name}")
     # The sheets' "this deal" rows add up to what the score bar shows after
     # them (two sheets in a row when the person sat out a whole deal).

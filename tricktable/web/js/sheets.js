@@ -49,7 +49,7 @@ export function scoreSheetTable(game, result) {
   const rows = result.lines.map((line) => {
     const column = columnOf(game, line);
     return el("tr", { class: "line" }, el("td", {}, renderer(game).lineText(game, line)),
-      ...heads.map((_, i) => el("td", { class: "num" }, i === column ? String(line.points) : "")));
+      ...heads.map((_, i) => el("td", { class: "num" }, i === column ? renderer(game).linePoints(line) : "")));
   });
   const sum = el("tr", { class: "sum" }, el("th", { scope: "row" }, t("sheet.deal_points")),
     ...perColumn(game, result.points).map((p) => el("td", { class: "num" }, String(p))));

@@ -60,6 +60,11 @@ export const base = {
   },
 
   /** The text of one score-sheet line. */
+  /** What a score line adds to its column (a line that only informs adds nothing). */
+  linePoints(line) {
+    return String(line.points);
+  },
+
   lineText(game, line) {
     const key = `${game}.line.${line.key}`;
     return has(key) ? t(key, { n: line.points }) : line.text;

@@ -69,6 +69,11 @@ export const euchre = {
     return { card: view.up_card, down: view.phase === "round 2", label: t("euchre.up_card") };
   },
 
+  linePoints(line) {
+    // The makers' trick count explains the score; it is not worth points itself.
+    return line.key === "tricks" ? "" : base.linePoints(line);
+  },
+
   lineText(game, line) {
     if (line.key === "tricks") return t("euchre.line.tricks", { n: line.points });
     return base.lineText(game, line);
