@@ -39,15 +39,12 @@ DEFAULT_DECISION_SECONDS = 20
 
 
 def best_bot_name(game: str, level: str = DEFAULT_LEVEL) -> str:
-    """The computer player the room seats for ``game`` at ``level``
-    (``TRICKTABLE_BOT`` overrides it, e.g. ``random`` for fast tests)."""
-    forced = os.environ.get("TRICKTABLE_BOT")
-    if forced and forced in BOTS:
-        return forced
-    return best_bot(game, level).name
+    return room_bot(game, level, seed="name").name
 
 
 def room_bot(game: str, level: str, seed: str) -> Bot:
+    """The computer player the room seats for ``game`` at ``level``
+    (``TRICKTABLE_BOT`` overrides it, e.g. ``random`` for fast tests)."""
     forced = os.environ.get("TRICKTABLE_BOT")
     if forced and forced in BOTS:
         return make_bot(forced, seed=seed)
