@@ -126,7 +126,6 @@ def test_hint_ranks_every_legal_action_and_agrees_with_search():
     view = state.view(0)
     ranked = hint(view, budget_ms=60, seed="scenario")
     assert sorted(r["action"] for r in ranked) == sorted(view["legal"])
-    assert ranked == sorted(ranked, key=lambda r: -r["value"])
+    assert ranked[1:] == sorted(ranked[1:], key=lambda r: -r["value"])  # search's choice first, then by value
     assert all(-4 <= r["value"] <= 4 for r in ranked)
-    assert ranked[0]["action"] == make_bot("search", seed="scenario", budget_ms=60).choose(view) or (
-        ranked[0]["value"] == ranked[1]["value"])
+    assert ranked[0]["action"] == make_bot("search", seed="scenario", budget_ms=60).choose(view)

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Mapping
 
 from tricktable.bots.base import Bot
-from tricktable.bots.search import Estimate, SearchGame, best_action, evaluate
+from tricktable.bots.search import SearchGame, best_action, evaluate
 from tricktable.core.errors import GameError
 
 GAME_MODULES = {
@@ -91,14 +91,15 @@ def search_game(module: ModuleType, view: Mapping[str, Any]) -> SearchGame:
 
 
 def hint(view: Mapping[str, Any], budget_ms: float = 250.0, seed: str = "hint") -> list[dict[str, Any]]:
-    """What ``search`` would play for this view, with each legal action's expected
-    value (points for the seat's side per deal), best first.  Empty when the seat
-    is not to move."""
+    """What ``search`` would play for this view first, then the other legal
+    actions by expected value (points for the seat's side per deal).  Empty when
+    the seat is not to move."""
     if not view.get("legal"):
         return []
     module = game_module(view["game"])
     rng = Bot(seed=seed).rng_for(view)
     actions = list(view["legal"])
     worlds = module.worlds_for(budget_ms, len(actions))
-    estimates: list[Estimate] = evaluate(search_game(module, view), view, rng, worlds, HARD_STOP_MS, actions)
+    evaluation = evaluate(search_game(module, view), view, rng, worlds, HARD_STOP_MS, actions)
+    estimates = sorted(evaluation.estimates, key=lambda e: e.action != evaluation.choice)  # stable: by value after
     return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]

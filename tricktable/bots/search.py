@@ -7,6 +7,12 @@ cards, weighted by how well it explains what the others did (a game supplies
 the weight).  Every action is tried on the same worlds, so differences between
 actions are not drowned in the luck of the sampled deals.
 
+The game's rules (its heuristic) are the default: search plays another action
+only when that action's advantage over the rules' one, world by world, exceeds
+``SWITCH_Z`` standard errors.  With a small budget the best-looking average is
+often luck, and following it blindly played worse than the rules alone (Single
+Sar at 50 ms: −0.06 ± 0.03 points per deal over 580 duplicate deals).
+
 Determinism: the number of worlds is fixed by the budget (``worlds``), not by the
 clock, so the same view and seed give the same choice on any machine.  The clock
 is only a safety stop (``hard_ms``): under a heavily loaded machine the search
@@ -15,6 +21,7 @@ ends early rather than keep a person waiting.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -49,6 +56,11 @@ class SearchGame:
     """The game's heuristic on a view: the fallback when no world can be sampled."""
 
 
+SWITCH_Z = 1.0
+"""How many standard errors of its paired advantage an action needs to replace
+the rules' action."""
+
+
 @dataclass(frozen=True)
 class Estimate:
     """An action's expected value (in the game's points for the seat's side)."""
@@ -56,6 +68,16 @@ class Estimate:
     action: str
     value: float
     worlds: int
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every candidate's estimate (best average first) and the action search plays:
+    the rules' one unless another is clearly better; None when no world could be
+    sampled."""
+
+    estimates: list[Estimate]
+    choice: str | None
 
 
 def team_value(state: GameState, seat: int) -> float:
@@ -85,31 +107,48 @@ def evaluate(
     worlds: int,
     hard_ms: float = 900.0,
     actions: Sequence[str] | None = None,
-) -> list[Estimate]:
-    """Expected value of each action (default: every legal one), best first."""
-    start = time.perf_counter()
-    deadline = start + hard_ms / 1000
+) -> Evaluation:
+    """Expected value of each action (default: every legal one) and the choice."""
+    deadline = time.perf_counter() + hard_ms / 1000
     seat = view["seat"]
     actions = list(actions if actions is not None else view["legal"])
-    totals = dict.fromkeys(actions, 0.0)
-    weight_sum, used = 0.0, 0
+    samples: list[tuple[float, list[float]]] = []  # (weight, each action's value) per world
     for _ in range(worlds):
         world = _sample(game, view, rng)
         if world is None:
             break
         weight = game.weight(world, view, seat) if game.weight else 1.0
-        values = _try_all(game, world, seat, actions, deadline if used else None)
+        values = _try_all(game, world, seat, actions, deadline if samples else None)
         if values is None:
             break  # past the hard stop: this world is dropped, the others stand
-        used += 1
-        weight_sum += weight
-        for text, value in zip(actions, values):
-            totals[text] += weight * value
+        samples.append((weight, values))
+    weight_sum = sum(w for w, _ in samples)
     scale = 1.0 / weight_sum if weight_sum else 0.0
-    estimates = [Estimate(a, totals[a] * scale, used) for a in actions]
+    estimates = [Estimate(a, scale * sum(w * v[i] for w, v in samples), len(samples)) for i, a in enumerate(actions)]
     # Ties go to the earlier legal action, so the order is deterministic.
     order = {a: i for i, a in enumerate(actions)}
-    return sorted(estimates, key=lambda e: (-round(e.value, 9), order[e.action]))
+    estimates.sort(key=lambda e: (-round(e.value, 9), order[e.action]))
+    if not samples:
+        return Evaluation(estimates, None)
+    default = game.rules(view) if game.rules else None
+    return Evaluation(estimates, _choose(actions, samples, estimates[0].action, default))
+
+
+def _choose(actions: Sequence[str], samples: Sequence[tuple[float, list[float]]], best: str,
+            default: str | None) -> str:
+    """``best`` if its paired advantage over ``default`` is clear, else ``default``."""
+    if default is None or default not in actions or best == default:
+        return best
+    i, j = actions.index(best), actions.index(default)
+    weights = [w for w, _ in samples]
+    diffs = [values[i] - values[j] for _, values in samples]
+    total = sum(weights)
+    effective = total * total / sum(w * w for w in weights)
+    if effective < 2:
+        return default
+    mean = sum(w * d for w, d in zip(weights, diffs)) / total
+    variance = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs)) / total
+    return best if mean > SWITCH_Z * math.sqrt(variance / (effective - 1)) else default
 
 
 SAMPLE_TRIES = 1
@@ -144,8 +183,8 @@ def best_action(game: SearchGame, view: Mapping[str, Any], rng: random.Random, w
     actions = list(actions if actions is not None else view["legal"])
     if len(actions) == 1:
         return actions[0]
-    estimates = evaluate(game, view, rng, worlds, hard_ms, actions)
-    return estimates[0].action if estimates[0].worlds else fallback(game, view, actions)
+    choice = evaluate(game, view, rng, worlds, hard_ms, actions).choice
+    return choice if choice is not None else fallback(game, view, actions)
 
 
 def fallback(game: SearchGame, view: Mapping[str, Any], actions: Sequence[str]) -> str:

@@ -1,0 +1,40 @@
+"""The shared search's choice: the rules' action unless another is clearly better."""
+
+from __future__ import annotations
+
+from tricktable.bots.search import SWITCH_Z, _choose
+
+ACTIONS = ["play AS", "play 9S"]
+
+
+def samples(diffs: list[float], weights: list[float] | None = None) -> list[tuple[float, list[float]]]:
+    """Worlds where ``play 9S`` (the rules' action) scores 0 and ``play AS`` the diff."""
+    return [(w, [d, 0.0]) for w, d in zip(weights or [1.0] * len(diffs), diffs)]
+
+
+def test_a_clear_advantage_replaces_the_rules_action():
+    assert _choose(ACTIONS, samples([1.0, 2.0, 1.0, 1.0]), "play AS", "play 9S") == "play AS"
+
+
+def test_an_advantage_within_the_noise_keeps_the_rules_action():
+    # Mean +0.4 from diffs ±2: far less than one standard error.
+    assert _choose(ACTIONS, samples([2.0, -2.0, 2.0, -2.0, 2.0]), "play AS", "play 9S") == "play 9S"
+
+
+def test_the_threshold_is_one_standard_error_of_the_paired_advantage():
+    assert SWITCH_Z == 1.0
+    # Mean +0.25, standard deviation 0.75: with 8 worlds the standard error is
+    # 0.75 / √7 = 0.28 (not clear), with 16 worlds 0.75 / √15 = 0.19 (clear).
+    assert _choose(ACTIONS, samples([1.0, -0.5] * 4), "play AS", "play 9S") == "play 9S"
+    assert _choose(ACTIONS, samples([1.0, -0.5] * 8), "play AS", "play 9S") == "play AS"
+
+
+def test_one_heavy_world_is_not_evidence():
+    # Effective number of worlds below two: keep the rules.
+    assert _choose(ACTIONS, samples([3.0, -1.0], [1.0, 0.001]), "play AS", "play 9S") == "play 9S"
+
+
+def test_without_rules_or_when_they_agree_the_best_average_plays():
+    assert _choose(ACTIONS, samples([0.1, -5.0]), "play AS", None) == "play AS"
+    assert _choose(ACTIONS, samples([0.1, -5.0]), "play AS", "play AS") == "play AS"
+    assert _choose(ACTIONS, samples([0.1, -5.0]), "play AS", "play KS") == "play AS"  # not a candidate
