@@ -1,7 +1,12 @@
-"""The shared search's choice: the rules' action unless another is clearly better."""
+"""The shared search: the rules' action unless another is clearly better, and the hard stop."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
+from tricktable.bots import search
 from tricktable.bots.search import SWITCH_Z, _choose
 
 ACTIONS = ["play AS", "play 9S"]
@@ -38,3 +43,47 @@ def test_without_rules_or_when_they_agree_the_best_average_plays():
     assert _choose(ACTIONS, samples([0.1, -5.0]), "play AS", None) == "play AS"
     assert _choose(ACTIONS, samples([0.1, -5.0]), "play AS", "play AS") == "play AS"
     assert _choose(ACTIONS, samples([0.1, -5.0]), "play AS", "play KS") == "play AS"  # not a candidate
+
+
+class Clock:
+    """A fake ``time.perf_counter``: sampling a world takes 1 ms, a rollout 10 ms."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_hard_stop_samples_no_world_after_it(monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(search.time, "perf_counter", clock)
+    calls = []
+
+    class Spec:
+        def sample_world(self, view, rng):
+            calls.append(clock.now)
+            clock.now += 0.001
+            return Finished()
+
+    class Finished:
+        def clone(self):
+            return self
+
+        def parse_action(self, text):
+            return text
+
+        def apply(self, action):
+            clock.now += 0.010
+
+        def is_terminal(self):
+            return True
+
+    game = search.SearchGame(Spec(), policy=lambda s: 0, value=lambda s, seat: 0.0)
+    view = {"seat": 0, "legal": ["a", "b"]}
+    evaluation = search.evaluate(game, view, random.Random(1), worlds=100, hard_ms=35, actions=["a", "b"])
+    # World 1: sampled at 0 ms, rolled out until 21 ms.  World 2: sampled at
+    # 21 ms, its second rollout ends at 42 ms, past the 35 ms stop: no third
+    # world is sampled (its rollouts would be dropped anyway).
+    assert evaluation.estimates[0].worlds == 2
+    assert calls == pytest.approx([0.0, 0.021])

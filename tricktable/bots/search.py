@@ -114,6 +114,8 @@ def evaluate(
     actions = list(actions if actions is not None else view["legal"])
     samples: list[tuple[float, list[float]]] = []  # (weight, each action's value) per world
     for _ in range(worlds):
+        if samples and time.perf_counter() > deadline:
+            break  # past the hard stop: do not even sample another world
         world = _sample(game, view, rng)
         if world is None:
             break
