@@ -10,9 +10,12 @@ holder of 2S (``last``) wins it.  Seat ``s`` plays ``hands[s][t]`` at trick ``t`
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Callable, Sequence
 
+from tricktable.cards import parse_card
+from tricktable.core.record import record_of, replay
 from tricktable.core.rng import derive_seed
 
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
@@ -84,3 +87,34 @@ def random_deal(spec, seed: str, dealer: int, options: dict, rng_seed: int, stop
         if check:
             check(state)
     return state
+
+
+def card_words(value: Any) -> set[int]:
+    """Every card named anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return set().union(*(card_words(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(card_words(v) for v in value)) if value else set()
+    found = set()
+    if isinstance(value, str):
+        for word in value.split():
+            try:
+                found.add(parse_card(word))
+            except ValueError:
+                pass
+    return found
+
+
+def check_replay_and_worlds(spec: Any, state: CourtPieceState, rng_seed: int,
+                            conserved: Callable[[CourtPieceState], None]) -> None:
+    """The record replays to the same deal, views included, and every seat's
+    sampled world shows that seat the same view and conserves the cards."""
+    again = replay(json.loads(record_of(state).dumps()))
+    assert again.history == state.history and again.returns() == state.returns()
+    assert all(again.view(s) == state.view(s) for s in range(4))
+    rng = random.Random(rng_seed)
+    for seat in range(4):
+        view = state.view(seat)
+        world = spec.sample_world(view, rng)
+        assert world.view(seat) == view
+        conserved(world)

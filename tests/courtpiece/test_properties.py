@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tricktable.cards import card_text, parse_card
-from tricktable.core.record import record_of, replay
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import DECK
 
-from .helpers import random_deal
+from .helpers import card_words, check_replay_and_worlds, random_deal
 
 HOUSE_RULES = ("ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12")
 COMBINATIONS = [dict(zip(HOUSE_RULES, bits)) for bits in itertools.product((False, True), repeat=3)]
@@ -123,22 +121,6 @@ def test_single_sar_cards_conserved_tricks_counted_scores_tabled(seed, dealer, e
 
 
 # -- views, records, sampled worlds --------------------------------------------------------
-def card_words(value) -> set[str]:
-    """Every card named anywhere in a JSON value."""
-    if isinstance(value, dict):
-        return set().union(*(card_words(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(card_words(v) for v in value)) if value else set()
-    found = set()
-    if isinstance(value, str):
-        for word in value.split():
-            try:
-                found.add(parse_card(word))
-            except ValueError:
-                pass
-    return found
-
-
 def check_views(state, seed_text: str) -> None:
     played = {c for _, cards, _ in state.tricks for c in cards} | set(state.trick)
     for seat in range(4):
@@ -161,12 +143,4 @@ def test_views_leak_nothing_records_replay_sampled_worlds_agree(spec, house_rule
     options = {**extras, **house_rules}
     state = random_deal(spec, seed, dealer, options, rng_seed, stop_after=stop)
     check_views(state, derive_seed("property", seed))
-    again = replay(json.loads(record_of(state).dumps()))
-    assert again.history == state.history and again.returns() == state.returns()
-    assert all(again.view(s) == state.view(s) for s in range(4))
-    rng = random.Random(rng_seed)
-    for seat in range(4):
-        view = state.view(seat)
-        world = spec.sample_world(view, rng)
-        assert world.view(seat) == view
-        conserved(world)
+    check_replay_and_worlds(spec, state, rng_seed, conserved)

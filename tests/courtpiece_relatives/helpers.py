@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tricktable.cards import parse_card
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
 from tricktable.games.courtpiece.rules import DECK
 from tricktable.games.courtpiece.state import CourtPieceState
@@ -44,19 +43,3 @@ def conserved(state) -> None:
     down = [state.down] if getattr(state, "down", -1) >= 0 else []
     assert sorted(played + held + down) == sorted(DECK)
     assert sum(state.captured) + getattr(state, "pile", 0) == len(state.tricks)
-
-
-def card_words(value) -> set[int]:
-    """Every card named anywhere in a JSON value."""
-    if isinstance(value, dict):
-        return set().union(*(card_words(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(card_words(v) for v in value)) if value else set()
-    found = set()
-    if isinstance(value, str):
-        for word in value.split():
-            try:
-                found.add(parse_card(word))
-            except ValueError:
-                pass
-    return found

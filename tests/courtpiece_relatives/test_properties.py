@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tricktable.cards import parse_card
-from tricktable.core.record import record_of, replay
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
 from tricktable.games.courtpiece.hidden import REVEAL
 
-from .helpers import card_words, conserved, random_deal
+from ..courtpiece.helpers import card_words, check_replay_and_worlds
+from .helpers import conserved, random_deal
 
 ORDER = "2 3 4 5 6 7 8 9 10 J Q K A".split()
 HOUSE_RULES = ("ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12")
@@ -242,12 +241,4 @@ def test_views_leak_nothing_records_replay_sampled_worlds_agree(name, spec, stra
     options = {**data.draw(strategy), **house_rules}
     state = random_deal(spec, seed, dealer, options, rng_seed, stop_after=stop)
     check_views(state, derive_seed("relatives", seed))
-    again = replay(json.loads(record_of(state).dumps()))
-    assert again.history == state.history and again.returns() == state.returns()
-    assert all(again.view(s) == state.view(s) for s in range(4))
-    rng = random.Random(rng_seed)
-    for seat in range(4):
-        view = state.view(seat)
-        world = spec.sample_world(view, rng)
-        assert world.view(seat) == view
-        conserved(world)
+    check_replay_and_worlds(spec, state, rng_seed, conserved)
