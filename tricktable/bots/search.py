@@ -176,7 +176,7 @@ def _try_all(game: SearchGame, world: GameState, seat: int, actions: Sequence[st
         if deadline is not None and time.perf_counter() > deadline:
             return None
         trial = world.clone()
-        trial.apply(trial.parse_action(text))
+        trial.apply_for(seat, trial.parse_action(text))
         values.append(rollout(trial, game, seat))
     return values
 

@@ -29,6 +29,7 @@ class MatchState(GameState):
         self.results: list[dict[str, Any]] = []
         self.previous_deal: GameState | None = None
         self._history: list[int] = []
+        self._out_of_turn: dict[int, int] = {}  # history index -> seat (see ``out_of_turn_history``)
         self.over = False
         self.dealer = self.first_dealer()
         self.current = self.start_deal()
@@ -89,6 +90,21 @@ class MatchState(GameState):
             raise GameOver("the match is over")
         self.current.apply(action)
         self._after(action)
+
+    def legal_actions_for(self, seat: int) -> Sequence[int]:
+        return () if self.over else self.current.legal_actions_for(seat)
+
+    def apply_for(self, seat: int, action: int) -> None:
+        if self.over:
+            raise GameOver("the match is over")
+        out_of_turn = seat != self.current.to_move
+        self.current.apply_for(seat, action)
+        if out_of_turn:
+            self._out_of_turn[len(self._history)] = seat
+        self._after(action)
+
+    def out_of_turn_history(self) -> Mapping[int, int]:
+        return self._out_of_turn
 
     def apply_referee(self, action: int) -> None:
         if self.over:
@@ -163,5 +179,6 @@ class MatchState(GameState):
         twin.totals = list(self.totals)
         twin.results = list(self.results)
         twin._history = list(self._history)
+        twin._out_of_turn = dict(self._out_of_turn)
         twin.current = self.current.clone()
         return twin

@@ -241,14 +241,33 @@ class GameState(ABC):
     def apply_referee(self, action: int) -> None:
         raise IllegalAction(f"{self._describe(action)} is not a referee action now")
 
-    def act(self, seat: int, text: str) -> int:
-        """Apply a player's action given as text, checking that ``seat`` is to move."""
-        if self.is_terminal():
-            raise GameOver("the game is over")
-        action = self.parse_action(text)
+    def legal_actions_for(self, seat: int) -> Sequence[int]:
+        """The actions ``seat`` may take now: the seat to move's legal actions, and
+        for any other seat what the rules let it do out of turn (by default nothing).
+        A game that allows out-of-turn actions overrides this and ``apply_for``."""
+        return self.legal_actions() if seat == self.to_move else ()
+
+    def apply_for(self, seat: int, action: int) -> None:
+        """Play ``action`` for ``seat``, to move or not; validation before change.
+
+        ``NotYourTurn`` when ``seat`` is not to move and the action is not one the
+        rules allow out of turn; ``IllegalAction`` (with the reason) when it is such
+        an action but not allowed now."""
         if seat != self.to_move:
             raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
         self.apply(action)
+
+    def out_of_turn_history(self) -> Mapping[int, int]:
+        """``history`` index → seat, for every action taken by a seat that was not
+        to move (records write those as ``"<seat>: <text>"``).  Empty by default."""
+        return {}
+
+    def act(self, seat: int, text: str) -> int:
+        """Apply ``seat``'s action given as text (``apply_for`` checks whose turn it is)."""
+        if self.is_terminal():
+            raise GameOver("the game is over")
+        action = self.parse_action(text)
+        self.apply_for(seat, action)
         return action
 
     def apply_any(self, action: int) -> None:
@@ -267,4 +286,7 @@ class GameState(ABC):
 
     def legal_texts(self) -> list[str]:
         return [self.action_text(a) for a in self.legal_actions()]
+
+    def legal_texts_for(self, seat: int) -> list[str]:
+        return [self.action_text(a) for a in self.legal_actions_for(seat)]
 

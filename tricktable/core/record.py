@@ -9,6 +9,11 @@ A record is JSON::
      "seed": "…", "daily": false,                  # kind "match"
      "actions": ["pass", "order up", "with partner", "discard 9C", "play JH", …]}
 
+An action is written in its game's notation.  One taken by a seat that was not
+to move (a Doppelkopf announcement out of turn) carries the seat: ``"2: re"``;
+every other entry is the seat to move's (or the referee's), so records made
+before out-of-turn actions existed replay unchanged.
+
 An explicit deal lets any position (a bug report, a puzzle, another program's
 game) be set up and replayed.  ``replay`` rejects a corrupted record with the
 number of the offending action and the reason.
@@ -17,12 +22,13 @@ number of the offending action and the reason.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from tricktable.core.errors import GameError, RecordError
+from tricktable.core.errors import GameError, IllegalAction, NotationError, RecordError
 from tricktable.core.match import MatchState
-from tricktable.core.protocol import Deal, GameState
+from tricktable.core.protocol import NUM_SEATS, Deal, GameState
 
 RECORD_FORMAT = 1
 
@@ -75,10 +81,16 @@ def record_of(state: GameState) -> GameRecord:
     """The record of a state played from its start."""
     spec = state.spec
     scratch = _initial_twin(state)
+    out_of_turn = state.out_of_turn_history()
     actions = []
-    for action in state.history:
-        actions.append(scratch.action_text(action))
-        scratch.apply_any(action)
+    for index, action in enumerate(state.history):
+        seat = out_of_turn.get(index)
+        if seat is None:
+            actions.append(scratch.action_text(action))
+            scratch.apply_any(action)
+        else:
+            actions.append(f"{seat}: {scratch.action_text(action)}")
+            scratch.apply_for(seat, action)
     common = dict(game=spec.name, rules_version=spec.rules_version, options=dict(state.options), actions=actions)
     if isinstance(state, MatchState):
         return GameRecord(kind="match", seed=state.seed, daily=state.daily, **common)
@@ -146,7 +158,25 @@ def replay(record: GameRecord | Mapping[str, Any] | str) -> GameState:
     state = record.start()
     for number, text in enumerate(record.actions, start=1):
         try:
-            state.apply_any(state.parse_action(text))
+            _replay_entry(state, text)
         except GameError as error:
             raise RecordError(f"{text!r}: {error}", number) from None
     return state
+
+
+_OUT_OF_TURN = re.compile(r"([0-9]+):\s*(.*)", re.DOTALL)
+
+
+def _replay_entry(state: GameState, text: str) -> None:
+    """Apply one record entry: ``"<seat>: <text>"`` for a seat that is not to
+    move, plain text for the seat to move or the referee."""
+    match = _OUT_OF_TURN.fullmatch(text)
+    if match is None:
+        state.apply_any(state.parse_action(text))
+        return
+    seat = int(match.group(1))
+    if not 0 <= seat < NUM_SEATS:
+        raise NotationError(f"there is no seat {seat}")
+    if seat == state.to_move:
+        raise IllegalAction(f"seat {seat} is to move: its action is written without the seat")
+    state.apply_for(seat, state.parse_action(match.group(2)))

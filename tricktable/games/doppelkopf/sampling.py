@@ -433,8 +433,6 @@ def _replay(spec: Any, view: Mapping[str, Any], rng: random.Random,
     state = spec.new_deal(Deal(view["dealer"], _ids(dealt)), view["options"])
     winner = view["declarer"] if view["contract"] not in (None, "normal", st.SILENT_SOLO) else -1
     for actor, text in view["actions"]:
-        if state.to_move != actor:
-            raise _Redraw("the replay left the view's turn order")
         if text == st.HIDDEN_RESERVATION:
             action = _hidden_reservation(state, view, winner, rng)
         elif text == st.HIDDEN_GIVE:
@@ -443,7 +441,9 @@ def _replay(spec: Any, view: Mapping[str, Any], rng: random.Random,
             action = st.RETURN + st.triple_code(returned)
         else:
             action = state.parse_action(text)
-        state.apply(action)
+        # An announcement may come from a seat that is not to move; anything else
+        # by the wrong seat means this draw left the view's turn order.
+        state.apply_for(actor, action)
     return state
 
 

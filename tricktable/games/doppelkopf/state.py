@@ -13,17 +13,14 @@ state removes a held copy).  Other actions are the constants below; ``GIVE`` and
 ``no 90``, ``no 60``, ``no 30``, ``schwarz``, ``play 10H``, ``give 9C 10D QD``,
 ``accept``, ``decline``, ``return AS KS 9H``.
 
-**Announcements are made on one's own turn** (design decision).  The spec allows
-an announcement "at any moment before that player's next card"; the card-count
-limits depend only on the announcer's hand (and on announcements already made,
-which only ever lower the reply limit), and a player's hand does not change
-until his next card.  So every announcement a player could make out of turn is
-still legal when his turn comes, before he plays: letting only the seat to move
-announce (as extra legal actions next to its cards; announcing does not pass the
-turn) loses no announcement, keeps ``to_move``/``legal_actions``/``apply`` and
-replays exactly as for every other game, and needs no out-of-turn server path.
-What it gives up is only timing within a trick.  Each action announces one
-level; "several at once" is several announcements in a row before the card.
+**Announcements out of turn.**  The rules allow an announcement "at any moment
+before that player's next card, also while it is not his turn": the seat to move
+finds its announcement among its legal actions next to its cards, and every
+other seat finds its own in ``legal_actions_for(seat)`` and makes it with
+``apply_for(seat, action)``.  Announcing never passes the turn.  Each action
+announces one level; "several at once" is several announcements in a row.  The
+card-count limits (``MIN_CARDS``) are counted on the announcer's own hand, so a
+player's chance ends with the card that takes his hand below the limit.
 
 Teams are ``RE`` (0) and ``KONTRA`` (1).  A seat's view never shows another
 hand, a hidden reservation ("Vorbehalt"), the poverty cards (except to giver
@@ -43,7 +40,7 @@ from itertools import combinations
 from typing import Any, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
-from tricktable.core.errors import GameOver, IllegalAction, NotationError
+from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -143,11 +140,13 @@ class DoppelkopfState(GameState):
         self.team = [KONTRA] * 4
         self.lone = False
         self.marriage_pending = False
-        self.decided_in = 0  # marriage: the trick that decided the partner (lowers the limits)
+        self.decided_in = 0  # marriage: the trick that decided the partner
+        self.lowering = 0  # by how many cards that lowers every announcement's card count
         self.given: tuple[int, ...] = ()
         self.returned: tuple[int, ...] = ()
         self.declined: list[int] = []
         self.levels = [-1, -1]
+        self.closed = [False, False]  # per team: a late reply allows it no further announcement
         self.leader = -1
         self.trick: list[int] = []
         self.tricks: list[tuple[int, tuple[int, ...], int, int]] = []  # (leader, faces, winner, points)
@@ -157,6 +156,7 @@ class DoppelkopfState(GameState):
         self.settlement: Settlement | None = None
         self._history: list[int] = []
         self._actors: list[int] = []
+        self._out_of_turn: dict[int, int] = {}  # history index -> seat that was not to move
         self._legal: Sequence[int] | None = None
         self._playable_mask = 0  # valid while ``_legal`` is
 
@@ -209,9 +209,9 @@ class DoppelkopfState(GameState):
                 self._play(action)
                 return
             if not ANNOUNCE_RE <= action <= SCHWARZ or action != self._next_announcement(self.turn):
-                raise IllegalAction(self._why_not_announcement(action))
+                raise IllegalAction(self._why_not_announcement(action, self.turn))
             self._record(action)
-            self._announce(action)
+            self._announce(self.turn, action)
             return
         if phase == DONE:
             raise GameOver("the deal is over")
@@ -227,15 +227,46 @@ class DoppelkopfState(GameState):
         else:
             self._return(action)
 
+    def legal_actions_for(self, seat: int) -> Sequence[int]:
+        """The seat to move's legal actions; any other seat's announcement, if it
+        may make one now (out of turn, before its next card)."""
+        if seat == self.to_move:
+            return self.legal_actions()
+        announcement = self._next_announcement(seat) if self.phase == PLAYING else -1
+        return (announcement,) if announcement >= 0 else ()
+
+    def apply_for(self, seat: int, action: int) -> None:
+        if seat == self.to_move:
+            self.apply(action)
+            return
+        if self.phase == DONE:
+            raise GameOver("the deal is over")
+        if not ANNOUNCE_RE <= action <= SCHWARZ:
+            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {seat}'s "
+                              "(out of turn only an announcement may be made)")
+        if self.phase != PLAYING:
+            raise IllegalAction(f"{self._describe(action)} is not allowed now: announcements begin with the play")
+        if action != self._next_announcement(seat):
+            raise IllegalAction(self._why_not_announcement(action, seat))
+        self._out_of_turn[len(self._history)] = seat
+        self._history.append(action)
+        self._actors.append(seat)
+        self._legal = None  # the seat to move's own announcement may have changed
+        self._announce(seat, action)
+
+    def out_of_turn_history(self) -> Mapping[int, int]:
+        return self._out_of_turn
+
     def returns(self) -> list[int]:
         return list(self.settlement.seat_points) if self.settlement else [0, 0, 0, 0]
 
     def clone(self) -> "DoppelkopfState":
         twin = object.__new__(DoppelkopfState)
         twin.__dict__.update(self.__dict__)
-        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "trick", "tricks",
+        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "closed", "trick", "tricks",
                      "won_points", "won_tricks", "_history", "_actors"):
             setattr(twin, name, list(getattr(self, name)))
+        twin._out_of_turn = dict(self._out_of_turn)
         return twin
 
     def _record(self, action: int) -> None:
@@ -401,33 +432,44 @@ class DoppelkopfState(GameState):
             return -1
         team = self.team[seat]
         level = self.levels[team] + 1
-        if level > 4:
+        if level > 4 or self.closed[team]:
             return -1
-        shift = self.decided_in
-        need = MIN_CARDS[level] - shift
-        if level == 0:
-            other = self.levels[1 - team]
-            if other >= 0:
-                # A reply: one card fewer than the announcement replied to needed.
-                need = min(need, MIN_CARDS[other] - shift - 1)
-        if self.counts[seat] < need:
+        if self.counts[seat] < self._cards_needed(team, level):
             return -1
         if level == 0:
             return ANNOUNCE_RE if team == RE else ANNOUNCE_KONTRA
         return ANNOUNCE_KONTRA + level
 
-    def _why_not_announcement(self, action: int) -> str:
+    def _cards_needed(self, team: int, level: int) -> int:
+        need = MIN_CARDS[level] - self.lowering
+        other = self.levels[1 - team]
+        if level == 0 and other >= 0:
+            # A reply: one card fewer than the announcement replied to needed.
+            need = min(need, MIN_CARDS[other] - self.lowering - 1)
+        return need
+
+    def _why_not_announcement(self, action: int, seat: int) -> str:
         if not ANNOUNCE_RE <= action <= SCHWARZ:
             return f"{self._describe(action)} is not allowed now: play a card or announce"
         if self.marriage_pending:
             return "nobody may announce before the marriage partner is found"
-        allowed = self._next_announcement(self.turn)
-        if allowed < 0:
-            return f"{self._describe(action)} is not allowed: no announcement is open to you now"
-        return f"{self._describe(action)} is not allowed now; your team's next announcement is {self._describe(allowed)}"
+        allowed = self._next_announcement(seat)
+        if allowed >= 0:
+            return f"{self._describe(action)} is not allowed now; your team's next announcement is {self._describe(allowed)}"
+        if self.closed[self.team[seat]]:
+            return f"{self._describe(action)} is not allowed: after a late reply your team may announce no more"
+        level = self.levels[self.team[seat]] + 1
+        if level > 4:
+            return f"{self._describe(action)} is not allowed: your team has announced everything"
+        return (f"{self._describe(action)} is not allowed: it needs {self._cards_needed(self.team[seat], level)} "
+                f"cards in your hand, you hold {self.counts[seat]}")
 
-    def _announce(self, action: int) -> None:
-        self.levels[self.team[self.turn]] = announcement_level(action)
+    def _announce(self, seat: int, action: int) -> None:
+        team = self.team[seat]
+        level = announcement_level(action)
+        self.levels[team] = level
+        if level == 0 and self.counts[seat] < MIN_CARDS[0] - self.lowering:
+            self.closed[team] = True  # a late reply (spec "Announcements")
 
     # -- play ----------------------------------------------------------------
     def _playable(self) -> int:
@@ -504,6 +546,8 @@ class DoppelkopfState(GameState):
             self.lone = True
         self.marriage_pending = False
         self.decided_in = number
+        # Decided in trick n: every card count drops by n - 1 (a marriage turned solo after trick 3: by 2).
+        self.lowering = number - 1
 
     # -- scoring ---------------------------------------------------------------
     def facts(self) -> DealFacts:

@@ -46,7 +46,7 @@ def build_view(state: DoppelkopfState, seat: int) -> dict[str, Any]:
         "points_won": list(state.won_points),
         "tricks_won": list(state.won_tricks),
         "actions": _actions(state, seat),
-        "legal": state.legal_texts() if to_move == seat else [],
+        "legal": state.legal_texts_for(seat),
         "terminal": done,
         "options": dict(state.options),
     }

@@ -2,7 +2,7 @@
 
 Deals are steered towards each contract (a marriage or poverty hand is dealt on
 purpose, the reservation policy picks the contract), then played with random
-legal actions and random announcements."""
+legal actions and random announcements, on the announcer's turn and out of turn."""
 
 from __future__ import annotations
 
@@ -140,6 +140,6 @@ def test_views_hide_and_sampled_worlds_are_consistent(dk, contract, options, see
                     early_checks += sum(state.counts) - state.counts[seat] >= 20
             if state.is_terminal():
                 break
-            state.apply(policy.choose(state, rng))
+            policy.step(state, rng)
     # The hidden cards really were redrawn (the views matched in spite of that).
     assert early_checks == 0 or differed > 0

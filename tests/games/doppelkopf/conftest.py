@@ -138,10 +138,21 @@ class Policy:
         return rng.choice(legal)
 
 
+    def step(self, state: st.DoppelkopfState, rng: random.Random) -> None:
+        """One action: now and then a seat that is not to move announces (out of
+        turn, as the rules allow), else the seat to move acts."""
+        others = [s for s in range(4) if s != state.to_move and state.legal_actions_for(s)]
+        if others and rng.random() < self.announce / 2:
+            seat = rng.choice(others)
+            state.apply_for(seat, state.legal_actions_for(seat)[0])
+            return
+        state.apply(self.choose(state, rng))
+
+
 def play_out(state: st.DoppelkopfState, rng: random.Random, policy: Policy,
              stop: Callable[[st.DoppelkopfState], bool] = lambda s: False) -> st.DoppelkopfState:
     while not state.is_terminal() and not stop(state):
-        state.apply(policy.choose(state, rng))
+        policy.step(state, rng)
     return state
 
 

@@ -194,17 +194,30 @@ def test_no_announcement_before_marriage_partner_found(dk):
         state.apply(st.ANNOUNCE_RE)
 
 
-def test_marriage_shift_lowers_card_limits(dk):
-    """Announcements: after the partner is found, limits drop by the deciding trick's number."""
+def test_marriage_lowers_card_limits_by_one_less_than_the_deciding_trick(dk):
+    """Announcements: once the marriage is decided in trick n, every card count drops by n - 1
+    (trick 1: unchanged; trick 2: Re needs 10; trick 3 or alone after trick 3: 9)."""
     rng = random.Random(1)
+    decided = set()
     for seed in range(40):
         state = marriage(dk, seed)
         dk.advance(state, rng, lambda s: not s.marriage_pending)
-        shift = state.decided_in
+        decided.add(state.decided_in)
         seat = state.to_move
         level0 = st.ANNOUNCE_RE if state.team[seat] == RE else st.ANNOUNCE_KONTRA
         legal = state.legal_actions()
-        assert (level0 in legal) == (state.counts[seat] >= 11 - shift)
+        assert (level0 in legal) == (state.counts[seat] >= 11 - (state.decided_in - 1))
+    assert decided == {1, 2, 3}
+
+
+def test_marriage_decided_in_trick_one_keeps_eleven_cards(dk):
+    """Announcements: a marriage decided in trick 1 leaves the counts unchanged: Re needs 11 cards."""
+    rng = random.Random(0)
+    state = next(s for s in (dk.advance(marriage(dk, seed), rng, lambda s: len(s.tricks) == 1) for seed in range(40))
+                 if s.decided_in == 1)
+    assert state.partner >= 0 and st.ANNOUNCE_RE in state.legal_actions_for(0)  # 11 cards
+    dk.advance(state, rng, lambda s: s.to_move in (0, state.partner) and s.counts[s.to_move] == 10)
+    assert all(a < 52 for a in state.legal_actions())  # 10 cards: too few, as in a normal game
 
 
 def test_silent_solo(dk):
@@ -375,11 +388,26 @@ def test_no_60_needs_nine_cards(dk):
     assert state.legal_actions()[0] < 52  # 8 cards: no 60 is too late
 
 
-def test_announcement_only_by_the_seat_to_move(dk):
-    """Announcements (design decision): a seat announces on its own turn, before its card."""
-    state = normal(dk)
-    with pytest.raises(NotYourTurn):
-        state.act(1, "re")
+def test_late_reply_allows_no_further_announcement(dk):
+    """Announcements: a Re or Kontra made with fewer cards than a first one needs (a late reply)
+    allows that team no further announcement in the deal."""
+    state = dk.run(normal(dk), "re")
+    rng = random.Random(0)
+    dk.advance(state, rng, lambda s: len(s.tricks) == 2 and s.to_move in (2, 3))
+    dk.run(state, "kontra")  # 10 cards: a late reply to Re
+    assert state.closed == [False, True]
+    with pytest.raises(IllegalAction, match="late reply"):
+        state.act(state.to_move, "no 90")
+    assert all(a < 52 for a in state.legal_actions())
+    assert not any(state.legal_actions_for(s) for s in (2, 3) if s != state.to_move)
+
+
+def test_timely_kontra_allows_no_90(dk):
+    """Announcements: a Kontra made with 11 cards is not a late reply: no 90 may follow."""
+    state = dk.run(normal(dk), "re")
+    dk.advance(state, random.Random(0), lambda s: s.to_move in (2, 3))
+    dk.run(state, "kontra", "no 90")
+    assert state.levels[KONTRA] == 1
 
 
 # -- Options ------------------------------------------------------------------------------------------------------
