@@ -12,6 +12,7 @@ import pytest
 from tricktable.bots import BOTS, RandomBot
 from tricktable.core.record import replay
 from tricktable.server.room import HUMAN
+from tricktable.bots.levels import DEFAULT_LEVEL
 
 DEVICE = "device-aaaaaaaaaaaaaaaa"
 
@@ -430,6 +431,6 @@ def test_a_hint_for_a_stale_version_is_refused(client):
 
 def test_no_hints_in_the_daily_game(client):
     daily = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
-    assert daily["hints"] is False and daily["level"] == "hard"
+    assert daily["hints"] is False and daily["level"] == DEFAULT_LEVEL == "normal"
     answer = client.get(f"/api/games/{daily['id']}/hint", params={"version": daily["version"]})
     assert answer.status_code == 403 and "daily" in answer.json()["detail"]

@@ -3,6 +3,7 @@ Playwright (never a downloaded browser)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -19,6 +20,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
+GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
 
 
 def need(condition: bool, reason: str) -> None:
@@ -52,9 +55,15 @@ class Page:
     """A fresh browser profile (own localStorage) on the server, collecting
     console errors so every test can require that there were none."""
 
-    def __init__(self, browser, server, viewport=DESKTOP, locale="en-US", reduced_motion="no-preference"):
+    def __init__(self, browser, server, viewport=DESKTOP, locale="en-US", reduced_motion="no-preference",
+                 first_visit=False):
         self.server = server
         self.context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=reduced_motion)
+        if not first_visit:
+            # The first-visit "how to play" dialog has its own test; the others
+            # play as a returning visitor.
+            self.context.add_init_script(
+                "for (const g of %s) localStorage.setItem('tt.howto.' + g, '1');" % json.dumps(GAMES))
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))

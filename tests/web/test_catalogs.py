@@ -35,6 +35,20 @@ def test_every_literal_key_in_the_scripts_exists():
     assert used and not used - set(english), sorted(used - set(english))
 
 
+def test_every_counted_text_has_its_plural_forms():
+    """``tn(key, n)`` picks ``key.one`` / ``key.other`` by the language's plural
+    rules ("1 card", "2 cards"); both must exist, with the count in them."""
+    english = catalog("en")
+    counted = set()
+    for script in (WEB / "js").rglob("*.js"):
+        counted |= set(re.findall(r'\btn\("([\w.\- ]+)"', script.read_text(encoding="utf-8")))
+    assert counted
+    for key in counted:
+        for form in ("one", "other"):
+            assert "{n}" in english.get(f"{key}.{form}", ""), (key, form)
+    assert english["table.cards_left.one"] == "{n} card" and english["table.cards_left.other"] == "{n} cards"
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_game_has_rules_and_words_in_every_language(lang):
     words = catalog(lang)

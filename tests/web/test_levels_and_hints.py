@@ -1,4 +1,4 @@
-"""Issue 6 on the page: the computer players' level (easy / normal / hard, hard
+"""Issue 6 on the page: the computer players' level (easy / normal / hard, normal
 by default) and the hint, offered in ordinary games and never in the daily."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ def test_the_level_chosen_on_the_home_page_and_in_the_rules_dialog_reaches_new_g
     p = make_page()
     p.open("#/")
     page = p.page
-    assert page.locator("#home-level-hard").is_checked()  # the default
+    assert page.locator("#home-level-normal").is_checked()  # the default
     page.locator("label[for=home-level-easy]").click()
     assert page.evaluate("localStorage.getItem('tt.level')") == "easy"
     page.locator("[data-game=euchre] a.primary").click()

@@ -1,8 +1,9 @@
 """Playing strength for the web page: easy, normal and hard.
 
 * easy — the expert rules alone (``heuristic``): sound but shallow, instant.
-* normal — ``search`` with a fifth of the budget: fewer sampled worlds.
-* hard — ``search`` with the full budget (the default of the web app).
+* normal — ``search`` with a fifth of the budget: fewer sampled worlds (the
+  web app's default: its moves come quickly enough for a live table).
+* hard — ``search`` with the full budget.
 
 A game whose computer players have not landed yet falls back to ``random`` so a
 table can still be played.
@@ -19,7 +20,7 @@ LEVELS: dict[str, tuple[str, float]] = {
     "normal": ("search", 50.0),
     "hard": ("search", 250.0),
 }
-DEFAULT_LEVEL = "hard"
+DEFAULT_LEVEL = "normal"
 
 
 def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:

@@ -2,15 +2,19 @@
 // #/rules/GAME, #/leaderboard/GAME) and the Rules button.
 
 import { api, ApiError, memory } from "./api.js";
+import { useFourColours } from "./cards.js";
 import { clear, el, toast } from "./dom.js";
 import { preferredLanguage, setLanguage, t, language } from "./i18n.js";
 import { renderHome, renderLeaderboard } from "./home.js";
 import { chosenLevel, setLevels } from "./levels.js";
-import { renderRulesPage, rulesDialog } from "./rules.js";
-import { Table } from "./table.js";
+import { howToPlay, renderRulesPage, rulesDialog } from "./rules.js";
+import { settings, settingsForm } from "./settings.js";
+import { openDialog } from "./sheets.js";
+import { problemText, Table } from "./table.js";
 
 const main = document.getElementById("main");
 const rulesButton = document.getElementById("rules-button");
+const settingsButton = document.getElementById("settings-button");
 let catalog = { games: [], day: "" };
 let table = null;
 
@@ -32,29 +36,41 @@ async function ordinaryGame(game) {
   return startGame(game, memory.options(game));
 }
 
-async function startGame(game, options) {
+async function startGame(game, options, level = chosenLevel()) {
   // Court Piece gives 10 s instead of 20 s to call in the person's very first game.
   const spec = specOf(game);
   if (spec && spec.first_game_option && !localStorage.getItem("tt.courtpiece.played")) {
     options = { ...options, first_game: true };
   }
-  const state = await api.newGame(game, options, chosenLevel());
+  const state = await api.newGame(game, options, level);
   if (spec && spec.first_game_option) localStorage.setItem("tt.courtpiece.played", "1");
   memory.setGameId(game, state.id);
   return state;
 }
 
-function showTable(state) {
-  table = new Table(main, state, showTable);
+function leaveTable() {
+  if (table) table.stop();
+  table = null;
+}
+
+/** "Play again" after a match: the same game, level and options. */
+async function playAgain(game, options, level) {
+  showTable(await startGame(game, options, level));
+}
+
+async function showTable(state) {
+  leaveTable();
+  const shown = (table = new Table(main, state, playAgain));
   rulesButton.hidden = false;
+  await howToPlay(state.game);
   // Not awaited: the replay of the computer players' first moves may stop at a
   // score sheet that waits for the person; the page is ready meanwhile.
-  table.start();
+  if (table === shown) shown.start();
 }
 
 async function route() {
   const [, page, game] = location.hash.split("/");
-  table = null;
+  leaveTable();
   rulesButton.hidden = true;
   document.getElementById("dialog").open && document.getElementById("dialog").close();
   try {
@@ -68,7 +84,9 @@ async function route() {
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
     else await renderHome(main, catalog);
   } catch (error) {
-    clear(main).append(el("p", { class: "error" }, t("error.generic", { msg: error.message })));
+    // A clear message and a way to try again, never a raw "Failed to fetch".
+    clear(main).append(el("div", { class: "page problem", role: "alert" }, el("p", { class: "error" }, problemText(error)),
+      el("button", { type: "button", class: "action primary", id: "retry", onclick: () => route() }, t("error.retry"))));
   }
   main.dataset.page = page || "home";
 }
@@ -85,7 +103,17 @@ rulesButton.addEventListener("click", async () => {
   await showTable(await startGame(table.game, options));
 });
 
+settingsButton.addEventListener("click", async () => {
+  const content = el("div", { class: "settings-dialog" }, el("h2", {}, t("settings.title")),
+    settingsForm((saved) => {
+      useFourColours(saved.fourColour);
+      if (table) table.render();
+    }));
+  await openDialog(content, "settings-box");
+});
+
 async function boot() {
+  useFourColours(settings().fourColour);
   await setLanguage(preferredLanguage());
   const select = document.getElementById("lang-select");
   select.value = language();

@@ -12,6 +12,14 @@ const SUIT_PATHS = {
 };
 const RED = "#c8102e";
 const BLACK = "#16181d";
+// The four-colour deck (a setting): clubs green and diamonds blue, so the two
+// suits of one colour never look alike.
+const FOUR_COLOURS = { C: "#13773a", D: "#1f4fbf", H: RED, S: BLACK };
+let fourColours = false;
+
+export function useFourColours(on) {
+  fourColours = Boolean(on);
+}
 const RANKS = new Set(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]);
 
 /** Split "10H" into ["10", "H"], or null for anything that is not a card. */
@@ -21,6 +29,7 @@ export function parseCard(text) {
 }
 
 export function suitColor(suit) {
+  if (fourColours) return FOUR_COLOURS[suit] || BLACK;
   return suit === "H" || suit === "D" ? RED : BLACK;
 }
 

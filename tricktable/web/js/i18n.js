@@ -45,6 +45,14 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+/** A text that counts something: ``key.one`` / ``key.other`` … chosen by the
+ * language's plural rules ("1 card", "2 cards"); ``{n}`` is the count. */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(current).select(n);
+  const chosen = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
+  return t(chosen, { ...params, n });
+}
+
 /** Whether a catalog (or the English fallback) has ``key``. */
 export function has(key) {
   return key in (catalogs[current] || {}) || key in (catalogs.en || {});

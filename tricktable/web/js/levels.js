@@ -5,7 +5,7 @@
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
-let known = { levels: ["easy", "normal", "hard"], fallback: "hard" };
+let known = { levels: ["easy", "normal", "hard"], fallback: "normal" };
 
 /** The levels the server offers and its default (from ``GET /api/games``). */
 export function setLevels(levels, fallback) {

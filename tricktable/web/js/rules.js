@@ -3,7 +3,7 @@
 
 import { memory } from "./api.js";
 import { append, clear, el } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { levelControl, rememberLevel } from "./levels.js";
 import { openDialog } from "./sheets.js";
 
@@ -53,6 +53,29 @@ export async function renderRulesPage(root, game) {
     markdown(text), el("p", {}, el("a", { class: "action primary", href: `#/play/${game}` }, t("home.new_game")))));
 }
 
+/** The rules file's opening paragraph: what the game is, in a few lines. */
+function introOf(text) {
+  const lines = text.split("\n");
+  const end = lines.findIndex((line, i) => i > 0 && line.startsWith("## "));
+  return lines.slice(0, end < 0 ? lines.length : end).filter((line) => !line.startsWith("# ")).join("\n");
+}
+
+/** A short "how to play" the first time this device opens a game's table. */
+export async function howToPlay(game) {
+  const key = `tt.howto.${game}`;
+  if (localStorage.getItem(key)) return;
+  localStorage.setItem(key, "1");
+  const content = el("div", { class: "howto" }, el("h2", {}, t("howto.title", { game: t(`game.${game}`) })),
+    markdown(introOf(await rulesText(game))),
+    el("ul", {}, el("li", {}, t("howto.cards")), el("li", {}, t("howto.decisions")), el("li", {}, t("howto.tricks")),
+      el("li", {}, t("howto.rules"))),
+    el("div", { class: "buttons" },
+      el("button", { type: "button", class: "action primary", autofocus: true, id: "howto-ok",
+        onclick: () => document.getElementById("dialog").close() }, t("howto.start")),
+      el("a", { class: "action subtle", href: `#/rules/${game}` }, t("rules.read", { game: t(`game.${game}`) }))));
+  await openDialog(content, "howto-box");
+}
+
 function optionControl(option, value) {
   const id = `opt-${option.name}`;
   const label = t(`option.${option.name}`) === `option.${option.name}` ? option.description || option.name : t(`option.${option.name}`);
@@ -61,8 +84,23 @@ function optionControl(option, value) {
       el("input", { type: "checkbox", id, name: option.name, checked: value === true }), " ", label);
   }
   const select = el("select", { id, name: option.name },
-    ...option.choices.map((c) => el("option", { value: JSON.stringify(c), selected: c === value }, String(c))));
+    ...option.choices.map((c) => el("option", { value: JSON.stringify(c), selected: c === value }, choiceLabel(c))));
   return el("label", { class: "option", for: id }, label, " ", select);
+}
+
+/** An option's value as words ("points", "any seat"); numbers stay numbers. */
+function choiceLabel(value) {
+  if (typeof value !== "string") return String(value);
+  const key = `option.value.${value.replace(/ /g, "_")}`;
+  return has(key) ? t(key) : value;
+}
+
+/** The preset whose values the saved options are, if any ("" for none). */
+function activePreset(presets, spec, options) {
+  const defaults = Object.fromEntries(spec.options.map((o) => [o.name, o.default]));
+  const current = { ...defaults, ...options };
+  const same = (preset) => spec.options.every((o) => ({ ...defaults, ...preset })[o.name] === current[o.name]);
+  return Object.keys(presets).find((name) => same(presets[name])) || "";
 }
 
 function setControl(form, option, value) {
@@ -86,20 +124,29 @@ function readOptions(form, spec) {
 export async function rulesDialog(spec) {
   const saved = memory.options(spec.name);
   const form = el("form", { class: "options", method: "dialog" });
-  const presets = Object.keys(spec.presets || {});
-  if (presets.length) {
-    // A preset (e.g. the DDV tournament rules) fills in the options below.
-    const select = el("select", { id: "preset", onchange: () => {
-      const values = { ...Object.fromEntries(spec.options.map((o) => [o.name, o.default])), ...(spec.presets[select.value] || {}) };
-      for (const option of spec.options) setControl(form, option, values[option.name]);
-    } }, el("option", { value: "" }, "—"), ...presets.map((p) => el("option", { value: p }, t(`rules.preset.${p}`))));
+  // Standard rules are a preset too, so the select can always name what is active.
+  const presetValues = { standard: {}, ...(spec.presets || {}) };
+  const hasPresets = Object.keys(spec.presets || {}).length > 0;
+  const select = el("select", { id: "preset", onchange: () => {
+    if (!(select.value in presetValues)) return;
+    const values = { ...Object.fromEntries(spec.options.map((o) => [o.name, o.default])), ...presetValues[select.value] };
+    for (const option of spec.options) setControl(form, option, values[option.name]);
+  } }, el("option", { value: "" }, t("rules.preset.custom")),
+  ...Object.keys(presetValues).map((p) => el("option", { value: p }, t(`rules.preset.${p}`))));
+  const showPreset = () => (select.value = activePreset(presetValues, spec, readOptions(form, spec)));
+  if (hasPresets) {
+    // A preset (e.g. the DDV tournament rules) fills in the options below; a
+    // change of any option shows which preset (if any) is now active.
+    form.addEventListener("change", (event) => event.target !== select && showPreset());
     form.append(el("label", { class: "option", for: "preset" }, t("rules.preset"), " ", select));
   }
   for (const option of spec.options) form.append(optionControl(option, option.name in saved ? saved[option.name] : option.default));
+  showPreset();
   let result = null;
   const start = el("button", { type: "submit", class: "action primary", id: "apply-options" }, t("rules.apply"));
   const standard = el("button", { type: "button", class: "action", id: "standard-rules", onclick: () => {
     for (const option of spec.options) setControl(form, option, option.default);
+    showPreset();
   } }, t("rules.standard"));
   form.append(levelControl("rules-level"));
   form.addEventListener("submit", () => {

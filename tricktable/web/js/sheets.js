@@ -2,9 +2,9 @@
 // (with the daily score, nickname and leaderboard), and the last trick.
 
 import { api, memory } from "./api.js";
-import { cardName, cardSVG } from "./cards.js";
+import { cardName, cardSVG, parseCard, suitSVG } from "./cards.js";
 import { clear, el, svgBox, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { leaderboardTable } from "./home.js";
 
@@ -48,7 +48,7 @@ export function scoreSheetTable(game, result) {
   const head = el("tr", {}, el("th", { scope: "col" }, t("sheet.line")), ...heads.map((h) => el("th", { scope: "col", class: "num" }, h)));
   const rows = result.lines.map((line) => {
     const column = columnOf(game, line);
-    return el("tr", { class: "line" }, el("td", {}, renderer(game).lineText(game, line)),
+    return el("tr", { class: renderer(game).isInfoLine(line) ? "line info" : "line" }, el("td", {}, renderer(game).lineText(game, line)),
       ...heads.map((_, i) => el("td", { class: "num" }, i === column ? renderer(game).linePoints(line) : "")));
   });
   const sum = el("tr", { class: "sum" }, el("th", { scope: "row" }, t("sheet.deal_points")),
@@ -60,7 +60,8 @@ export function scoreSheetTable(game, result) {
  * each seat gets. */
 function seatSheet(game, result) {
   const lines = result.lines.filter((line) => line.seat === undefined).map((line) =>
-    el("tr", { class: "line" }, el("td", {}, renderer(game).lineText(game, line)), el("td", { class: "num" }, String(line.points))));
+    el("tr", { class: renderer(game).isInfoLine(line) ? "line info" : "line" }, el("td", {}, renderer(game).lineText(game, line)),
+      el("td", { class: "num" }, renderer(game).linePoints(line))));
   const seats = columns(game);
   return el("div", {},
     el("table", { class: "sheet" }, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("sheet.line")),
@@ -82,6 +83,12 @@ export function showScoreSheet(view, result, game) {
 }
 
 export async function showMatchSummary(table, state = table.state) {
+  return openDialog(await matchSummary(table, state), "sheet-dialog");
+}
+
+/** The match summary's content: who won, the person's place and points, the
+ * daily score and how it is computed, "play again". */
+export async function matchSummary(table, state) {
   const { view, game } = state;
   const match = view.match;
   const heads = columns(game);
@@ -90,24 +97,48 @@ export async function showMatchSummary(table, state = table.state) {
       ...perColumn(game, r.points).map((p) => el("td", { class: "num" }, String(p)))));
   const totals = perColumn(game, match.totals);
   const table_ = el("table", { class: "sheet" },
-    el("thead", {}, el("tr", {}, el("th", {}, ""), ...heads.map((h) => el("th", { scope: "col", class: "num" }, h)))),
+    el("thead", {}, el("tr", {}, el("td", {}), ...heads.map((h) => el("th", { scope: "col", class: "num" }, h)))),
     el("tbody", {}, rows, el("tr", { class: "sum" }, el("th", { scope: "row" }, t("sheet.total")),
       ...totals.map((p) => el("td", { class: "num" }, String(p))))));
-  const content = el("div", { class: "match-summary" }, el("h2", {}, t("sheet.match_over")), outcome(state), table_);
-  if (state.daily) content.append(await dailyBlock(state));
+  const content = el("div", { class: "match-summary" }, el("h2", {}, t("sheet.match_over")), ...outcome(state), table_);
+  if (state.daily) {
+    content.append(el("p", { class: "outcome" }, t("daily.your_score", { score: state.daily.score ?? match.daily_score })),
+      el("p", { class: "daily-how" }, dailyExplanation(state)), await dailyBlock(state));
+  }
   content.append(el("div", { class: "buttons" },
-    state.daily ? null : el("button", { type: "button", class: "action primary", onclick: () => { dialog().close("new"); table.newGame(); } }, t("sheet.new_game")),
+    state.daily ? null : el("button", { type: "button", class: "action primary", id: "play-again",
+      onclick: () => { dialog().close("new"); table.newGame(); } }, t("sheet.play_again")),
     el("button", { type: "button", class: "action", onclick: () => { dialog().close("home"); location.hash = "#/"; } }, t("sheet.home")),
     closeButton(t("sheet.close"), "close", "action")));
-  return openDialog(content, "sheet-dialog");
+  return content;
 }
 
+/** Who won, and the person's place and points. */
 function outcome(state) {
   const match = state.view.match;
-  if (state.daily) return el("p", { class: "outcome" }, t("daily.your_score", { score: state.daily.score ?? match.daily_score }));
-  if (match.winner_team === 0) return el("p", { class: "outcome win" }, t("sheet.you_won"));
-  if (match.winner_team === 1) return el("p", { class: "outcome" }, t("sheet.they_won"));
-  return null;
+  const game = state.game;
+  if (renderer(game).teams === false) {
+    // Doppelkopf: a place of four by the match points (equal points share a place).
+    const totals = match.totals;
+    const place = 1 + totals.filter((p) => p > totals[0]).length;
+    const best = Math.max(...totals);
+    const winners = [0, 1, 2, 3].filter((s) => totals[s] === best).map((s) => renderer(game).seatName(s)).join(", ");
+    return [el("p", { class: `outcome${place === 1 ? " win" : ""}`, id: "outcome" }, t("sheet.winners", { names: winners })),
+      el("p", { class: "place" }, t("sheet.place_of_four", { place, points: totals[0] }))];
+  }
+  const [us, them] = renderer(game).teamTotals(state.view);
+  const won = match.winner_team === 0 ? t("sheet.you_won") : match.winner_team === 1 ? t("sheet.they_won") : null;
+  return [won ? el("p", { class: `outcome${match.winner_team === 0 ? " win" : ""}`, id: "outcome" }, won) : null,
+    el("p", { class: "place" }, t("sheet.team_points", { us, them }))];
+}
+
+/** How the daily score came about, in numbers. */
+function dailyExplanation(state) {
+  const match = state.view.match;
+  const score = state.daily.score ?? match.daily_score;
+  if (renderer(state.game).teams === false) return t("daily.how_seat", { score });
+  const [us, them] = [0, 1].map((team) => match.results.filter((r) => r.counts).reduce((sum, r) => sum + r.points[team], 0));
+  return t("daily.how_team", { us, them, score });
 }
 
 async function dailyBlock(state) {
@@ -143,17 +174,64 @@ async function dailyBlock(state) {
   return box;
 }
 
+/** The tricks of the deal on the table (or, between deals, of the one just over). */
+function dealTricks(view) {
+  if ((view.tricks || []).length) return view.tricks;
+  return (view.match && view.match.previous_deal && view.match.previous_deal.tricks) || [];
+}
+
 export function showLastTrick(view, game) {
-  let last = (view.tricks || []).at(-1);
-  if (!last && view.match && view.match.previous_deal) last = (view.match.previous_deal.tricks || []).at(-1);
+  const last = dealTricks(view).at(-1);
+  const names = renderer(game);
   const content = el("div", { class: "last-trick" }, el("h2", {}, t("table.last_trick")));
   if (!last) content.append(el("p", {}, t("table.no_last_trick")));
   else {
     const grid = el("div", { class: "trick" }, ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${["south", "west", "north", "east"][seat]}` })));
     for (const [seat, card] of last.cards) {
-      grid.children[seat].append(svgBox("div", { class: "card", role: "img", "aria-label": `${renderer(game).seatName(seat)}: ${cardName(card, t)}` }, cardSVG(card)));
+      const marks = [seat === last.leader ? t("table.led") : null, seat === last.winner ? t("table.wins") : null].filter(Boolean);
+      const node = svgBox("div", { class: `card${seat === last.leader ? " lead" : ""}${seat === last.winner ? " winner" : ""}`, role: "img",
+        "aria-label": `${names.seatName(seat)}: ${cardName(card, t)}${marks.length ? ` (${marks.join(", ")})` : ""}` }, cardSVG(card));
+      grid.children[seat].append(node);
     }
-    content.append(grid, el("p", {}, t("table.trick_won_by", { name: renderer(game).seatName(last.winner) })));
+    content.append(grid, el("p", {}, t("table.led_by", { name: names.seatName(last.leader) }), " · ",
+      t("table.trick_won_by", { name: names.seatName(last.winner) })));
+  }
+  content.append(el("div", { class: "buttons" }, closeButton(t("sheet.close"))));
+  return openDialog(content, "trick-dialog");
+}
+
+/** A card as short text with its suit symbol ("Q♣"), named in full for screen readers. */
+function cardChip(card) {
+  const parsed = parseCard(card);
+  if (!parsed) return el("span", {}, "?");
+  const chip = el("span", { class: "card-chip", role: "img", "aria-label": cardName(card, t) }, parsed[0]);
+  chip.append(svgBox("span", { class: "chip-suit" }, suitSVG(parsed[1], 14)));
+  return chip;
+}
+
+/** Every trick of the deal: who led, each seat's card (the led card marked),
+ * who won, and the card points where the game counts them. */
+export function showTrickHistory(view, game) {
+  const tricks = dealTricks(view);
+  const names = renderer(game);
+  const withPoints = tricks.some((trick) => trick.points !== undefined);
+  const content = el("div", { class: "trick-history" }, el("h2", {}, t("table.history_title")));
+  if (!tricks.length) content.append(el("p", {}, t("table.no_last_trick")));
+  else {
+    const head = el("tr", {}, el("th", { scope: "col" }, "#"),
+      ...[0, 1, 2, 3].map((seat) => el("th", { scope: "col" }, names.seatName(seat))),
+      el("th", { scope: "col" }, t("table.winner")), withPoints ? el("th", { scope: "col", class: "num" }, t("sheet.points")) : null);
+    const rows = tricks.map((trick, index) => {
+      const bySeat = new Map(trick.cards);
+      return el("tr", { class: "history-row" }, el("th", { scope: "row" }, String(index + 1)),
+        ...[0, 1, 2, 3].map((seat) => el("td", { class: `${seat === trick.leader ? "led" : ""}${seat === trick.winner ? " won" : ""}`.trim() || null },
+          bySeat.has(seat) ? cardChip(bySeat.get(seat)) : "–",
+          seat === trick.leader ? el("span", { class: "sr" }, ` (${t("table.led")})`) : null)),
+        el("td", { class: "winner-cell" }, names.seatName(trick.winner)),
+        withPoints ? el("td", { class: "num" }, String(trick.points)) : null);
+    });
+    content.append(el("p", { class: "history-note" }, tn("table.history_note", tricks.length)),
+      el("div", { class: "history-scroll" }, el("table", { class: "sheet history" }, el("thead", {}, head), el("tbody", {}, rows))));
   }
   content.append(el("div", { class: "buttons" }, closeButton(t("sheet.close"))));
   return openDialog(content, "trick-dialog");

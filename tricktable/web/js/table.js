@@ -1,46 +1,162 @@
 // The card table: the person's hand, the three computer players, the trick,
-// the buttons for every decision, and the short replay of what the computer
-// players did after the person's action.
+// the buttons for every decision.  The person's own card lands at once; each
+// computer player's action arrives over the live channel when it is decided and
+// is shown at the person's pace, in version order, one after the other.
 
-import { api, ApiError, memory } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { backSVG, cardName, cardSVG, suitSVG } from "./cards.js";
 import { clear, el, reducedMotion, sleep, svgBox, toast } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
-import { showLastTrick, showMatchSummary, showScoreSheet } from "./sheets.js";
+import { GameFeed } from "./live.js";
+import { paced, settings } from "./settings.js";
+import { matchSummary, openDialog, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
+import { play as playSound } from "./sound.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
+const CARD_GAP_MS = 450; // a computer player's card alone on the table, at normal pace
+const WORD_GAP_MS = 700; // a bid or announcement in its bubble
+const TRICK_SHOWN_MS = 1000; // a complete trick with its winner marked
+const GATHER_MS = 320; // the trick sliding to its winner (the CSS animation's length)
+const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
+
+/** Where a failed request leaves the person: what to tell him. */
+export function problemText(error) {
+  if (error instanceof ApiError && error.status === 0) return t("error.offline");
+  if (error instanceof ApiError && error.status >= 500) return t("error.server");
+  return t("error.refused", { msg: error.message });
+}
 
 export class Table {
   constructor(root, state, onNewGame) {
     this.root = root;
-    this.state = state; // {id, version, game, daily, view, steps}
+    this.state = state; // the response on screen: {id, version, game, daily, level, view, steps, deadline_in}
+    this.state.receivedAt = performance.now();
     this.game = state.game;
     this.r = renderer(this.game);
-    this.busy = false;
+    this.known = state.version; // the newest version received (may be ahead of the screen)
+    this.queue = []; // responses received and not yet shown, by version
+    this.showing = false;
+    this.pending = null; // {action, card}: sent, not yet answered
+    this.thinking = null; // {seat, version} from the live channel
     this.selected = new Set();
     this.hint = null; // {version, hints}: the last hint asked for, shown while the version holds
     this.onNewGame = onNewGame;
     this.build();
   }
 
-  /** Replay the steps a state arrived with (the computer players who moved
-   * before the person), then show the state itself. */
+  /** Show the steps the game arrived with (a server that moved the computer
+   * players inside the request), then follow the live channel. */
   async start() {
-    if (this.state.steps && this.state.steps.length) {
-      this.setBusy(true);
-      this.render();
+    const first = this.state;
+    if (this.stopped) return;
+    // A server with a live channel says who is thinking in every response.
+    if ("thinking" in first) this.follow();
+    if (first.steps && first.steps.length) {
+      this.showing = true;
+      this.updateBusy();
       this.renderTrick([]);
-      await this.replaySteps(this.state);
+      await this.showSteps(first);
+      this.showing = false;
     }
-    this.setBusy(false);
     this.render();
-    this.focusHand();
+    this.afterShown();
   }
 
-  setBusy(busy) {
-    this.busy = busy;
+  follow() {
+    this.feed = new GameFeed(this.state.id, {
+      known: () => this.known,
+      onResponse: (response) => this.accept(response),
+      onThinking: (info) => this.onThinking(info),
+      waiting: () => this.waitingForBots(),
+    });
+  }
+
+  /** Leave the table (another game or page takes the screen). */
+  stop() {
+    this.stopped = true;
+    if (this.feed) this.feed.close();
+    clearInterval(this.timer);
+  }
+
+  // -- the order of things -----------------------------------------------------
+  /** A response from the action request, the live channel or a reload: queued
+   * when it is newer than anything known, shown in order. */
+  accept(response) {
+    if (this.stopped || !response || response.id !== this.state.id || response.version <= this.known) return;
+    response.receivedAt = performance.now();
+    this.known = response.version;
+    this.queue.push(response);
+    this.queue.sort((a, b) => a.version - b.version);
+    this.drain();
+  }
+
+  onThinking(info) {
+    if (info.version < this.known) return;
+    this.thinking = info;
+    if (this.settled()) {
+      this.renderSeats(this.state.view);
+      this.renderPrompt(this.state.view);
+    }
+  }
+
+  async drain() {
+    if (this.showing) return;
+    this.showing = true;
+    this.updateBusy();
+    try {
+      while (this.queue.length && !this.stopped) {
+        const next = this.queue.shift();
+        await this.showSteps(next);
+        this.state = next;
+        this.selected = new Set();
+        this.render();
+      }
+    } finally {
+      this.showing = false;
+    }
+    this.render();
+    this.afterShown();
+  }
+
+  waitingForBots() {
+    const view = this.state.view;
+    return !view.terminal && view.to_move !== 0;
+  }
+
+  /** Whether the person may act on what the screen shows. */
+  settled() {
+    return !this.showing && !this.pending && !this.queue.length;
+  }
+
+  updateBusy() {
+    const busy = !this.settled() || this.waitingForBots();
     this.root.dataset.busy = busy ? "1" : "0";
+  }
+
+  /** The screen shows the newest state: focus, the last forced card, the summary. */
+  async afterShown() {
+    if (this.stopped) return;
+    const view = this.state.view;
+    if (view.terminal && !this.summaryShown) {
+      // Busy until the summary is open, so nobody sees a table with nothing to do.
+      this.summaryShown = true;
+      this.root.dataset.busy = "1";
+      const content = await matchSummary(this, this.state);
+      if (!this.stopped) openDialog(content, "sheet-dialog");
+      this.updateBusy();
+      return;
+    }
+    this.updateBusy();
+    // Only the referee can move (a card turned up after a timeout): ask for it.
+    if (!view.terminal && view.to_move < 0 && !this.feed) setTimeout(() => this.settled() && this.refresh(), 800);
+    if (!this.settled() || view.to_move !== 0) return;
+    this.focusHand();
+    const cards = (view.legal || []).filter((a) => this.r.cardOf(a));
+    if (settings().autoPlay && view.hand.length === 1 && cards.length === 1 && view.legal.length === 1) {
+      setTimeout(() => this.settled() && this.state.view === view && this.send(cards[0], this.r.cardOf(cards[0])),
+        paced(CARD_GAP_MS));
+    }
   }
 
   // -- layout ----------------------------------------------------------------
@@ -49,19 +165,23 @@ export class Table {
     this.scorebar = el("div", { class: "scorebar" });
     this.seats = [0, 1, 2, 3].map((seat) =>
       el("div", { class: `seat ${SEAT_CLASS[seat]}`, dataset: { seat } },
-        el("div", { class: "name" }), el("div", { class: "backs" }), el("div", { class: "bubble", "aria-live": "polite" })));
+        el("div", { class: "name" }), el("div", { class: "tally" }), el("div", { class: "backs" }), el("div", { class: "bubble" })));
     this.trick = el("div", { class: "trick", "aria-label": t("table.trick"), role: "group" },
       ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${SEAT_CLASS[seat]}`, dataset: { seat } })));
     this.centre = el("div", { class: "centre-extra" });
     this.facts = el("dl", { class: "facts" });
-    this.prompt = el("p", { class: "prompt", "aria-live": "polite" });
+    this.prompt = el("p", { class: "prompt", id: "prompt" });
+    this.notice = el("div", { class: "notice", role: "alert" });
     this.actions = el("div", { class: "actions" });
     this.hintBox = el("div", { class: "hint-box", "aria-live": "polite" });
     this.hand = el("div", { class: "hand", role: "group", "aria-label": t("table.your_hand"), onkeydown: (e) => this.arrowKeys(e) });
-    const felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
-      el("div", { class: "middle" }, this.trick, this.centre), this.facts);
+    this.announcer = el("p", { class: "sr", "aria-live": "polite", id: "announcer" });
+    // Decisions sit on the felt, under the trick, so a phone shows them with the whole hand.
+    const felt = this.felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
+      el("div", { class: "middle" }, this.trick, this.centre), this.facts,
+      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0]);
     this.root.append(el("section", { class: `table game-${this.game}` },
-      this.scorebar, felt, this.prompt, this.actions, this.hintBox, this.hand));
+      this.scorebar, felt, this.hintBox, this.hand, this.announcer));
     this.render();
   }
 
@@ -69,23 +189,57 @@ export class Table {
     const view = this.state.view;
     this.renderScorebar(view);
     this.renderSeats(view);
-    this.renderTrick(view.trick || []);
+    this.renderTrick(this.trickOnScreen(view), { leader: view.leader });
     this.renderCentre(view);
     this.renderFacts(view);
-    this.prompt.textContent = this.r.prompt(view);
-    this.renderCountdown(view);
+    this.renderPrompt(view);
     this.renderActions(view);
     this.renderHand(view);
     this.renderHint(view);
+    const emptyMiddle = !this.trickOnScreen(view).length && !this.r.centre(view) && view.pile === undefined;
+    this.felt.classList.toggle("deciding", emptyMiddle && this.actions.querySelector("button[data-action]") !== null);
+    this.updateBusy();
+  }
+
+  /** The current trick, with the person's card while its request is on its way. */
+  trickOnScreen(view) {
+    const cards = [...(view.trick || [])];
+    if (this.pendingCard()) cards.push([0, this.pending.card]);
+    return cards;
+  }
+
+  /** The card on its way to the server, while the screen shows the state it was played in. */
+  pendingCard() {
+    return this.pending && this.pending.card && this.pending.version === this.state.version ? this.pending.card : null;
+  }
+
+  renderPrompt(view) {
+    clearInterval(this.timer);
+    const mine = view.to_move === 0 && !view.terminal;
+    this.prompt.classList.toggle("mine", mine && this.settled());
+    if (view.terminal) this.prompt.textContent = t("table.match_over");
+    else if (this.pending) this.prompt.textContent = "";
+    else if (mine) {
+      this.prompt.textContent = this.settled() ? this.r.prompt(view) : "";
+      if (this.settled()) this.renderCountdown();
+    } else if (view.to_move >= 0) {
+      const name = this.r.seatName(this.thinkingSeat(view));
+      const outOfTurn = this.settled() && this.ownButtons(view).length;
+      this.prompt.textContent = outOfTurn ? t("table.thinking_may_announce", { name }) : t("table.thinking", { name });
+    } else this.prompt.textContent = "";
+  }
+
+  thinkingSeat(view) {
+    if (this.thinking && this.thinking.version === this.state.version) return this.thinking.seat;
+    return view.to_move;
   }
 
   /** A timed decision (Court Piece calling): the seconds the server gives, counted
    * down; at zero the server is asked, and it applies the timeout itself. */
-  renderCountdown(view) {
-    clearInterval(this.timer);
+  renderCountdown() {
     const left = this.state.deadline_in;
-    if (left === null || left === undefined || view.to_move !== 0 || this.busy) return;
-    const ends = performance.now() + left * 1000;
+    if (left === null || left === undefined) return;
+    const ends = this.state.receivedAt + left * 1000;
     const clock = el("span", { class: "countdown", role: "timer" });
     this.prompt.append(" ", clock);
     const tick = () => {
@@ -93,7 +247,7 @@ export class Table {
       const seconds = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
       clock.textContent = t("table.seconds_left", { n: seconds });
       clock.classList.toggle("urgent", seconds <= 5);
-      if (seconds === 0 && document.body.contains(clock)) {
+      if (seconds === 0) {
         clearInterval(this.timer);
         this.refresh();
       }
@@ -104,73 +258,98 @@ export class Table {
 
   /** Ask the server for the game again (after a timeout) and show what happened. */
   async refresh() {
-    if (this.busy) return;
-    this.setBusy(true);
     try {
-      const next = await api.load(this.state.id);
-      await this.replaySteps(next);
-      this.state = next;
+      this.accept(await api.load(this.state.id));
     } catch (error) {
-      toast(t("error.generic", { msg: error.message }));
-    } finally {
-      this.setBusy(false);
-      this.render();
+      this.showProblem(problemText(error), () => this.refresh());
     }
   }
 
   renderScorebar(view) {
-    const [us, them] = this.r.teamTotals(view);
     const match = view.match || {};
     const deal = match.deals_total
       ? t("table.deal_of", { n: match.deal_number, total: match.deals_total })
       : t("table.deal", { n: match.deal_number || 1 });
-    const lastTrick = el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(view, this.game) },
-      t("table.last_trick"));
     const totals = match.totals || [0, 0, 0, 0];
+    const [us, them] = this.r.teamTotals(view);
     const scores = this.r.teams === false
       ? [0, 1, 2, 3].map((s) => el("span", { class: `score seat-${s}` }, this.r.seatName(s), " ", el("strong", {}, totals[s])))
       : [el("span", { class: "score us" }, t("table.us"), " ", el("strong", {}, us)),
         el("span", { class: "score them" }, t("table.them"), " ", el("strong", {}, them))];
+    const target = match.target ? ` · ${match.counting === "kots" ? tn("table.target_kots", match.target) : t("table.target", { n: match.target })}` : "";
     clear(this.scorebar).append(
       ...scores,
-      el("span", { class: "deal" }, deal, match.target ? ` · ${t("table.target", { n: match.target })}` : "",
-        this.state.daily ? ` · ${t("daily.badge")}` : "", this.state.level ? ` · ${t(`level.${this.state.level}`)}` : ""),
-      lastTrick);
+      el("span", { class: "deal" }, deal, target, this.state.daily ? ` · ${t("daily.badge")}` : "",
+        this.state.level ? ` · ${t(`level.${this.state.level}`)}` : ""),
+      el("span", { class: "tools-right" },
+        el("button", { type: "button", class: "tool", id: "trick-history", onclick: () => showTrickHistory(this.state.view, this.game) },
+          t("table.history")),
+        el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
+          t("table.last_trick"))));
   }
 
   renderSeats(view) {
+    const settled = this.settled();
+    const thinking = !view.terminal && view.to_move > 0 ? this.thinkingSeat(view) : null;
     for (const seat of [0, 1, 2, 3]) {
       const box = this.seats[seat];
-      box.classList.toggle("to-move", view.to_move === seat);
+      // The person's seat lights up only when he can really act now.
+      box.classList.toggle("to-move", seat === 0 ? view.to_move === 0 && !view.terminal && settled : false);
+      box.classList.toggle("thinking", seat === thinking && settled);
       box.classList.toggle("out", view.sitting_out === seat);
       const name = box.querySelector(".name");
       clear(name).append(this.r.seatName(seat));
       if (view.dealer === seat) name.append(el("span", { class: "chip", title: t("table.dealer") }, t("table.dealer_chip")));
+      if (seat === thinking && settled) name.append(el("span", { class: "dots", "aria-hidden": "true" }, "…"));
+      const tally = this.r.seatTally ? this.r.seatTally(view, seat) : "";
+      box.querySelector(".tally").textContent = tally || "";
       if (seat === 0) continue;
       const backs = clear(box.querySelector(".backs"));
       const count = (view.hand_sizes || [])[seat] || 0;
       for (let i = 0; i < count; i++) backs.append(svgBox("span", { class: "mini" }, backSVG()));
-      backs.setAttribute("aria-label", t("table.cards_left", { n: count }));
+      backs.setAttribute("role", "img");
+      backs.setAttribute("aria-label", tn("table.cards_left", count));
     }
   }
 
-  renderTrick(cards, fresh = null) {
+  /** The trick's cards; the first is marked as led, and ``winner`` (a complete
+   * trick) is marked as winning.  ``fresh`` slides in from its player's side. */
+  renderTrick(cards, { fresh = null, winner = null, animate = true } = {}) {
+    this.trick.className = "trick";
     for (const slot of this.trick.children) clear(slot);
-    for (const [seat, card] of cards) {
+    cards.forEach(([seat, card], index) => {
       const slot = this.trick.children[seat];
-      const node = svgBox("div", { class: "card", role: "img", "aria-label": `${this.r.seatName(seat)}: ${cardName(card, t)}`, dataset: { card } }, cardSVG(card));
-      if (seat === fresh && !reducedMotion()) node.classList.add(`enter-${SEAT_CLASS[seat]}`);
+      const marks = [index === 0 ? t("table.led") : null, seat === winner ? t("table.wins") : null].filter(Boolean);
+      const label = `${this.r.seatName(seat)}: ${cardName(card, t)}${marks.length ? ` (${marks.join(", ")})` : ""}`;
+      const node = svgBox("div", { class: "card", role: "img", "aria-label": label, dataset: { card } }, cardSVG(card));
+      if (index === 0) node.classList.add("lead");
+      if (seat === winner) node.classList.add("winner");
+      if (seat === fresh && animate && !reducedMotion()) node.classList.add(`enter-${SEAT_CLASS[seat]}`);
       slot.append(node);
-    }
+      if (index === 0) slot.append(el("span", { class: "badge lead-badge", "aria-hidden": "true" }, t("table.led")));
+      if (seat === winner) slot.append(el("span", { class: "badge win-badge", "aria-hidden": "true" }, t("table.wins")));
+    });
   }
 
   renderCentre(view) {
     clear(this.centre);
     const extra = this.r.centre(view);
-    if (!extra) return;
-    const face = extra.down ? backSVG() : cardSVG(extra.card);
-    this.centre.append(el("div", { class: "label" }, extra.label),
-      svgBox("div", { class: "card small", role: "img", "aria-label": cardName(extra.card, t) }, face));
+    if (extra) {
+      const face = extra.down ? backSVG() : cardSVG(extra.card);
+      this.centre.append(el("div", { class: "label" }, extra.label),
+        svgBox("div", { class: "card small", role: "img", "aria-label": cardName(extra.card, t) }, face));
+    }
+    if (view.pile !== undefined) this.centre.append(this.pileNode(view));
+  }
+
+  /** Double Sar's pile: how many tricks lie face down, and whose win opened a pair. */
+  pileNode(view) {
+    const owner = view.open_pair ? this.r.seatName(view.open_pair.seat) : null;
+    const pile = el("div", { class: `pile${view.pile ? "" : " empty"}`, id: "pile" },
+      svgBox("span", { class: "card small pile-card", "aria-hidden": "true" }, backSVG()),
+      el("span", { class: "pile-text" }, tn("courtpiece.pile_size", view.pile),
+        owner ? el("span", { class: "streak" }, t("courtpiece.streak_owner", { name: owner })) : null));
+    return pile;
   }
 
   renderFacts(view) {
@@ -185,7 +364,7 @@ export class Table {
 
   /** Choosing several cards at once (Doppelkopf poverty: give or return three). */
   selection(view) {
-    const mine = view.to_move === 0 && !view.terminal && !this.busy;
+    const mine = view.to_move === 0 && !view.terminal && this.settled();
     return mine && this.r.selection ? this.r.selection(view) : null;
   }
 
@@ -193,18 +372,35 @@ export class Table {
     return [...this.selected].map((i) => cards[i]).sort();
   }
 
+  /** The person's non-card actions: on his turn, and out of turn (Doppelkopf
+   * announcements) whenever the view lists some. */
+  ownButtons(view) {
+    if (view.terminal) return [];
+    return (view.legal || []).filter((a) => !this.r.cardOf(a));
+  }
+
+  sortedHand(view) {
+    const hand = [...view.hand];
+    if (this.pendingCard()) {
+      const at = hand.indexOf(this.pending.card);
+      if (at >= 0) hand.splice(at, 1);
+    }
+    return this.r.sortHand(hand, view, settings().sort);
+  }
+
   renderActions(view) {
     clear(this.actions);
+    const settled = this.settled();
     const mine = view.to_move === 0 && !view.terminal;
     const pick = this.selection(view);
     if (pick) {
-      const cards = this.r.sortHand(view.hand, view);
+      const cards = this.sortedHand(view);
       const chosen = this.selectedCards(cards).join(" ");
       const match = pick.actions.find((a) => a.split(" ").slice(1).sort().join(" ") === chosen);
       this.actions.append(el("button", { type: "button", class: "action primary", id: "confirm-selection",
         disabled: !match, onclick: () => match && this.send(match) }, pick.label));
     }
-    const buttons = mine ? view.legal.filter((a) => !this.r.cardOf(a) && !(pick && pick.actions.includes(a))) : [];
+    const buttons = settled ? this.ownButtons(view).filter((a) => !(pick && pick.actions.includes(a))) : [];
     for (const action of buttons) {
       const suit = this.r.actionSuit ? this.r.actionSuit(action) : null;
       const button = el("button", { type: "button", class: "action", dataset: { action }, onclick: () => this.send(action) });
@@ -212,27 +408,28 @@ export class Table {
       button.append(this.r.actionLabel(this.game, action));
       this.actions.append(button);
     }
-    if (mine && this.state.hints && !this.busy) {
+    if (mine && settled && this.state.hints) {
       this.actions.append(el("button", { type: "button", class: "action subtle", id: "hint-button",
         onclick: () => this.askHint() }, t("hint.button")));
     }
     if (view.terminal) {
-      this.actions.append(el("button", { type: "button", class: "action primary", onclick: () => showMatchSummary(this) }, t("sheet.summary")));
+      this.actions.append(el("button", { type: "button", class: "action primary", id: "summary-button",
+        onclick: () => showMatchSummary(this) }, t("sheet.summary")));
     }
   }
 
   /** Ask the server what the strongest computer player would do in the person's seat. */
   async askHint() {
-    if (this.busy) return;
+    if (!this.settled()) return;
     const button = this.actions.querySelector("#hint-button");
     if (button) button.disabled = true;
     try {
       const answer = await api.hint(this.state.id, this.state.version);
       this.hint = { version: answer.version, hints: answer.hints };
     } catch (error) {
-      toast(t("error.generic", { msg: error.message }));
+      toast(problemText(error));
     }
-    if (!this.busy) this.render();
+    if (this.settled()) this.render();
   }
 
   /** The hint, if one was asked for in this position: the suggested action is
@@ -240,7 +437,7 @@ export class Table {
   renderHint(view) {
     clear(this.hintBox);
     const hint = this.hint;
-    if (!hint || hint.version !== this.state.version || view.to_move !== 0 || this.busy || !hint.hints.length) return;
+    if (!hint || hint.version !== this.state.version || view.to_move !== 0 || !this.settled() || !hint.hints.length) return;
     const best = hint.hints[0].action;
     const card = this.r.cardOf(best);
     const target = card ? this.hand.querySelector(`[data-card="${CSS.escape(card)}"]`)
@@ -257,20 +454,17 @@ export class Table {
   }
 
   renderHand(view) {
+    const focused = this.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     clear(this.hand);
-    const mine = view.to_move === 0 && !view.terminal && !this.busy;
+    const mine = view.to_move === 0 && !view.terminal && this.settled();
     const byCard = new Map();
     for (const action of view.legal || []) {
       const card = this.r.cardOf(action);
       if (card) byCard.set(card, action);
     }
-    const cards = this.r.sortHand(view.hand, view);
-    // Big hands on narrow screens go in two rows, so every card shows a wide
-    // enough strip to read and to tap.
-    const perRow = cards.length > 8 && window.innerWidth <= 520 ? Math.ceil(cards.length / 2) : cards.length;
-    this.hand.style.setProperty("--n", perRow);
-    this.hand.classList.toggle("two-rows", perRow < cards.length);
-    this.perRow = perRow;
+    const cards = this.sortedHand(view);
+    // Up to 13 cards in one overlapped row: the CSS overlaps them more as the hand grows.
+    this.hand.style.setProperty("--n", cards.length);
     const pick = this.selection(view);
     if (pick) return this.renderSelectableHand(view, cards, pick);
     this.selected = new Set();
@@ -286,7 +480,7 @@ export class Table {
       }, cardSVG(card));
       this.hand.append(button);
     }
-    this.breakRows();
+    if (focused) this.hand.querySelector(`[data-card="${CSS.escape(focused)}"].legal`)?.focus({ preventScroll: true });
   }
 
   renderSelectableHand(view, cards, pick) {
@@ -298,30 +492,21 @@ export class Table {
         class: `card legal selectable${chosen ? " chosen" : ""}`,
         "aria-pressed": chosen ? "true" : "false",
         "aria-label": cardName(card, t),
-        dataset: { card },
+        dataset: { card, index },
         onclick: () => {
           if (this.selected.has(index)) this.selected.delete(index);
           else if (this.selected.size < pick.count) this.selected.add(index);
           this.renderHand(view);
           this.renderActions(view);
+          this.hand.querySelector(`[data-index="${index}"]`)?.focus({ preventScroll: true });
         },
       }, cardSVG(card)));
     });
-    this.breakRows();
-  }
-
-  /** Start the second row of a two-row hand. */
-  breakRows() {
-    if (!this.hand.classList.contains("two-rows")) return;
-    const second = this.hand.querySelectorAll(".card")[this.perRow];
-    if (!second) return;
-    second.classList.add("row-start");
-    this.hand.insertBefore(el("span", { class: "row-break", "aria-hidden": "true" }), second);
   }
 
   arrowKeys(event) {
     if (!["ArrowLeft", "ArrowRight"].includes(event.key)) return;
-    const buttons = [...this.hand.querySelectorAll("button:not([disabled])")];
+    const buttons = [...this.hand.querySelectorAll("button.legal")];
     const at = buttons.indexOf(document.activeElement);
     const next = buttons[(at + (event.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length];
     if (next) next.focus();
@@ -329,74 +514,140 @@ export class Table {
   }
 
   // -- playing -----------------------------------------------------------------
+  /** The person's action: his card lands at once; the request stores it; a
+   * failed request puts the card back with a message and a retry. */
   async send(action, card = null) {
-    if (this.busy) return;
-    this.setBusy(true);
-    if (card) this.hand.querySelector(`[data-card="${CSS.escape(card)}"]`)?.classList.add("leaving");
-    for (const b of this.root.querySelectorAll("button.action, .hand button")) b.disabled = true;
+    if (!this.settled()) return;
+    this.pending = { action, card, version: this.state.version };
+    this.landed = card ? `play ${card}` : null; // its step will not slide it in again
+    this.hint = null;
+    this.hideProblem();
+    if (card) playSound("card");
+    this.render();
+    if (card) this.renderTrick(this.trickOnScreen(this.state.view), { fresh: 0 });
     try {
-      const next = await api.act(this.state.id, this.state.version, action);
-      this.selected = new Set();
-      await this.replaySteps(next);
-      this.state = next;
+      const next = await api.act(this.state.id, this.known, action);
+      this.pending = null;
+      if (next.version > this.known) this.accept(next);
+      else if (this.settled()) this.render();
     } catch (error) {
+      this.pending = null;
+      this.landed = null;
       if (error instanceof ApiError && error.status === 409) {
         toast(t("error.stale"));
-        this.state = await api.load(this.state.id);
+        await this.refresh();
       } else {
-        toast(t("error.generic", { msg: error.message }));
+        this.showProblem(card ? t("error.card_back", { msg: problemText(error) }) : problemText(error),
+          () => this.send(action, card));
       }
-    } finally {
-      this.setBusy(false);
       this.render();
       this.focusHand();
     }
   }
 
-  /** Show what happened, step by step, then the deal's score sheet if a deal ended. */
-  async replaySteps(next) {
+  showProblem(message, retry) {
+    clear(this.notice).append(el("span", {}, message), " ",
+      el("button", { type: "button", class: "action", id: "retry", onclick: () => { this.hideProblem(); retry(); } },
+        t("error.retry")));
+    this.notice.classList.add("shown");
+  }
+
+  hideProblem() {
+    clear(this.notice);
+    this.notice.classList.remove("shown");
+  }
+
+  /** Show one response's steps at the person's pace; then the deal's score
+   * sheet, after its last trick has been shown. */
+  async showSteps(next) {
     const results = (next.view.match && next.view.match.results) || [];
     let sheetIndex = results.length - next.steps.filter((s) => s.deal_over).length;
     for (const step of next.steps) {
-      if (step.text.startsWith("play ")) {
-        if (step.seat === 0) this.hand.querySelector(".leaving")?.remove();
-        this.renderTrick(step.completed ? step.completed.cards : step.trick, step.seat);
-        await sleep(step.completed ? 1100 : 450);
-        if (step.completed) {
-          this.renderTrick([]);
-          await sleep(150);
-        }
-      } else {
-        this.say(step.seat, this.r.bubble(this.game, step.text));
-        await sleep(step.seat === 0 ? 150 : 700);
-      }
+      await this.waitGap();
+      if (step.text.startsWith("play ")) await this.showCard(step);
+      else this.showWord(step);
       if (step.deal_over) {
-        for (const box of this.seats) box.querySelector(".bubble").textContent = "";
-        await showScoreSheet(next.view, results[sheetIndex++], this.game);
+        const result = results[sheetIndex++];
+        await this.waitGap();
+        this.clearBubbles();
+        if (result && result.counts) await showScoreSheet(next.view, result, this.game);
+        else if (result) this.say(step.seat, this.r.redealText(this.game, result));
       }
     }
-    for (const box of this.seats) box.querySelector(".bubble").textContent = "";
-    if (next.view.terminal) {
-      this.state = next; // the table behind the summary shows the final totals
-      this.render();
-      await showMatchSummary(this, next);
+  }
+
+  async showCard(step) {
+    const own = step.seat === 0 && this.landed === step.text;
+    this.landed = null;
+    const cards = step.completed ? step.completed.cards : step.trick;
+    const leader = cards.length ? cards[0][0] : null;
+    this.renderTrick(cards, { fresh: step.seat, animate: !own, leader });
+    if (!own) playSound("card");
+    const card = step.text.slice(5);
+    if (step.seat !== 0) this.announce(t("table.played", { name: this.r.seatName(step.seat), card: cardName(card, t) }));
+    this.gap = paced(CARD_GAP_MS);
+    if (!step.completed) return;
+    const winner = step.completed.winner;
+    this.renderTrick(cards, { winner, animate: false });
+    this.announce(t("table.trick_won_by", { name: this.r.seatName(winner) }));
+    await sleep(paced(TRICK_SHOWN_MS));
+    await this.gather(winner);
+    this.gap = 0;
+  }
+
+  /** The complete trick slides to its winner (Double Sar: onto the pile). */
+  async gather(winner) {
+    if (!reducedMotion() && paced(1) > 0) {
+      const towards = this.state.view.pile !== undefined ? "pile" : SEAT_CLASS[winner];
+      this.trick.classList.add("gather", `to-${towards}`);
+      await sleep(GATHER_MS);
     }
+    playSound("trick");
+    this.renderTrick([]);
+  }
+
+  showWord(step) {
+    const words = this.r.bubble(this.game, step.text);
+    this.say(step.seat, words);
+    if (words && (step.seat !== 0 || step.text === "timeout")) this.announce(`${this.r.seatName(step.seat)}: ${words}`);
+    this.gap = paced(step.seat === 0 ? 150 : WORD_GAP_MS);
+  }
+
+  /** What remains of the last step's time on screen, before the next is shown. */
+  async waitGap() {
+    if (this.gap) await sleep(this.gap);
+    this.gap = 0;
+  }
+
+  announce(text) {
+    this.announcer.textContent = text;
   }
 
   say(seat, text) {
     const bubble = this.seats[seat].querySelector(".bubble");
     bubble.textContent = text;
-    bubble.classList.toggle("shown", Boolean(text));
+    if (text) {
+      clearTimeout(bubble.timer);
+      bubble.timer = setTimeout(() => (bubble.textContent = ""), Math.max(2500, paced(3000)));
+    }
+  }
+
+  clearBubbles() {
+    for (const box of this.seats) box.querySelector(".bubble").textContent = "";
   }
 
   focusHand() {
-    const target = this.root.querySelector(".hand button.legal, button.action");
-    if (target && this.root.contains(document.activeElement) === false) target.focus({ preventScroll: true });
+    const active = document.activeElement;
+    if (document.querySelector("dialog[open]")) return;
+    if (active && active !== document.body && !this.root.contains(active)) return;
+    const target = this.hand.querySelector("button.legal") || this.actions.querySelector("button.action:not([disabled])");
+    if (target) target.focus({ preventScroll: true });
   }
 
-  async newGame(options) {
-    const state = await api.newGame(this.game, options ?? memory.options(this.game));
-    memory.setGameId(this.game, state.id);
-    this.onNewGame(state);
+  /** The same game again: the same level and options. */
+  async newGame() {
+    const options = Object.fromEntries(Object.entries(this.state.view.options || {})
+      .filter(([name]) => !SERVER_OPTIONS.includes(name)));
+    this.onNewGame(this.game, options, this.state.level);
   }
 }

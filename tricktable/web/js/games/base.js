@@ -5,7 +5,9 @@
 import { parseCard } from "../cards.js";
 import { has, t } from "../i18n.js";
 
-const SUIT_ORDER = { C: 0, D: 1, S: 2, H: 3 };
+// Plain suits in alternating colours.
+const SUIT_ORDER = { C: 0, H: 1, S: 2, D: 3 };
+const INFO_LINES = new Set(["tricks", "tens", "card_points"]);
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
 export const base = {
@@ -32,20 +34,43 @@ export const base = {
     return this.actionLabel(game, text);
   },
 
-  /** Hand order: by suit (alternating colours), then rank. */
-  sortHand(cards) {
-    const key = (c) => {
-      const p = parseCard(c);
-      return p ? SUIT_ORDER[p[1]] * 20 + RANK_ORDER.indexOf(p[0]) : 99;
-    };
-    return [...cards].sort((a, b) => key(a) - key(b));
+  /** How strong ``card`` is as a trump (higher is stronger), or null when it is
+   * no trump.  A game with trumps overrides this. */
+  trumpPower() {
+    return null;
   },
 
-  /** A line under the status: what the person is asked to do. */
-  prompt(view) {
-    if (view.terminal) return t("table.match_over");
-    if (view.to_move === 0) return t("table.your_turn");
-    return t("table.waiting", { name: this.seatName(view.to_move) });
+  /** How strong a plain (non-trump) card is within its suit. */
+  plainPower(card) {
+    return RANK_ORDER.indexOf((parseCard(card) || ["2"])[0]);
+  },
+
+  /** Hand order for the person's setting: "trumps" puts the trumps first, "suit"
+   * groups the plain suits (alternating colours) and puts the trumps last; the
+   * strongest card of each group on the left. */
+  sortHand(cards, view, order = "trumps") {
+    const key = (card) => {
+      const trump = this.trumpPower(card, view);
+      if (trump !== null) return [order === "trumps" ? 0 : 9, -trump];
+      const suit = (parseCard(card) || ["", "C"])[1];
+      return [1 + SUIT_ORDER[suit], -this.plainPower(card)];
+    };
+    return [...cards].sort((a, b) => {
+      const [ka, kb] = [key(a), key(b)];
+      return ka[0] - kb[0] || ka[1] - kb[1];
+    });
+  },
+
+  /** A score line that explains (tricks taken, card points, tens) rather than
+   * scores: shown as text, never in a points column. */
+  isInfoLine(line) {
+    return INFO_LINES.has(line.key);
+  },
+
+  /** A line under the status: what the person is asked to do (only called
+   * when it is his turn; the table says who is thinking otherwise). */
+  prompt() {
+    return t("table.your_turn");
   },
 
   /** Facts shown beside the trick (label, value-node pairs). */
@@ -59,15 +84,21 @@ export const base = {
     return [totals[0], totals[1]];
   },
 
-  /** The text of one score-sheet line. */
   /** What a score line adds to its column (a line that only informs adds nothing). */
   linePoints(line) {
-    return String(line.points);
+    return this.isInfoLine(line) ? "" : String(line.points);
   },
 
+  /** The text of one score-sheet line. */
   lineText(game, line) {
     const key = `${game}.line.${line.key}`;
     return has(key) ? t(key, { n: line.points }) : line.text;
+  },
+
+  /** What a deal that does not count says (new cards, a hand thrown in). */
+  redealText(game, result) {
+    const line = result.lines[0];
+    return line ? this.lineText(game, line) : t("sheet.redeal");
   },
 
   /** The extra thing shown in the middle (an up-card, a pile), or null. */

@@ -7,7 +7,6 @@ import { t } from "../i18n.js";
 import { cardName, parseCard } from "../cards.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-const ORDER = ["S", "H", "C", "D"];
 
 export const courtpiece = {
   ...base,
@@ -37,17 +36,12 @@ export const courtpiece = {
     return m ? m[1] : null;
   },
 
-  sortHand(cards, view) {
-    const key = (c) => {
-      const [rank, suit] = parseCard(c) || ["2", "C"];
-      const suitRank = suit === view.trump ? 9 : ORDER.indexOf(suit);
-      return suitRank * 20 + RANKS.indexOf(rank);
-    };
-    return [...cards].sort((a, b) => key(a) - key(b));
+  trumpPower(card, view) {
+    const [rank, suit] = parseCard(card) || ["2", "C"];
+    return view.trump && suit === view.trump ? RANKS.indexOf(rank) : null;
   },
 
   prompt(view) {
-    if (view.terminal || view.to_move !== 0) return base.prompt.call(this, view);
     if (this.prompt_hide(view)) return this.prompt_hide(view);
     if (view.phase === "calling") return t("courtpiece.prompt.calling");
     if (view.phase === "partner calling") return t("courtpiece.prompt.partner_calling");
@@ -61,9 +55,7 @@ export const courtpiece = {
     if (view.trump) facts.push([t("table.trump"), { suit: view.trump, text: t(`suit.${view.trump}`) }]);
     const [us, them] = view.captured || [0, 0];
     facts.push([t("courtpiece.counted"), t("table.us_them", { us, them })]);
-    if (view.pile !== undefined) facts.push([t("courtpiece.pile"), String(view.pile)]);
     if (view.tens) facts.push([t("courtpiece.tens"), t("table.us_them", { us: view.tens[0], them: view.tens[1] })]);
-    if (view.open_pair) facts.push([t("courtpiece.streak"), this.seatName(view.open_pair.seat)]);
     return facts;
   },
 

@@ -4,20 +4,12 @@
 // score sheet (teams change from deal to deal).
 
 import { base } from "./base.js";
-import { has, t } from "../i18n.js";
+import { has, t, tn } from "../i18n.js";
 import { parseCard } from "../cards.js";
 
-// The normal game's trumps, high to low; plain suits rank A 10 K Q J 9.
+// The normal game's trumps, high to low; plain suits rank A 10 K Q J 9 (low to high below).
 const NORMAL_TRUMPS = ["10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D", "KD", "9D"];
-const PLAIN = ["A", "10", "K", "Q", "J", "9"];
-const SUITS = ["C", "S", "H", "D"];
-
-function sortKey(card, trumps) {
-  const at = trumps.indexOf(card);
-  if (at >= 0) return at;
-  const [rank, suit] = parseCard(card) || ["9", "D"];
-  return 100 + SUITS.indexOf(suit) * 10 + PLAIN.indexOf(rank);
-}
+const PLAIN = ["9", "J", "Q", "K", "10", "A"];
 
 function contractName(contract) {
   if (!contract) return null;
@@ -58,19 +50,30 @@ export const doppelkopf = {
     return this.actionLabel(game, text);
   },
 
-  sortHand(cards, view) {
+  trumpPower(card, view) {
     const trumps = view.trumps || NORMAL_TRUMPS;
-    return [...cards].sort((a, b) => sortKey(a, trumps) - sortKey(b, trumps));
+    const at = trumps.indexOf(card);
+    return at >= 0 ? trumps.length - at : null;
+  },
+
+  plainPower(card) {
+    return PLAIN.indexOf((parseCard(card) || ["9"])[0]);
   },
 
   prompt(view) {
-    if (view.terminal || view.to_move !== 0) return base.prompt.call(this, view);
     if (view.phase === "reservations") return t("doppelkopf.prompt.reservation");
     if (view.phase === "poverty: give") return t("doppelkopf.prompt.give");
     if (view.phase === "poverty: offer") return t("doppelkopf.prompt.offer");
     if (view.phase === "poverty: return") return t("doppelkopf.prompt.return");
     const announce = view.legal.some((a) => !a.startsWith("play "));
     return announce ? t("doppelkopf.prompt.play_or_announce") : t("table.your_turn");
+  },
+
+  /** Each seat's tricks and card points, under its name (no fixed teams to add up). */
+  seatTally(view, seat) {
+    const tricks = (view.tricks_won || [])[seat] || 0;
+    const points = (view.points_won || [])[seat] || 0;
+    return tn("doppelkopf.tally", tricks, { points });
   },
 
   facts(view) {
@@ -84,7 +87,6 @@ export const doppelkopf = {
       facts.push([t("doppelkopf.announced"), said.map(([team, level]) =>
         level === "re/kontra" ? t(`doppelkopf.team.${team}`) : `${t(`doppelkopf.team.${team}`)}: ${this.actionLabel("doppelkopf", level)}`).join(", ")]);
     }
-    facts.push([t("doppelkopf.your_points"), String((view.points_won || [0])[0])]);
     return facts;
   },
 
@@ -92,7 +94,7 @@ export const doppelkopf = {
     if (line.key === "seat") return this.seatName(line.seat);
     const team = line.team === 0 || line.team === 1 ? t(`doppelkopf.team.${["re", "kontra"][line.team]}`) : "";
     const key = `doppelkopf.line.${line.key}`;
-    const text = has(key) ? t(key) : line.text;
+    const text = has(key) ? t(key, { n: line.points }) : line.text;
     return team && line.key !== "seat" ? `${team}: ${text}` : text;
   },
 };

@@ -5,18 +5,8 @@ import { base } from "./base.js";
 import { t } from "../i18n.js";
 import { parseCard } from "../cards.js";
 
-// In hand: trumps (bowers first) at the right, the other suits alternating colours.
 const PLAIN = ["9", "10", "J", "Q", "K", "A"];
 const SAME_COLOUR = { C: "S", S: "C", D: "H", H: "D" };
-
-function power(card, trump) {
-  const [rank, suit] = parseCard(card) || ["9", "C"];
-  if (trump && rank === "J" && suit === trump) return 1000;
-  if (trump && rank === "J" && suit === SAME_COLOUR[trump]) return 900;
-  if (suit === trump) return 800 + PLAIN.indexOf(rank);
-  const order = ["C", "D", "S", "H"].filter((s) => s !== trump);
-  return order.indexOf(suit) * 10 + PLAIN.indexOf(rank);
-}
 
 export const euchre = {
   ...base,
@@ -38,12 +28,21 @@ export const euchre = {
     return this.actionLabel(game, text);
   },
 
-  sortHand(cards, view) {
-    return [...cards].sort((a, b) => power(a, view.trump) - power(b, view.trump));
+  /** The bowers above the other trumps. */
+  trumpPower(card, view) {
+    const [rank, suit] = parseCard(card) || ["9", "C"];
+    const trump = view.trump;
+    if (!trump) return null;
+    if (rank === "J" && suit === trump) return 100;
+    if (rank === "J" && suit === SAME_COLOUR[trump]) return 90;
+    return suit === trump ? PLAIN.indexOf(rank) : null;
+  },
+
+  plainPower(card) {
+    return PLAIN.indexOf((parseCard(card) || ["9"])[0]);
   },
 
   prompt(view) {
-    if (view.terminal || view.to_move !== 0) return base.prompt.call(this, view);
     const phase = view.phase;
     if (phase === "round 1") return t("euchre.prompt.round1", { suit: t(`suit.${view.up_card.slice(-1)}`) });
     if (phase === "round 2") return t("euchre.prompt.round2");
@@ -67,11 +66,6 @@ export const euchre = {
   centre(view) {
     if (view.phase !== "round 1" && view.phase !== "round 2") return null;
     return { card: view.up_card, down: view.phase === "round 2", label: t("euchre.up_card") };
-  },
-
-  linePoints(line) {
-    // The makers' trick count explains the score; it is not worth points itself.
-    return line.key === "tricks" ? "" : base.linePoints(line);
   },
 
   lineText(game, line) {
