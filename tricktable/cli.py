@@ -213,6 +213,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("file", type=Path)
     r.add_argument("--json", action="store_true")
 
+    v = commands.add_parser("verify", help="check a revealed game record: commitment, seeds and every deal")
+    v.add_argument("file", type=Path, help="the record as GET /api/games/ID/record gives it")
+
     w = commands.add_parser("serve", help="serve the web card room (default http://127.0.0.1:8000)")
     w.add_argument("--host", default="127.0.0.1")
     w.add_argument("--port", type=int, default=8000)
@@ -265,6 +268,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats), args.json)
         elif args.command == "replay":
             _print(replay_file(args.file), args.json)
+        elif args.command == "verify":
+            from tricktable.server.fairness import verify_file
+
+            ok, report = verify_file(args.file)
+            print(report)
+            return 0 if ok else 1
         elif args.command == "serve":
             from tricktable.server.serve import serve
 

@@ -13,8 +13,7 @@ from tricktable.bots import BOTS, RandomBot
 from tricktable.core.record import replay
 from tricktable.server.room import HUMAN
 from tricktable.bots.levels import DEFAULT_LEVEL
-
-DEVICE = "device-aaaaaaaaaaaaaaaa"
+from tricktable.server.testing import backdate_identities
 
 
 def new_game(client, **options):
@@ -54,7 +53,7 @@ def test_the_page_and_its_files_are_served(client):
     ({"game": "chess"}, 404),
     ({"game": "euchre", "options": {"no_such_rule": True}}, 422),
     ({"game": "euchre", "options": {"stick_the_dealer": "maybe"}}, 422),
-    ({"options": {}}, 400),
+    ({"options": {}}, 422),
 ])
 def test_new_game_rejects_bad_input(client, body, status):
     answer = client.post("/api/games", json=body)
@@ -62,12 +61,12 @@ def test_new_game_rejects_bad_input(client, body, status):
     assert answer.json()["detail"]
 
 
-def test_malformed_json_is_a_clear_400(client):
+def test_malformed_json_is_a_clear_422(client):
     answer = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
-    assert answer.status_code == 400 and "bad request" in answer.json()["detail"]
+    assert answer.status_code == 422 and "invalid request" in answer.json()["detail"]
     game = new_game(client)
     answer = client.post(f"/api/games/{game['id']}/actions", content=b"[1,", headers={"Content-Type": "application/json"})
-    assert answer.status_code == 400
+    assert answer.status_code == 422
 
 
 def test_options_reach_the_game(client):
@@ -125,10 +124,10 @@ def test_a_stale_version_is_refused(client):
 def test_unknown_games_and_ids(client):
     assert client.get("/api/games/nope").status_code == 404
     assert client.post("/api/games/nope/actions", json={"action": "pass", "version": 1}).status_code == 404
-    assert client.post("/api/daily/chess", json={"device": DEVICE}).status_code == 404
+    assert client.post("/api/daily/chess").status_code == 404
     assert client.get("/api/daily/chess/leaderboard").status_code == 404
-    assert client.post("/api/games/x/actions", json={"action": "", "version": 1}).status_code == 400
-    assert client.post("/api/games/x/actions", json={"action": "pass"}).status_code == 400
+    assert client.post("/api/games/x/actions", json={"action": "", "version": 1}).status_code == 422
+    assert client.post("/api/games/x/actions", json={"action": "pass"}).status_code == 422
 
 
 @pytest.mark.parametrize("nickname, ok", [
@@ -136,32 +135,29 @@ def test_unknown_games_and_ids(client):
     ("x" * 21, False), ("x" * 500, False), ("", False), ("<script>", False), ("a&b", False), ("o'neil", False),
 ])
 def test_nicknames_are_checked(client, nickname, ok):
-    answer = client.put("/api/nickname", json={"device": DEVICE, "nickname": nickname})
+    answer = client.put("/api/nickname", json={"nickname": nickname})
     assert (answer.status_code == 200) == ok, answer.text
     if ok:
-        assert client.get("/api/nickname", params={"device": DEVICE}).json()["nickname"] == " ".join(nickname.split())
+        assert client.get("/api/nickname").json()["nickname"] == " ".join(nickname.split())
     else:
-        assert answer.status_code in (400, 422)
+        assert answer.status_code == 422
 
 
-def test_device_ids_are_checked(client):
-    assert client.post("/api/daily/euchre", json={"device": "short"}).status_code == 400
-    assert client.post("/api/daily/euchre", json={"device": "<script>alert(1)</script>xx"}).status_code == 400
-    assert client.get("/api/daily/euchre/leaderboard", params={"device": "bad id!"}).status_code == 400
-
-
-def test_daily_is_one_attempt_per_device_and_the_same_deal_for_all(client):
-    mine = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
-    again = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
-    other = client.post("/api/daily/euchre", json={"device": "device-bbbbbbbbbbbbbbbb"}).json()
+def test_daily_is_one_attempt_per_identity_and_the_same_deal_for_all(client):
+    mine = client.post("/api/daily/euchre").json()
+    again = client.post("/api/daily/euchre").json()
+    client.cookies.clear()  # another person
+    other = client.post("/api/daily/euchre").json()
     assert mine["id"] == again["id"] != other["id"]
-    assert mine["view"] == other["view"]  # same deals, same computer players
+    assert mine["view"]["hand"] == other["view"]["hand"]  # the same deals for everybody
     assert mine["daily"]["score"] is None and mine["view"]["match"]["deals_total"] == 8
 
 
 def test_a_finished_daily_reaches_the_leaderboard_with_the_servers_score(client):
-    client.put("/api/nickname", json={"device": DEVICE, "nickname": "Anna"})
-    state = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
+    client.put("/api/nickname", json={"nickname": "Anna"})
+    backdate_identities(client.app.state.room.store, days=1)  # issued before today began: ranked
+    state = client.post("/api/daily/euchre").json()
+    assert state["daily"]["ranked"] is True
     rng = random.Random(2)
     while not state["view"]["terminal"]:
         state = client.post(f"/api/games/{state['id']}/actions",
@@ -170,11 +166,11 @@ def test_a_finished_daily_reaches_the_leaderboard_with_the_servers_score(client)
     assert match["deals_total"] == 8 and len([r for r in match["results"] if r["counts"]]) == 8
     score = match["team_points"][0] - match["team_points"][1]
     assert state["daily"]["score"] == score
-    board = client.get("/api/daily/euchre/leaderboard", params={"device": DEVICE}).json()
+    board = client.get("/api/daily/euchre/leaderboard").json()
     assert board["entries"] == [{"rank": 1, "nickname": "Anna", "score": score, "you": True}]
     assert board["own"] == {"rank": 1, "score": score}
     # Reloading gives the finished game back; there is no second attempt.
-    assert client.post("/api/daily/euchre", json={"device": DEVICE}).json()["id"] == state["id"]
+    assert client.post("/api/daily/euchre").json()["id"] == state["id"]
 
 
 def hidden_cards(deal) -> set[str]:
@@ -407,7 +403,7 @@ def test_an_easy_game_seats_the_expert_rules_and_stores_its_level(client, monkey
 @pytest.mark.parametrize("level", ["expert", "", "hard" * 5])
 def test_an_unknown_level_is_refused(client, level):
     answer = client.post("/api/games", json={"game": "euchre", "level": level})
-    assert answer.status_code in (400, 422) and "level" in answer.json()["detail"]
+    assert answer.status_code == 422 and "level" in answer.json()["detail"]
 
 
 def test_a_hint_ranks_every_legal_action_and_changes_nothing(client):
@@ -430,7 +426,7 @@ def test_a_hint_for_a_stale_version_is_refused(client):
 
 
 def test_no_hints_in_the_daily_game(client):
-    daily = client.post("/api/daily/euchre", json={"device": DEVICE}).json()
+    daily = client.post("/api/daily/euchre").json()
     assert daily["hints"] is False and daily["level"] == DEFAULT_LEVEL == "normal"
     answer = client.get(f"/api/games/{daily['id']}/hint", params={"version": daily["version"]})
     assert answer.status_code == 403 and "daily" in answer.json()["detail"]

@@ -72,18 +72,35 @@ def test_the_secret_is_made_once_and_shared(database_url):
     assert Store(database_url).secret() == first
 
 
+def test_a_look_alike_nickname_is_refused_by_the_database(database_url):
+    store = Store(database_url)
+    assert store.set_nickname("a" * 20, "Alice", "alice")
+    assert not store.set_nickname("b" * 20, "ALICE", "alice")
+    assert store.set_nickname("a" * 20, "Alice2", "alice2")  # one's own name may change
+    assert store.set_nickname("b" * 20, "Alice", "alice")  # ... and the old one is free again
+    assert store.nickname("b" * 20) == "Alice"
+
+
+def test_a_practice_attempt_never_reaches_the_leaderboard(database_url):
+    store = Store(database_url)
+    row = store.create_game(RECORD, "open", daily_day="2026-01-01", device="p" * 20, ranked=False)
+    store.save(row, RECORD, "over", score=7)
+    assert store.leaderboard("euchre", "2026-01-01", "p" * 20)["entries"] == []
+
+
 def test_leaderboard_ranks_ties_and_own_rank(database_url):
     store = Store(database_url)
     for index, score in enumerate([5, 9, 5, -3]):
         device = f"device-{index:012d}"
         row = store.create_game(RECORD, "open", daily_day="2026-01-01", device=device)
         store.save(row, RECORD, "over", score=score)
-        store.set_nickname(device, f"player {index}")
-    store.set_nickname("device-000000000000", "renamed")
+        store.set_nickname(device, f"player {index}", f"player {index}")
+    store.set_nickname("device-000000000000", "renamed", "renamed")
     board = store.leaderboard("euchre", "2026-01-01", "device-000000000002", limit=3)
-    assert [(e["rank"], e["score"]) for e in board["entries"]] == [(1, 9), (2, 5), (2, 5)]
+    # A tie goes to who finished first: device 0 before device 2.
+    assert [(e["rank"], e["score"]) for e in board["entries"]] == [(1, 9), (2, 5), (3, 5)]
     assert board["entries"][1]["nickname"] == "renamed"
-    assert board["own"] == {"rank": 2, "score": 5}
+    assert board["own"] == {"rank": 3, "score": 5}
     last = store.leaderboard("euchre", "2026-01-01", "device-000000000003", limit=3)
     assert last["own"] == {"rank": 4, "score": -3}  # outside the top 3, still ranked
     assert store.leaderboard("euchre", "2026-01-02", None) == {

@@ -85,6 +85,20 @@ class Page:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
+    def age_identity(self, days: float = 1) -> None:
+        """Make this profile's identity (its HttpOnly cookie) ``days`` older,
+        as if the person had been here since before today: its daily is ranked."""
+        from tricktable.server.identity import COOKIE
+        from tricktable.server.testing import backdate_identities
+        from tricktable.store import Store
+
+        cookie = next(c["value"] for c in self.context.cookies() if c["name"] == COOKIE)
+        store = Store(self.server.database)
+        try:
+            backdate_identities(store, days, cookie)
+        finally:
+            store.close()
+
     def close(self) -> None:
         self.context.close()
 

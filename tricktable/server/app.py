@@ -2,31 +2,44 @@
 
 Every route that touches games is a plain ``def``: FastAPI runs those in its
 thread pool, so replaying records and the computer players' thinking never hold
-the event loop, and other requests go on meanwhile.
+the event loop, and other requests go on meanwhile.  The pool has
+``REQUEST_THREADS`` threads and the database pool as many connections (plus the
+background workers'), so no request waits for a connection.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator, Union
 
-from fastapi import FastAPI, HTTPException, Query, Request
+import anyio.to_thread
+from fastapi import Depends, FastAPI, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from tricktable.core.errors import GameError, NotYourTurn
 from tricktable.games import UnknownGame, get_spec
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
+from tricktable.server.fairness import CLIENT_SEED_PATTERN, NONCE_PATTERN
+from tricktable.server.guards import identity, known_identity, limit, responses
+from tricktable.server.identity import Identities, Identity, IdentityRefused
+from tricktable.server.limits import BodyLimit, Limits, RateLimiter, TooMany
 from tricktable.server.room import HintRefused, Room, best_bot_name, playable_games, utc_day
+from tricktable.server.static import PageFiles
+from tricktable.server.trust import trust_routes
 from tricktable.store import StaleVersion, Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-DEVICE_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
-NICKNAME_MAX = 20
+REQUEST_THREADS = 16
+BACKGROUND_THREADS = 4
+"""Threads outside the request pool that use the database (the computer
+players' workers); the connection pool has room for them too."""
+RETRY_SECONDS = 2
 SERVER_OPTIONS = {"person_seat"}
 """Options the room sets itself (the person is always seat 0), never accepted."""
 HIDDEN_OPTIONS = SERVER_OPTIONS | {"first_game"}
@@ -43,36 +56,33 @@ SECURITY_HEADERS = {
 }
 
 
-class NewGame(BaseModel):
-    game: str = Field(max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
-    level: str = Field(default=DEFAULT_LEVEL, max_length=10)
+class Strict(BaseModel):
+    """JSON as typed: ``"1"`` is not a number, ``true`` not a version, ``1.0``
+    not an option value; a mismatch is a 422 naming the field."""
+
+    model_config = ConfigDict(strict=True)
 
 
-class Action(BaseModel):
-    action: str = Field(min_length=1, max_length=80)
-    version: int
+OptionValue = Union[StrictBool, StrictInt, StrictStr]
 
 
-class Device(BaseModel):
-    device: str = Field(pattern=DEVICE_PATTERN)
+class Fairness(Strict):
+    """The client's half of the deal seed, sent after it saw the commitment."""
+
+    nonce: StrictStr = Field(pattern=NONCE_PATTERN)
+    client_seed: StrictStr = Field(pattern=CLIENT_SEED_PATTERN)
 
 
-class Nickname(BaseModel):
-    device: str = Field(pattern=DEVICE_PATTERN)
-    nickname: str = Field(max_length=200)
+class NewGame(Strict):
+    game: StrictStr = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+    level: StrictStr = Field(default=DEFAULT_LEVEL, max_length=10)
+    fairness: Fairness | None = None
 
 
-def clean_nickname(text: str) -> str:
-    """Letters, marks (Hindi and Thai need them), digits, space, ``_ - .``;
-    1..20 characters after trimming.  ``ValueError`` otherwise."""
-    text = unicodedata.normalize("NFC", " ".join(text.split()))
-    if not 1 <= len(text) <= NICKNAME_MAX:
-        raise ValueError(f"a nickname has 1 to {NICKNAME_MAX} characters")
-    for char in text:
-        if not (unicodedata.category(char)[0] in "LMN" or char in " _-."):
-            raise ValueError(f"a nickname cannot contain {char!r}")
-    return text
+class Action(Strict):
+    action: StrictStr = Field(min_length=1, max_length=80)
+    version: StrictInt
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -96,12 +106,34 @@ def game_catalog() -> list[dict[str, Any]]:
     return out
 
 
-def create_app(database_url: str | None = None) -> FastAPI:
-    store = Store(database_url)
+def check_option_types(game: str, options: dict[str, Any]) -> None:
+    """An option's value has the type of its choices (``true`` is not ``1``)."""
+    known = {o.name: o for o in get_spec(game).option_specs} if game in playable_games() else {}
+    for name, value in options.items():
+        spec = known.get(name)
+        if spec is not None and not any(type(value) is type(choice) for choice in spec.choices):
+            raise HTTPException(422, f"option {name!r} cannot be {value!r}; allowed: {list(spec.choices)}")
+
+
+def create_app(database_url: str | None = None, limits: Limits | None = None) -> FastAPI:
+    store = Store(database_url, pool_size=REQUEST_THREADS + BACKGROUND_THREADS)
     room = Room(store)
-    app = FastAPI(title="tricktable", version="1", description="A free web card room: the referee's API.")
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
+        yield
+
+    # No /docs: its page loads scripts from a CDN, which neither works offline
+    # nor passes our Content-Security-Policy.  /openapi.json is served.
+    app = FastAPI(title="tricktable", version="1", description="A free web card room: the referee's API.",
+                  docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.room = room
+    app.state.limits = limits or Limits.from_env()
+    app.state.limiter = RateLimiter()
+    app.state.identities = Identities(store, room.secret, app.state.limiter, app.state.limits)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # the page is ~80 KB, ~28 KB compressed
+    app.add_middleware(BodyLimit)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Any) -> Any:
@@ -110,38 +142,68 @@ def create_app(database_url: str | None = None) -> FastAPI:
             response.headers.setdefault(key, value)
         return response
 
-    @app.exception_handler(RequestValidationError)
-    async def _bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
-        return JSONResponse({"detail": f"bad request: {problems}"}, status_code=400)
-
+    _error_handlers(app)
     _routes(app, room)
-    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    trust_routes(app, room)
+    app.mount("/", PageFiles(directory=WEB_DIR, html=True), name="web")
     return app
 
 
+def _error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
+        return JSONResponse({"detail": f"invalid request: {problems}"}, status_code=422)
+
+    @app.exception_handler(TooMany)
+    async def _too_many(_request: Request, error: TooMany) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=429, headers={"Retry-After": str(error.retry_after)})
+
+    @app.exception_handler(IdentityRefused)
+    async def _refused(_request: Request, error: IdentityRefused) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=error.status)
+
+    async def _busy(_request: Request, _error: Exception) -> JSONResponse:
+        # A locked, overloaded or unreachable database: say so quickly instead
+        # of a bare 500 after a long wait; nothing was committed.
+        return JSONResponse({"detail": "the database is busy; try again in a moment"}, status_code=503,
+                            headers={"Retry-After": str(RETRY_SECONDS)})
+
+    app.add_exception_handler(OperationalError, _busy)
+    app.add_exception_handler(PoolTimeout, _busy)
+
+
 def _routes(app: FastAPI, room: Room) -> None:
-    @app.get("/healthz")
+    @app.get("/healthz", responses=responses(200))
     def healthz() -> dict[str, Any]:
+        room.store.ping()
         games = playable_games()
         return {"ok": True, "games": games, "bots": {g: best_bot_name(g) for g in games}}
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=responses(200))
     def games() -> dict[str, Any]:
         return {"games": game_catalog(), "day": utc_day(), "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
 
-    @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame) -> dict[str, Any]:
+    @app.post("/api/games", status_code=201, responses=responses(201, 401, 403, 404, 409, 429))
+    def new_game(request: Request, body: NewGame, who: Identity = Depends(identity)) -> dict[str, Any]:
         if SERVER_OPTIONS & set(body.options):
             raise HTTPException(422, f"options {sorted(SERVER_OPTIONS)} are set by the room")
+        check_option_types(body.game, body.options)
+        limit(request, "games", who)
+        cap = request.app.state.limits.open_games_per_identity
+        if room.store.open_games(who.id) >= cap:
+            raise TooMany(f"you have {cap} unfinished games; finish one before starting another", 60)
+        fair = {"nonce": body.fairness.nonce, "client_seed": body.fairness.client_seed} if body.fairness else {}
         try:
-            return room.new_game(body.game, body.options, level=body.level)
+            return room.new_game(body.game, body.options, level=body.level, owner=who.id, **fair)
         except UnknownGame as error:
             raise HTTPException(404, str(error)) from None
         except GameError as error:
             raise HTTPException(422, str(error)) from None
+        except IntegrityError:
+            raise HTTPException(409, "that commitment was used already; ask for a new one") from None
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=responses(200, 404, 409))
     def get_game(game_id: str) -> dict[str, Any]:
         try:
             found = room.load(game_id)
@@ -151,8 +213,9 @@ def _routes(app: FastAPI, room: Room) -> None:
             raise HTTPException(404, "no such game")
         return found
 
-    @app.post("/api/games/{game_id}/actions")
-    def act(game_id: str, body: Action) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/actions", responses=responses(200, 403, 404, 409, 429))
+    def act(request: Request, game_id: str, body: Action) -> dict[str, Any]:
+        limit(request, "actions", known_identity(request))
         try:
             found = room.act(game_id, body.version, body.action)
         except StaleVersion as error:
@@ -165,7 +228,7 @@ def _routes(app: FastAPI, room: Room) -> None:
             raise HTTPException(404, "no such game")
         return found
 
-    @app.get("/api/games/{game_id}/hint")
+    @app.get("/api/games/{game_id}/hint", responses=responses(200, 403, 404, 409))
     def get_hint(game_id: str, version: int) -> dict[str, Any]:
         try:
             found = room.hint(game_id, version)
@@ -177,37 +240,9 @@ def _routes(app: FastAPI, room: Room) -> None:
             raise HTTPException(404, "no such game")
         return found
 
-    @app.post("/api/daily/{game}")
-    def daily(game: str, body: Device) -> dict[str, Any]:
-        _known(game)
-        return room.daily_game(game, body.device)
-
-    @app.get("/api/daily/{game}/leaderboard")
-    def leaderboard(
-        game: str,
-        device: str | None = Query(None, pattern=DEVICE_PATTERN),
-        day: str | None = Query(None, pattern=r"^\d{4}-\d{2}-\d{2}$"),
-    ) -> dict[str, Any]:
-        _known(game)
-        return room.store.leaderboard(game, day or utc_day(), device)
-
-    @app.put("/api/nickname")
-    def set_nickname(body: Nickname) -> dict[str, Any]:
-        try:
-            nickname = clean_nickname(body.nickname)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
-        room.store.set_nickname(body.device, nickname)
-        return {"device": body.device, "nickname": nickname}
-
-    @app.get("/api/nickname")
-    def get_nickname(device: str = Query(pattern=DEVICE_PATTERN)) -> dict[str, Any]:
-        return {"device": device, "nickname": room.store.nickname(device)}
-
-
 def _known(game: str) -> None:
     if game not in playable_games():
         raise HTTPException(404, f"unknown game {game!r}")
 
 
-__all__ = ["create_app", "clean_nickname", "game_catalog"]
+__all__ = ["create_app", "game_catalog"]

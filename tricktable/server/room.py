@@ -31,6 +31,7 @@ from tricktable.core.errors import GameError, NotYourTurn
 from tricktable.core.protocol import GameState
 from tricktable.core.record import RECORD_FORMAT, parse_record, replay
 from tricktable.games import GAMES, UnknownGame, get_spec
+from tricktable.server.fairness import Commitments, commitment_of, match_seed
 from tricktable.store import GameRow, StaleVersion, Store
 
 log = logging.getLogger("tricktable.server")
@@ -80,6 +81,16 @@ def daily_seed(secret: str, game: str, day: str) -> str:
     return hmac.new(secret.encode(), f"daily/{game}/{day}".encode(), hashlib.sha256).hexdigest()
 
 
+def bot_seed(row_or_seed: GameRow | str, game: str = "", bot_secret: str | None = None) -> str:
+    """Where the computer players of a game draw their random choices from:
+    the match seed, and in a daily attempt also the attempt's secret (stored
+    with the game, never sent), so two attempts with the same moves do not
+    unfold identically although the deals are the same for everybody."""
+    if isinstance(row_or_seed, GameRow):
+        row_or_seed, game, bot_secret = row_or_seed.record["seed"], row_or_seed.game, row_or_seed.bot_secret
+    return f"{row_or_seed}/{bot_secret}/{game}" if bot_secret else f"{row_or_seed}/{game}"
+
+
 class StateCache:
     """A small per-process cache of replayed states keyed by game id and version.
 
@@ -115,6 +126,7 @@ class Room:
         self.store = store
         self.secret = store.secret()
         self.cache = StateCache()
+        self.commitments = Commitments(self.secret)
 
     # -- creating and loading ------------------------------------------------
     @staticmethod
@@ -124,26 +136,36 @@ class Room:
         return get_spec(game)
 
     def new_game(self, game: str, options: dict[str, Any] | None, seed: str | None = None,
-                 level: str = DEFAULT_LEVEL) -> dict[str, Any]:
-        """A new match from a fresh random seed (``seed`` is for tests and tools
-        that need a known deal; the HTTP API never takes one)."""
+                 level: str = DEFAULT_LEVEL, owner: str | None = None, nonce: str | None = None,
+                 client_seed: str = "") -> dict[str, Any]:
+        """A new match.  Its seed mixes the server seed promised for ``nonce``
+        (``POST /api/commitments``; a fresh one without) with ``client_seed``.
+        ``seed`` is for tests and tools that need a known deal; the HTTP API
+        never takes one.  ``IntegrityError`` if the nonce was used before."""
         spec = self.spec(game)
         if level not in LEVELS:
             raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
         normalized = spec.normalize_options(options or {})
-        return self._start(spec.name, seed or secrets.token_hex(16), normalized, daily=False, level=level)
+        server_seed = self.commitments.server_seed(nonce or secrets.token_urlsafe(18))
+        fair = {"server_seed": server_seed, "client_seed": client_seed, "commitment": commitment_of(server_seed)}
+        return self._start(spec.name, seed or match_seed(server_seed, client_seed), normalized, daily=False,
+                           level=level, owner=owner, **fair)
 
-    def daily_game(self, game: str, device: str) -> dict[str, Any]:
-        """The device's attempt at today's daily deal: created on first call,
-        resumed after that (even when it is over)."""
+    def daily_game(self, game: str, device: str, may_rank: bool = True) -> dict[str, Any]:
+        """The identity's attempt at today's daily deal: created on first call,
+        resumed after that (even when it is over).  It is ranked when
+        ``may_rank`` (the identity was issued before the day began), else
+        practice: shown and scored, never on the leaderboard."""
         spec = self.spec(game)
         day = utc_day()
         row = self.store.find_daily(spec.name, day, device)
         if row is None:
             seed = daily_seed(self.secret, spec.name, day)
             try:
-                return self._start(spec.name, seed, spec.normalize_options({}), daily=True, day=day, device=device)
-            except IntegrityError:  # the same device raced itself; use the winner
+                return self._start(spec.name, seed, spec.normalize_options({}), daily=True, day=day, device=device,
+                                   owner=device, ranked=may_rank, bot_secret=secrets.token_hex(16),
+                                   server_seed=seed, client_seed=None, commitment=None)
+            except IntegrityError:  # the same identity raced itself; use the winner
                 row = self.store.find_daily(spec.name, day, device)
                 assert row is not None
         return self.response(row, self.cache.take(row), [])
@@ -152,10 +174,11 @@ class Room:
                **where: Any) -> dict[str, Any]:
         spec = get_spec(game)
         state = spec.new_match(seed, options, daily=daily)
-        steps = self._bots_move(state, f"{seed}/{game}", level)
+        steps = self._bots_move(state, bot_seed(seed, game, where.get("bot_secret")), level)
         record = self._record(state, seed, options, daily, level)
+        stored = {k: where.get(k) for k in ("owner", "ranked", "bot_secret", "server_seed", "client_seed")}
         row = self.store.create_game(record, self._status(state), daily_day=where.get("day"), device=where.get("device"),
-                                     deadline=self._deadline(state))
+                                     deadline=self._deadline(state), commitment=where.get("commitment"), **stored)
         if state.is_terminal():  # a daily match cannot end before the person acts, but be exact
             row = self.store.save(row, record, "over", score=self._score(state, row))
         self.cache.put(row, state)
@@ -196,7 +219,7 @@ class Room:
         if state.to_move != HUMAN:
             raise NotYourTurn("it is not your turn")
         steps = [self._step(state, HUMAN, lambda: state.act(HUMAN, action))]
-        steps += self._bots_move(state, f"{row.record['seed']}/{row.game}", level_of(row))
+        steps += self._bots_move(state, bot_seed(row), level_of(row))
         return self._commit(row, state, steps)
 
     def hint(self, game_id: str, version: int) -> dict[str, Any] | None:
@@ -241,7 +264,7 @@ class Room:
     def _time_out(self, row: GameRow, state: GameState) -> list[dict[str, Any]]:
         timeout = state.referee_actions()[0]
         steps = [self._step(state, HUMAN, lambda: state.apply_referee(timeout))]
-        return steps + self._bots_move(state, f"{row.record['seed']}/{row.game}", level_of(row))
+        return steps + self._bots_move(state, bot_seed(row), level_of(row))
 
     def _bots_move(self, state: GameState, seed: str, level: str) -> list[dict[str, Any]]:
         bots: dict[int, Bot] = {}
@@ -318,14 +341,34 @@ class Room:
         view = state.view(HUMAN)
         daily = None
         if row.daily_day:
-            daily = {"day": row.daily_day, "score": self._score(state, row) if state.is_terminal() else None}
+            daily = {"day": row.daily_day, "score": self._score(state, row) if state.is_terminal() else None,
+                     "ranked": row.counts_on_leaderboard}
         deadline_in = max(0.0, row.deadline - time.time()) if row.deadline is not None else None
         return {"id": row.id, "version": row.version, "game": row.game, "daily": daily, "level": level_of(row),
-                "hints": not row.daily_day, "view": view, "steps": steps, "deadline_in": deadline_in}
+                "hints": not row.daily_day, "view": view, "steps": steps, "deadline_in": deadline_in,
+                "fairness": fairness_of(row, state)}
 
 
 class HintRefused(GameError):
     """Hints are not offered in this game (the daily deal)."""
+
+
+def seed_revealed(row: GameRow, state: GameState) -> bool:
+    """An ordinary game's seed once it is over; the daily's once its UTC day
+    has ended (before that it would show everybody's cards of the day)."""
+    if row.daily_day:
+        return row.daily_day < utc_day()
+    return state.is_terminal()
+
+
+def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
+    """The commitment (always) and the seeds (once revealed) of a game; None
+    for games stored before commitments existed."""
+    if row.server_seed is None:
+        return None
+    shown = seed_revealed(row, state)
+    return {"commitment": commitment_of(row.server_seed), "client_seed": row.client_seed,
+            "server_seed": row.server_seed if shown else None, "revealed": shown}
 
 
 def level_of(row: GameRow) -> str:
@@ -335,4 +378,5 @@ def level_of(row: GameRow) -> str:
     return level if level in LEVELS else DEFAULT_LEVEL
 
 
-__all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "best_bot_name", "room_bot", "daily_seed", "playable_games", "utc_day"]
+__all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "best_bot_name", "bot_seed", "room_bot", "daily_seed",
+           "fairness_of", "playable_games", "seed_revealed", "utc_day"]

@@ -15,6 +15,25 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tricktable.store import Store
+
+
+def backdate_identities(store: "Store", days: float, cookie: str | None = None) -> None:
+    """Make every identity in ``store`` (or the one in ``cookie``) ``days``
+    older: a player who has been around since before today, whose daily
+    attempt is ranked."""
+    from sqlalchemy import update
+
+    from tricktable.store.db import identities
+
+    query = update(identities).values(issued_at=identities.c.issued_at - days * 86400)
+    if cookie is not None:
+        query = query.where(identities.c.id == cookie.split(".")[0])
+    with store.engine.begin() as db:
+        db.execute(query)
 
 
 def free_port() -> int:
@@ -83,9 +102,12 @@ class Postgres:
 class ServerProcess:
     """``tricktable serve`` in a child process."""
 
-    def __init__(self, database: str, port: int | None = None, bot: str | None = "random"):
+    def __init__(self, database: str, port: int | None = None, bot: str | None = "random", limit_scale: float = 50):
         self.database = database
         self.bot = bot
+        # Browser tests open many fresh profiles from one address; the limits
+        # themselves are tested through the API.
+        self.limit_scale = limit_scale
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -98,7 +120,8 @@ class ServerProcess:
             [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port), "--database", self.database],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            env={**os.environ, **({"TRICKTABLE_BOT": self.bot} if self.bot else {})},
+            env={**os.environ, "TRICKTABLE_LIMIT_SCALE": str(self.limit_scale),
+                 **({"TRICKTABLE_BOT": self.bot} if self.bot else {})},
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

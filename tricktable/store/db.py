@@ -6,12 +6,14 @@ import json
 import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
+    Index,
     DateTime,
     Engine,
     Float,
@@ -22,15 +24,18 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     func,
-    inspect,
     insert,
+    or_,
+    and_,
     select,
-    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 metadata = MetaData()
 
@@ -49,9 +54,23 @@ games = Table(
     Column("deadline", Float),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
     Column("updated_at", DateTime(timezone=True), server_default=func.now()),
-    # One daily attempt per device per game per day; ordinary games have NULL day
+    # One daily attempt per identity per game per day (the column kept its old
+    # name: older rows hold the page's device id); ordinary games have NULL day
     # and device, which unique constraints treat as distinct.
     UniqueConstraint("game", "daily_day", "device", name="one_daily_attempt"),
+    # The identity that created the game (the cap on open games counts these).
+    Column("owner", String(40)),
+    # A daily attempt counts on the leaderboard (NULL: made before practice
+    # existed, when every attempt counted).
+    Column("ranked", Boolean),
+    # Never sent to anyone: the computer players' random choices in a daily
+    # attempt, and the server's half of the deal seed until it is revealed.
+    Column("bot_secret", String(64)),
+    Column("server_seed", String(64)),
+    Column("client_seed", String(64)),
+    Column("commitment", String(64)),
+    Index("games_owner_status", "owner", "status"),
+    Index("games_commitment", "commitment", unique=True),
 )
 
 meta = Table(
@@ -66,6 +85,25 @@ nicknames = Table(
     metadata,
     Column("device", String(64), primary_key=True),
     Column("nickname", String(64), nullable=False),
+    # ``tricktable.nicknames.skeleton``: equal for look-alike names, so unique.
+    Column("skeleton", String(200)),
+    Index("nicknames_skeleton", "skeleton", unique=True),
+)
+
+identities = Table(
+    "identities",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("issued_at", Float, nullable=False),
+    Column("address", String(64)),  # the /24 or /64 it was issued to
+)
+
+transfer_codes = Table(
+    "transfer_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("identity", String(40), nullable=False),
+    Column("expires_at", Float, nullable=False),
 )
 
 scores = Table(
@@ -77,12 +115,17 @@ scores = Table(
     Column("score", Integer, nullable=False),
     Column("game_id", String(40), nullable=False),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Column("finished_at", Float),  # Unix seconds: ties go to who finished first
 )
 
 
 class StaleVersion(Exception):
     """The game changed since the version the writer read."""
 
+
+BUSY_SECONDS = 2.0
+"""How long a statement may wait for a lock or a connection before the request
+is answered 503: well under the 3 s a client should wait for any answer."""
 
 @dataclass
 class GameRow:
@@ -94,6 +137,24 @@ class GameRow:
     daily_day: str | None
     device: str | None
     deadline: float | None = None
+    owner: str | None = None
+    ranked: bool | None = None
+    bot_secret: str | None = None
+    server_seed: str | None = None
+    client_seed: str | None = None
+    commitment: str | None = None
+
+    @property
+    def counts_on_leaderboard(self) -> bool:
+        """A daily attempt that is ranked (rows from before practice existed
+        have ``ranked`` NULL and were all ranked)."""
+        return bool(self.daily_day and self.device) and self.ranked is not False
+
+
+@dataclass(frozen=True)
+class IdentityRow:
+    id: str
+    issued_at: float
 
 
 def default_database_url() -> str:
@@ -105,57 +166,75 @@ def default_database_url() -> str:
     return "sqlite:///" + str(Path("data").resolve() / "tricktable.db")
 
 
-def _engine(url: str) -> Engine:
+def _engine(url: str, pool_size: int) -> Engine:
+    pool = {"pool_size": pool_size, "max_overflow": 0, "pool_timeout": BUSY_SECONDS}
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True, future=True)
-    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        milliseconds = int(BUSY_SECONDS * 1000)
+        return create_engine(
+            url, pool_pre_ping=True, future=True, **pool,
+            connect_args={"connect_timeout": 2,
+                          "options": f"-c lock_timeout={milliseconds} -c statement_timeout={milliseconds + 500}"},
+        )
+    engine = create_engine(url, connect_args={"timeout": BUSY_SECONDS, "check_same_thread": False}, **pool)
 
     @event.listens_for(engine, "connect")
     def _pragmas(connection: Any, _record: Any) -> None:
         # WAL lets readers and one writer from several processes work at once;
         # synchronous=FULL makes every commit durable before we answer.
         cursor = connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
     return engine
 
 
+def migrate(engine: Engine) -> None:
+    """Bring the database to the newest schema with Alembic (the only way the
+    schema changes).  Several processes may start at once on one database:
+    the loser of a race finds the work done and tries again."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    for attempt in range(5):
+        try:
+            with engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+            return
+        except (IntegrityError, OperationalError, ProgrammingError):
+            if attempt == 4:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
 class Store:
     """All database access of the server (thread-safe: one engine, short
-    transactions)."""
+    transactions).  ``pool_size`` should be the number of threads that use it
+    at once, so no request waits for a connection another thread could give
+    back."""
 
-    def __init__(self, url: str | None = None):
+    def __init__(self, url: str | None = None, pool_size: int = 8):
         self.url = url or default_database_url()
-        self.engine = _engine(self.url)
-        self._create_tables()
-
-    def _create_tables(self) -> None:
-        # Several processes may start at once on a new database: a racing
-        # CREATE TABLE fails in the loser, which then finds the tables there.
-        for attempt in range(5):
-            try:
-                metadata.create_all(self.engine, checkfirst=True)
-                self._add_missing_columns()
-                return
-            except (IntegrityError, OperationalError, ProgrammingError):
-                if attempt == 4:
-                    raise
-                time.sleep(0.2 * (attempt + 1))
-
-    def _add_missing_columns(self) -> None:
-        """Columns added after a database was first created (``deadline``)."""
-        present = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        if "deadline" not in present:
-            with self.engine.begin() as db:
-                db.execute(text("ALTER TABLE games ADD COLUMN deadline FLOAT"))
+        self.engine = _engine(self.url, pool_size)
+        migrate(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Raise SQLAlchemy's ``OperationalError`` (or the pool's ``TimeoutError``)
+        unless the database would take a write now: a no-op update under the
+        usual lock timeout, rolled back (a database that still reads but
+        cannot write cannot serve a game either)."""
+        with self.engine.connect() as db:
+            db.execute(update(meta).where(meta.c.key == "daily_secret").values(value=meta.c.value))
+            db.rollback()
 
     # -- the server secret ---------------------------------------------------
     def secret(self) -> str:
@@ -175,19 +254,28 @@ class Store:
     # -- games -----------------------------------------------------------------
     def create_game(
         self, record: dict[str, Any], status: str, daily_day: str | None = None, device: str | None = None,
-        deadline: float | None = None,
+        deadline: float | None = None, **secrets_and_owner: Any,
     ) -> GameRow:
-        """Insert a new game at version 1; ``IntegrityError`` if the device
-        already has that day's daily game."""
-        row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline)
+        """Insert a new game at version 1; ``IntegrityError`` if the identity
+        already has that day's daily game or the commitment was used before.
+        ``secrets_and_owner``: the ``GameRow`` fields ``owner``, ``ranked``,
+        ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
+        row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
+                      **secrets_and_owner)
         with self.engine.begin() as db:
             db.execute(
                 insert(games).values(
                     id=row.id, game=row.game, record=json.dumps(record), version=1, status=status,
-                    daily_day=daily_day, device=device, deadline=deadline,
+                    daily_day=daily_day, device=device, deadline=deadline, **secrets_and_owner,
                 )
             )
         return row
+
+    def open_games(self, owner: str) -> int:
+        """How many unfinished games ``owner`` has."""
+        query = select(func.count()).select_from(games).where(games.c.owner == owner, games.c.status == "open")
+        with self.engine.begin() as db:
+            return int(db.execute(query).scalar_one())
 
     def load(self, game_id: str) -> GameRow | None:
         with self.engine.begin() as db:
@@ -216,61 +304,112 @@ class Store:
             )
             if result.rowcount != 1:
                 raise StaleVersion(f"game {row.id} is no longer at version {row.version}")
-            if score is not None and row.daily_day and row.device:
+            if score is not None and row.counts_on_leaderboard:
                 db.execute(
                     insert(scores).values(
-                        game=row.game, day=row.daily_day, device=row.device, score=score, game_id=row.id
+                        game=row.game, day=row.daily_day, device=row.device, score=score, game_id=row.id,
+                        finished_at=time.time(),
                     )
                 )
-        return GameRow(row.id, row.game, record, row.version + 1, status, row.daily_day, row.device, deadline)
+        return replace(row, record=record, version=row.version + 1, status=status, deadline=deadline)
+
+    # -- identities ------------------------------------------------------------
+    def add_identity(self, identity: str, address: str) -> IdentityRow:
+        row = IdentityRow(identity, time.time())
+        with self.engine.begin() as db:
+            db.execute(insert(identities).values(id=identity, issued_at=row.issued_at, address=address))
+        return row
+
+    def identity(self, identity: str) -> IdentityRow | None:
+        with self.engine.begin() as db:
+            found = db.execute(select(identities.c.issued_at).where(identities.c.id == identity)).scalar()
+        return IdentityRow(identity, found) if found is not None else None
+
+    def add_transfer_code(self, code_hash: str, identity: str, expires_at: float) -> None:
+        with self.engine.begin() as db:
+            db.execute(delete(transfer_codes).where(transfer_codes.c.expires_at < time.time()))
+            db.execute(insert(transfer_codes).values(code_hash=code_hash, identity=identity, expires_at=expires_at))
+
+    def take_transfer_code(self, code_hash: str) -> str | None:
+        """The identity a code carries, if it is valid now; the code is used
+        up either way (one time only)."""
+        with self.engine.begin() as db:
+            found = db.execute(
+                select(transfer_codes.c.identity, transfer_codes.c.expires_at)
+                .where(transfer_codes.c.code_hash == code_hash)
+            ).first()
+            if found is None:
+                return None
+            taken = db.execute(delete(transfer_codes).where(transfer_codes.c.code_hash == code_hash)).rowcount
+        return found.identity if taken == 1 and found.expires_at >= time.time() else None
 
     # -- nicknames and the leaderboard ---------------------------------------------
-    def set_nickname(self, device: str, nickname: str) -> None:
-        with self.engine.begin() as db:
-            changed = db.execute(
-                update(nicknames).where(nicknames.c.device == device).values(nickname=nickname)
-            ).rowcount
-            if not changed:
-                db.execute(insert(nicknames).values(device=device, nickname=nickname))
+    def set_nickname(self, device: str, nickname: str, skeleton: str) -> bool:
+        """Store the nickname; False if someone else has one with the same
+        skeleton (a look-alike)."""
+        try:
+            with self.engine.begin() as db:
+                changed = db.execute(
+                    update(nicknames).where(nicknames.c.device == device).values(nickname=nickname, skeleton=skeleton)
+                ).rowcount
+                if not changed:
+                    db.execute(insert(nicknames).values(device=device, nickname=nickname, skeleton=skeleton))
+        except IntegrityError:
+            return False
+        return True
 
     def nickname(self, device: str) -> str | None:
         with self.engine.begin() as db:
             return db.execute(select(nicknames.c.nickname).where(nicknames.c.device == device)).scalar()
 
     def leaderboard(self, game: str, day: str, device: str | None, limit: int = 100) -> dict[str, Any]:
-        """The day's best ``limit`` scores (ties: who finished first) and, if
-        ``device`` has a score, its rank among everybody."""
+        """The day's best ``limit`` scores, ties broken by who finished first,
+        and, if ``device`` has a score, its rank among everybody (the same
+        order, so the two always agree)."""
+        order = (scores.c.score.desc(), scores.c.created_at, func.coalesce(scores.c.finished_at, 0), scores.c.device)
         ranked = (
             select(scores.c.device, scores.c.score, nicknames.c.nickname)
             .select_from(scores.outerjoin(nicknames, nicknames.c.device == scores.c.device))
             .where(scores.c.game == game, scores.c.day == day)
-            .order_by(scores.c.score.desc(), scores.c.created_at, scores.c.device)
+            .order_by(*order)
         )
         with self.engine.begin() as db:
             top = db.execute(ranked.limit(limit)).all()
             own = None
             if device:
-                mine = db.execute(
-                    select(scores.c.score).where(scores.c.game == game, scores.c.day == day, scores.c.device == device)
-                ).scalar()
-                if mine is not None:
-                    better = db.execute(
-                        select(func.count()).select_from(scores).where(
-                            scores.c.game == game, scores.c.day == day, scores.c.score > mine
-                        )
-                    ).scalar_one()
-                    own = {"rank": better + 1, "score": mine}
-        entries: list[dict[str, Any]] = []
-        for index, (dev, score, nick) in enumerate(top):
-            # Competition ranking (1, 2, 2, 4) so it agrees with ``own``.
-            tied = entries and entries[-1]["score"] == score
-            rank = entries[-1]["rank"] if tied else index + 1
-            entries.append({"rank": rank, "nickname": nick or "", "score": score, "you": dev == device})
+                own = self._own_rank(db, game, day, device)
+        entries = [{"rank": index + 1, "nickname": nick or "", "score": score, "you": dev == device}
+                   for index, (dev, score, nick) in enumerate(top)]
         return {"game": game, "day": day, "entries": entries, "own": own}
+
+    @staticmethod
+    def _own_rank(db: Any, game: str, day: str, device: str) -> dict[str, int] | None:
+        found = db.execute(_own_rank_query(game, day, device)).first()
+        return {"rank": found[1] + 1, "score": found[0]} if found else None
+
+
+def _own_rank_query(game: str, day: str, device: str) -> Any:
+    """How many scores of the board come before ``device``'s, in the board's
+    order, and its score (compared inside the database, so timestamps are
+    compared as the database stores them)."""
+    mine = (select(scores.c.score, scores.c.created_at, func.coalesce(scores.c.finished_at, 0).label("finished"))
+            .where(scores.c.game == game, scores.c.day == day, scores.c.device == device).subquery())
+    finished = func.coalesce(scores.c.finished_at, 0)
+    same = and_(scores.c.score == mine.c.score, scores.c.created_at == mine.c.created_at)
+    before = or_(
+        scores.c.score > mine.c.score,
+        and_(scores.c.score == mine.c.score, scores.c.created_at < mine.c.created_at),
+        and_(same, finished < mine.c.finished),
+        and_(same, finished == mine.c.finished, scores.c.device < device),
+    )
+    better = (select(func.count()).select_from(scores).where(scores.c.game == game, scores.c.day == day, before)
+              .scalar_subquery())
+    return select(mine.c.score, better)
 
 
 def _row(found: Any) -> GameRow:
     return GameRow(
         found["id"], found["game"], json.loads(found["record"]), found["version"], found["status"],
-        found["daily_day"], found["device"], found["deadline"],
+        found["daily_day"], found["device"], found["deadline"], found["owner"], found["ranked"],
+        found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"],
     )

@@ -25,27 +25,21 @@ async function request(method, path, body) {
 }
 
 export const api = {
+  // The server issues the identity (an HttpOnly cookie the page never sees).
+  identity: () => request("POST", "api/identity"),
+  transferCode: () => request("POST", "api/identity/transfer"),
+  claimTransfer: (code) => request("POST", "api/identity/claim", { code }),
   games: () => request("GET", "api/games"),
-  newGame: (game, options, level) => request("POST", "api/games", { game, options, level }),
+  commitment: () => request("POST", "api/commitments"),
+  newGame: (game, options, level, fairness) => request("POST", "api/games", { game, options, level, fairness }),
   load: (id) => request("GET", `api/games/${encodeURIComponent(id)}`),
+  record: (id) => request("GET", `api/games/${encodeURIComponent(id)}/record`),
   hint: (id, version) => request("GET", `api/games/${encodeURIComponent(id)}/hint?version=${encodeURIComponent(version)}`),
   act: (id, version, action) => request("POST", `api/games/${encodeURIComponent(id)}/actions`, { version, action }),
-  daily: (game) => request("POST", `api/daily/${encodeURIComponent(game)}`, { device: deviceId() }),
-  leaderboard: (game) =>
-    request("GET", `api/daily/${encodeURIComponent(game)}/leaderboard?device=${encodeURIComponent(deviceId())}`),
-  setNickname: (nickname) => request("PUT", "api/nickname", { device: deviceId(), nickname }),
+  daily: (game) => request("POST", `api/daily/${encodeURIComponent(game)}`),
+  leaderboard: (game) => request("GET", `api/daily/${encodeURIComponent(game)}/leaderboard`),
+  setNickname: (nickname) => request("PUT", "api/nickname", { nickname }),
 };
-
-/** A random id for this browser, made once: the daily deal is one per device. */
-export function deviceId() {
-  let id = localStorage.getItem("tt.device");
-  if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    localStorage.setItem("tt.device", id);
-  }
-  return id;
-}
 
 export const memory = {
   options(game) {

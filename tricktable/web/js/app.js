@@ -122,6 +122,7 @@ async function boot() {
     if (table) table.render();
     else route();
   });
+  await api.identity(); // before anything else, so parallel requests share one identity
   catalog = await api.games();
   setLevels(catalog.levels, catalog.default_level);
   window.addEventListener("hashchange", route);

@@ -1,0 +1,66 @@
+"""What every route that needs one asks first: who is calling (the identity
+cookie), whether a rate limit allows it, and the status codes it documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request, Response
+
+from tricktable.server.identity import COOKIE, COOKIE_DAYS, Identities, Identity
+from tricktable.server.limits import Limits, RateLimiter, address_block
+
+
+def identity(request: Request, response: Response) -> Identity:
+    """The caller's identity from its cookie; a client without one gets a new
+    one (rate-limited per address block); a forged one is refused."""
+    cookie = request.cookies.get(COOKIE)
+    identities: Identities = request.app.state.identities
+    if cookie is None:
+        found = identities.issue(request.client.host if request.client else None)
+        set_identity_cookie(request, response, identities, found)
+        return found
+    return identities.check(cookie)
+
+
+def known_identity(request: Request) -> Identity | None:
+    """The caller's identity if it sent one (a forged one is refused)."""
+    cookie = request.cookies.get(COOKIE)
+    return request.app.state.identities.check(cookie) if cookie is not None else None
+
+
+def set_identity_cookie(request: Request, response: Response, identities: Identities, found: Identity) -> None:
+    response.set_cookie(COOKIE, identities.sign(found.id), max_age=COOKIE_DAYS * 86400, httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https", path="/")
+
+
+def limit(request: Request, what: str, who: Identity | None) -> None:
+    """Count one ``what`` (a ``Limits`` field prefix) against the identity and
+    the address block; ``TooMany`` when either is over."""
+    limits: Limits = request.app.state.limits
+    limiter: RateLimiter = request.app.state.limiter
+    if who is not None:
+        limiter.hit(what, who.id, getattr(limits, f"{what}_per_identity"))
+    limiter.hit(what, address_block(request.client.host if request.client else None),
+                getattr(limits, f"{what}_per_address"))
+
+
+def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of an endpoint: every status it can answer."""
+    return {code: {"description": STATUS_TEXTS[code]} for code in sorted({*codes, 413, 422, 503})}
+
+
+STATUS_TEXTS = {
+    200: "OK", 201: "Created",
+    401: "The identity cookie is not signed",
+    403: "The identity is forged or unknown, or the action is not allowed here",
+    404: "No such game (or code)",
+    409: "The game is at another version, or it is not your turn",
+    413: "The request body is over 16 KB",
+    422: "The request is not as typed, or the action is against the rules",
+    429: "Too many requests, or too many open games (see Retry-After)",
+    503: "The database is busy or unreachable (see Retry-After)",
+}
+
+
+__all__ = ["identity", "known_identity", "limit", "responses", "set_identity_cookie", "STATUS_TEXTS"]
