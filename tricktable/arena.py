@@ -12,7 +12,7 @@ the same cards in the same seats:
   four seats of (A's points − B's points in that seat).
 
 Decision times count only real decisions (two or more legal actions), measured
-around ``Bot.choose``; bots are handed views only.
+around ``Bot.choose``; bots are handed observations only.
 """
 
 from __future__ import annotations
@@ -60,9 +60,9 @@ def play_table(state: GameState, bots: Sequence[Bot], times: Sequence[list[float
         if not legal:  # only the referee can act (a timeout rule)
             state.apply_referee(state.referee_actions()[0])
             continue
-        view = state.view(seat)
+        obs = state.observe(seat)
         start = time.perf_counter()
-        text = bots[seat].choose(view)
+        text = bots[seat].choose(obs)
         elapsed = (time.perf_counter() - start) * 1000
         if len(legal) > 1:
             times[seat].append(elapsed)

@@ -100,7 +100,7 @@ def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
 def play_bots(state: GameState, bots: Sequence[Any]) -> None:
     while not state.is_terminal():
         seat = state.to_move
-        state.act(seat, bots[seat].choose(state.view(seat)))
+        state.act(seat, bots[seat].choose(state.observe(seat)))
 
 
 # -- play ------------------------------------------------------------------------
@@ -147,7 +147,7 @@ def play(game: str, seed: str | None, bot: str, options: dict[str, Any]) -> None
         seat = match.to_move
         if seat != 0:
             deal_before = match.current
-            match.act(seat, bots[seat].choose(match.view(seat)))
+            match.act(seat, bots[seat].choose(match.observe(seat)))
             if match.current is not deal_before or match.is_terminal():
                 seen_actions = _announce_deal_end(match)
             continue

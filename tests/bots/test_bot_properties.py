@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 from hypothesis import given, settings
@@ -35,8 +34,8 @@ def test_heuristic_never_produces_an_illegal_action(seed, steps, farmers):
     state = random_position(seed, steps, farmers)
     if state.is_terminal():
         return
-    view = json.loads(json.dumps(state.view(state.to_move)))  # only what a client could send
-    assert make_bot("heuristic").choose(view) in view["legal"]
+    obs = state.observe(state.to_move)
+    assert make_bot("heuristic").choose(obs) in obs.legal
 
 
 @settings(max_examples=25)
@@ -45,8 +44,8 @@ def test_search_never_produces_an_illegal_action(seed, steps):
     state = random_position(seed, steps)
     if state.is_terminal():
         return
-    view = json.loads(json.dumps(state.view(state.to_move)))
-    assert make_bot("search", budget_ms=10).choose(view) in view["legal"]
+    obs = state.observe(state.to_move)
+    assert make_bot("search", budget_ms=10).choose(obs) in obs.legal
 
 
 def test_search_decides_the_same_for_the_same_view_and_seed():
@@ -54,8 +53,8 @@ def test_search_decides_the_same_for_the_same_view_and_seed():
         state = random_position(seed, 3 + seed * 4)
         if state.is_terminal():
             continue
-        view = state.view(state.to_move)
-        choices = {make_bot("search", seed="s", budget_ms=40).choose(view) for _ in range(2)}
+        obs = state.observe(state.to_move)
+        choices = {make_bot("search", seed="s", budget_ms=40).choose(obs) for _ in range(2)}
         assert len(choices) == 1
 
 
@@ -65,10 +64,10 @@ def test_search_cannot_see_hidden_cards():
     base = {"dealer": 0, "hands": ["9C 10C QC KC AC", "JS JC AD 9H 10D", "9D JD QD KD AH", "10S QS KS AS 10H"],
             "rest": "9S JH QH KH"}
     swapped = {**base, "hands": ["10S QS KS AS 10H", "JS JC AD 9H 10D", "9D JD QD KD AH", "9C 10C QC KC AC"]}
-    views = [SPEC.new_deal(SPEC.deal_from_json(d), OPTIONS).view(1) for d in (base, swapped)]
-    assert views[0] == views[1]
+    observations = [SPEC.new_deal(SPEC.deal_from_json(d), OPTIONS).observe(1) for d in (base, swapped)]
+    assert observations[0] == observations[1]
     bot = make_bot("search", seed="same", budget_ms=40)
-    assert bot.choose(views[0]) == bot.choose(views[1])
+    assert bot.choose(observations[0]) == bot.choose(observations[1])
 
 
 def brute_force(state: EuchreState, seat: int) -> float:
@@ -129,18 +128,17 @@ def test_worlds_that_contradict_a_pass_weigh_less():
     for deal in (strong, weak):
         state = SPEC.new_deal(SPEC.deal_from_json(deal), OPTIONS)
         state.act(1, "pass")
-        view = state.view(2)
-        weights.append(eb.bidding_likelihood(state, view, 2))
+        weights.append(eb.bidding_likelihood(state, state.observe(2), 2))
     assert weights[0] == eb.DISAGREE_WEIGHT and weights[1] == 1.0
 
 
 def test_search_falls_back_to_the_rules_when_no_world_can_be_sampled(monkeypatch):
     from tricktable.core.sampling import SamplingError
 
-    def no_world(view, rng):
+    def no_world(obs, rng):
         raise SamplingError("the view's constraints cannot all hold")
 
     state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("fallback", 1), 0, OPTIONS), OPTIONS)
-    view = state.view(state.to_move)
+    obs = state.observe(state.to_move)
     monkeypatch.setattr(eb.SEARCH.spec, "sample_world", no_world)
-    assert make_bot("search", budget_ms=20).choose(view) == make_bot("heuristic").choose(view)
+    assert make_bot("search", budget_ms=20).choose(obs) == make_bot("heuristic").choose(obs)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +11,7 @@ from hypothesis import strategies as st
 from tricktable.bots import make_bot
 from tricktable.bots import courtpiece as cb
 from tricktable.cards import card_text, parse_card, parse_cards
+from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import DECK, SPADES
@@ -91,7 +90,7 @@ def test_change_trump_to_a_much_longer_suit():
     assert cb.change_choice(cards, trump=2) is None
 
 
-def random_view(game: str, seed: int, steps: int) -> dict[str, Any] | None:
+def random_view(game: str, seed: int, steps: int) -> Observation | None:
     spec = SPECS[game]
     options = spec.normalize_options({"new_cards": "any seat"})
     state = spec.new_deal(spec.deal_from_seed(derive_seed("cp", seed), seed % 4, options), options)
@@ -103,7 +102,7 @@ def random_view(game: str, seed: int, steps: int) -> dict[str, Any] | None:
         state.apply(rng.choice(legal))
     if state.is_terminal():
         return None
-    return json.loads(json.dumps(state.view(state.to_move)))
+    return state.observe(state.to_move)
 
 
 @settings(max_examples=60)
@@ -112,7 +111,7 @@ def test_heuristic_never_produces_an_illegal_action(game, seed, steps):
     view = random_view(game, seed, steps)
     if view is not None:
         choice = make_bot("heuristic").choose(view)
-        assert choice in view["legal"] and choice != "new cards"
+        assert choice in view.legal and choice != "new cards"
 
 
 @settings(max_examples=8)
@@ -120,7 +119,7 @@ def test_heuristic_never_produces_an_illegal_action(game, seed, steps):
 def test_search_never_produces_an_illegal_action(game, seed, steps):
     view = random_view(game, seed, steps)
     if view is not None:
-        assert make_bot("search", budget_ms=15).choose(view) in view["legal"]
+        assert make_bot("search", budget_ms=15).choose(view) in view.legal
 
 
 def test_equivalent_cards_are_tried_once():

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +11,7 @@ from tricktable.arena import arena
 from tricktable.bots import doppelkopf as db
 from tricktable.bots import make_bot
 from tricktable.cards import card_text, parse_card, parse_cards
+from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf.rules import NORMAL
@@ -87,7 +86,7 @@ def test_accept_poverty_only_with_many_high_trumps():
     assert not db.should_accept(parse_cards("JD JH AD 10D KD 9D 9C AS 9S KH KS 10S"))
 
 
-def random_view(seed: int, steps: int) -> dict[str, Any] | None:
+def random_view(seed: int, steps: int) -> Observation | None:
     options = SPEC.normalize_options({})
     state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("dk", seed), seed % 4, options), options)
     rng = random.Random(seed)
@@ -95,7 +94,7 @@ def random_view(seed: int, steps: int) -> dict[str, Any] | None:
         if state.is_terminal():
             return None
         state.apply(rng.choice(list(state.legal_actions())))
-    return None if state.is_terminal() else json.loads(json.dumps(state.view(state.to_move)))
+    return None if state.is_terminal() else state.observe(state.to_move)
 
 
 @settings(max_examples=60)
@@ -103,7 +102,7 @@ def random_view(seed: int, steps: int) -> dict[str, Any] | None:
 def test_heuristic_never_produces_an_illegal_action(seed, steps):
     view = random_view(seed, steps)
     if view is not None:
-        assert make_bot("heuristic").choose(view) in view["legal"]
+        assert make_bot("heuristic").choose(view) in view.legal
 
 
 @settings(max_examples=6)
@@ -111,7 +110,7 @@ def test_heuristic_never_produces_an_illegal_action(seed, steps):
 def test_search_never_produces_an_illegal_action(seed, steps):
     view = random_view(seed, steps)
     if view is not None:
-        assert make_bot("search", budget_ms=15).choose(view) in view["legal"]
+        assert make_bot("search", budget_ms=15).choose(view) in view.legal
 
 
 def test_rotation_arena_of_a_deterministic_bot_against_itself_is_zero():

@@ -46,7 +46,7 @@ def position(deal: dict[str, Any], actions: list[str]) -> EuchreState:
 
 def decide(deal: dict[str, Any], actions: list[str], bot: str = "heuristic") -> str:
     state = position(deal, actions)
-    return make_bot(bot, seed="scenario", budget_ms=100).choose(state.view(state.to_move))
+    return make_bot(bot, seed="scenario", budget_ms=100).choose(state.observe(state.to_move))
 
 
 def hand_of(seat: int, cards: str, up: str = "9S", dealer: int = 0) -> dict[str, Any]:
@@ -123,9 +123,9 @@ def test_stuck_dealer_names_his_best_suit():
 
 def test_hint_ranks_every_legal_action_and_agrees_with_search():
     state = position(DEAL_THREE_TOP, ["order up", "with partner", "discard 10D"])
-    view = state.view(0)
-    ranked = hint(view, budget_ms=60, seed="scenario")
-    assert sorted(r["action"] for r in ranked) == sorted(view["legal"])
+    obs = state.observe(0)
+    ranked = hint(obs, budget_ms=60, seed="scenario")
+    assert sorted(r["action"] for r in ranked) == sorted(obs.legal)
     assert ranked[1:] == sorted(ranked[1:], key=lambda r: -r["value"])  # search's choice first, then by value
     assert all(-4 <= r["value"] <= 4 for r in ranked)
-    assert ranked[0]["action"] == make_bot("search", seed="scenario", budget_ms=60).choose(view)
+    assert ranked[0]["action"] == make_bot("search", seed="scenario", budget_ms=60).choose(obs)

@@ -8,6 +8,7 @@ import pytest
 
 from tricktable.bots import search
 from tricktable.bots.search import SWITCH_Z, _choose
+from tricktable.core.observation import Observation
 
 ACTIONS = ["play AS", "play 9S"]
 
@@ -80,8 +81,8 @@ def test_the_hard_stop_samples_no_world_after_it(monkeypatch):
             return True
 
     game = search.SearchGame(Spec(), policy=lambda s: 0, value=lambda s, seat: 0.0)
-    view = {"seat": 0, "legal": ["a", "b"]}
-    evaluation = search.evaluate(game, view, random.Random(1), worlds=100, hard_ms=35, actions=["a", "b"])
+    obs = Observation("test", seat=0, to_move=0, hand=(), actions=(), legal=("a", "b"), terminal=False)
+    evaluation = search.evaluate(game, obs, random.Random(1), worlds=100, hard_ms=35, actions=["a", "b"])
     # World 1: sampled at 0 ms, rolled out until 21 ms.  World 2: sampled at
     # 21 ms, its second rollout ends at 42 ms, past the 35 ms stop: no third
     # world is sampled (its rollouts would be dropped anyway).

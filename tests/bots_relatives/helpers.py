@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from tricktable.bots.courtpiece import Table
 from tricktable.cards import parse_card, parse_cards
+from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
 from tricktable.games.courtpiece.rules import NO_TRUMP
@@ -50,9 +50,9 @@ def play(state: CourtPieceState, *texts: str) -> None:
         state.act(state.to_move, text if " " in text or text == "reveal" else f"play {text}")
 
 
-def client_view(state: CourtPieceState) -> dict[str, Any]:
-    """The view of the seat to move, as a client would send it (plain JSON)."""
-    return json.loads(json.dumps(state.view(state.to_move)))
+def client_view(state: CourtPieceState) -> Observation:
+    """The observation of the seat to move (all a bot is handed)."""
+    return state.observe(state.to_move)
 
 
 def random_state(game: str, seed: int, steps: int) -> CourtPieceState:

@@ -27,7 +27,7 @@ def test_heuristic_never_produces_an_illegal_action(game, seed, steps):
         return
     view = client_view(state)
     choice = make_bot("heuristic").choose(view)
-    assert choice in view["legal"] and choice != "new cards"
+    assert choice in view.legal and choice != "new cards"
 
 
 @settings(max_examples=60)
@@ -51,7 +51,7 @@ def test_search_never_produces_an_illegal_action(game, seed, steps):
         return
     view = client_view(state)
     choice = make_bot("search", budget_ms=10).choose(view)
-    assert choice in view["legal"] and choice != "new cards"
+    assert choice in view.legal and choice != "new cards"
 
 
 def test_search_decides_the_same_for_the_same_view_and_seed():
@@ -84,7 +84,7 @@ def test_bots_are_handed_views_and_cannot_see_hidden_cards(game):
             state.act(3, f"hide {down}")
         state.act(3, "play 2C")
     views = [client_view(state) for state in states]
-    assert views[0] == views[1] and views[0]["seat"] == 2
+    assert views[0] == views[1] and views[0].seat == 2
     for name in ("heuristic", "search"):
         bot = make_bot(name, seed="same", budget_ms=40) if name == "search" else make_bot(name)
         assert bot.choose(views[0]) == bot.choose(views[1])

@@ -394,7 +394,7 @@ def test_an_easy_game_seats_the_expert_rules_and_stores_its_level(client, monkey
     bot_moves = 0
     for text in record["actions"]:
         if game.to_move not in (HUMAN, -1) and game.legal_actions():
-            assert text == heuristic.choose(game.view(game.to_move)), text
+            assert text == heuristic.choose(game.observe(game.to_move)), text
             bot_moves += 1
         game.apply_any(game.parse_action(text))
     assert bot_moves >= 20

@@ -38,7 +38,7 @@ def seed_where(situation: str, reply) -> str:
         bots = {s: make_bot("heuristic", seed=f"{seed}/doppelkopf/seat{s}") for s in (1, 2, 3)}
         for _ in range(4):
             while match.to_move in bots:
-                match.act(match.to_move, bots[match.to_move].choose(match.view(match.to_move)))
+                match.act(match.to_move, bots[match.to_move].choose(match.observe(match.to_move)))
             view = match.view(0)
             if view["phase"] == situation and view["to_move"] == 0:
                 return seed

@@ -1,4 +1,4 @@
-"""Computer players.  A bot gets a seat's view (a dict, never a state) and
+"""Computer players.  A bot gets a seat's ``Observation`` (never a state) and
 returns an action in text notation."""
 
 from __future__ import annotations

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from tricktable.core.errors import GameError
+from tricktable.core.observation import Observation
 
 
 class Bot:
-    """Decides from a view alone.  The same view and seed give the same choice."""
+    """Decides from an observation alone.  The same observation and seed give
+    the same choice."""
 
     name = "bot"
 
@@ -17,12 +19,12 @@ class Bot:
         self.seed = seed
         self.budget_ms = budget_ms
 
-    def rng_for(self, view: Mapping[str, Any]) -> random.Random:
+    def rng_for(self, obs: Observation) -> random.Random:
         """A generator fixed by the seed and the position (not by call order)."""
-        position = f"{self.seed}|{view.get('seat')}|{len(view.get('actions', []))}|{view.get('hand')}"
+        position = f"{self.seed}|{obs.seat}|{len(obs.actions)}|{obs.hand_texts()}"
         return random.Random(position)
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, obs: Observation) -> str:
         raise NotImplementedError
 
 
@@ -31,11 +33,10 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, view: Mapping[str, Any]) -> str:
-        legal = view["legal"]
-        if not legal:
+    def choose(self, obs: Observation) -> str:
+        if not obs.legal:
             raise GameError("the bot was asked to move but has no legal action")
-        return self.rng_for(view).choice(legal)
+        return self.rng_for(obs).choice(obs.legal)
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}

@@ -1,11 +1,12 @@
 """The ``heuristic`` and ``search`` bots for every game, and the hint.
 
 Each game's bots live in their own module (``tricktable.bots.<module>``), which
-provides ``heuristic_text(view)`` (the expert rules), ``SEARCH`` (a
+provides ``heuristic_text(obs)`` (the expert rules), ``SEARCH`` (a
 ``SearchGame``) and ``worlds_for(budget_ms, actions)`` (how many sampled worlds
 the budget affords on a 2-core machine for that many candidate actions).  It may
-also provide ``search_game(view)`` (when one module serves several games) and
-``distinct_actions(view)`` (the candidates worth trying: equivalent cards once).  The bots here only dispatch on ``view["game"]``,
+also provide ``search_game(obs)`` (when one module serves several games) and
+``distinct_actions(obs)`` (the candidates worth trying: equivalent cards once).
+Every one of them gets the seat's ``Observation``.  The bots here only dispatch on ``obs.game``,
 so ``make_bot("search")`` works for any game that has landed.
 """
 
@@ -13,11 +14,12 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any
 
 from tricktable.bots.base import Bot
 from tricktable.bots.search import SearchGame, best_action, evaluate
 from tricktable.core.errors import GameError
+from tricktable.core.observation import Observation
 
 GAME_MODULES = {
     "euchre": "tricktable.bots.euchre",
@@ -57,12 +59,13 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def choose(self, view: Mapping[str, Any]) -> str:
-        return game_module(view["game"]).heuristic_text(view)
+    def choose(self, obs: Observation) -> str:
+        text: str = game_module(obs.game).heuristic_text(obs)
+        return text
 
 
 class SearchBot(Bot):
-    """Samples worlds consistent with the view and plays the action with the best
+    """Samples worlds consistent with the observation and plays the action with the best
     expected score (see ``tricktable.bots.search``)."""
 
     name = "search"
@@ -71,35 +74,36 @@ class SearchBot(Bot):
         super().__init__(seed, budget_ms)
         self.hard_ms = hard_ms  # the arena lifts it to measure strength independently of the load
 
-    def choose(self, view: Mapping[str, Any]) -> str:
-        module = game_module(view["game"])
-        actions = candidates(module, view)
+    def choose(self, obs: Observation) -> str:
+        module = game_module(obs.game)
+        actions = candidates(module, obs)
         if len(actions) == 1:
             return actions[0]
         worlds = module.worlds_for(self.budget_ms, len(actions))
-        return best_action(search_game(module, view), view, self.rng_for(view), worlds, self.hard_ms, actions)
+        return best_action(search_game(module, obs), obs, self.rng_for(obs), worlds, self.hard_ms, actions)
 
 
-def candidates(module: ModuleType, view: Mapping[str, Any]) -> list[str]:
+def candidates(module: ModuleType, obs: Observation) -> list[str]:
     chooser = getattr(module, "distinct_actions", None)
-    return chooser(view) if chooser else list(view["legal"])
+    return list(chooser(obs)) if chooser else list(obs.legal)
 
 
-def search_game(module: ModuleType, view: Mapping[str, Any]) -> SearchGame:
+def search_game(module: ModuleType, obs: Observation) -> SearchGame:
     chooser = getattr(module, "search_game", None)
-    return chooser(view) if chooser else module.SEARCH
+    game: SearchGame = chooser(obs) if chooser else module.SEARCH
+    return game
 
 
-def hint(view: Mapping[str, Any], budget_ms: float = 250.0, seed: str = "hint") -> list[dict[str, Any]]:
-    """What ``search`` would play for this view first, then the other legal
-    actions by expected value (points for the seat's side per deal).  Empty when
-    the seat is not to move."""
-    if not view.get("legal"):
+def hint(obs: Observation, budget_ms: float = 250.0, seed: str = "hint") -> list[dict[str, Any]]:
+    """What ``search`` would play for this observation first, then the other
+    legal actions by expected value (points for the seat's side per deal).
+    Empty when the seat has no legal action."""
+    if not obs.legal:
         return []
-    module = game_module(view["game"])
-    rng = Bot(seed=seed).rng_for(view)
-    actions = list(view["legal"])
+    module = game_module(obs.game)
+    rng = Bot(seed=seed).rng_for(obs)
+    actions = list(obs.legal)
     worlds = module.worlds_for(budget_ms, len(actions))
-    evaluation = evaluate(search_game(module, view), view, rng, worlds, HARD_STOP_MS, actions)
+    evaluation = evaluate(search_game(module, obs), obs, rng, worlds, HARD_STOP_MS, actions)
     estimates = sorted(evaluation.estimates, key=lambda e: e.action != evaluation.choice)  # stable: by value after
     return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]

@@ -1,4 +1,4 @@
-"""Search shared by every game: sample worlds consistent with a view, try each
+"""Search shared by every game: sample worlds consistent with an observation, try each
 legal action in each world, finish the deal with a fast policy (or an exact
 solver near the end), and average the results.
 
@@ -14,7 +14,7 @@ often luck, and following it blindly played worse than the rules alone (Single
 Sar at 50 ms: −0.06 ± 0.03 points per deal over 780 duplicate deals).
 
 Determinism: the number of worlds is fixed by the budget (``worlds``), not by the
-clock, so the same view and seed give the same choice on any machine.  The clock
+clock, so the same observation and seed give the same choice on any machine.  The clock
 is only a safety stop (``hard_ms``): under a heavily loaded machine the search
 ends early rather than keep a person waiting.
 """
@@ -25,9 +25,10 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 from tricktable.core.errors import GameError
+from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameSpec, GameState
 
 Policy = Callable[[GameState], int]
@@ -39,8 +40,8 @@ Leaf = Callable[[GameState, int], "float | None"]
 Value = Callable[[GameState, int], float]
 """The value of a finished deal for ``seat``."""
 
-Weight = Callable[[GameState, Mapping[str, Any], int], float]
-"""How likely a sampled world is, given the view (1 when nothing is known)."""
+Weight = Callable[[GameState, Observation, int], float]
+"""How likely a sampled world is, given the observation (1 when nothing is known)."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,8 @@ class SearchGame:
     value: Value
     leaf: Leaf | None = None
     weight: Weight | None = None
-    rules: Callable[[Mapping[str, Any]], str] | None = None
-    """The game's heuristic on a view: the default choice, and the fallback when
+    rules: Callable[[Observation], str] | None = None
+    """The game's heuristic on an observation: the default choice, and the fallback when
     no world can be sampled."""
 
 
@@ -96,14 +97,16 @@ def rollout(state: GameState, game: SearchGame, seat: int) -> float:
             exact = leaf(state, seat)
             if exact is not None:
                 return exact
-        legal = state.legal_actions()
-        state.apply(policy(state) if legal else state.referee_actions()[0])
+        if state.legal_actions():
+            state.apply(policy(state))
+        else:  # only the referee can act (a timeout rule)
+            state.apply_referee(state.referee_actions()[0])
     return game.value(state, seat)
 
 
 def evaluate(
     game: SearchGame,
-    view: Mapping[str, Any],
+    obs: Observation,
     rng: random.Random,
     worlds: int,
     hard_ms: float = 900.0,
@@ -111,16 +114,16 @@ def evaluate(
 ) -> Evaluation:
     """Expected value of each action (default: every legal one) and the choice."""
     deadline = time.perf_counter() + hard_ms / 1000
-    seat = view["seat"]
-    actions = list(actions if actions is not None else view["legal"])
+    seat = obs.seat
+    actions = list(actions if actions is not None else obs.legal)
     samples: list[tuple[float, list[float]]] = []  # (weight, each action's value) per world
     for _ in range(worlds):
         if samples and time.perf_counter() > deadline:
             break  # past the hard stop: do not even sample another world
-        world = _sample(game, view, rng)
+        world = _sample(game, obs, rng)
         if world is None:
             break
-        weight = game.weight(world, view, seat) if game.weight else 1.0
+        weight = game.weight(world, obs, seat) if game.weight else 1.0
         values = _try_all(game, world, seat, actions, deadline if samples else None)
         if values is None:
             break  # past the hard stop: this world is dropped, the others stand
@@ -133,7 +136,7 @@ def evaluate(
     estimates.sort(key=lambda e: (-round(e.value, 9), order[e.action]))
     if not samples:
         return Evaluation(estimates, None)
-    default = game.rules(view) if game.rules else None
+    default = game.rules(obs) if game.rules else None
     return Evaluation(estimates, _choose(actions, samples, estimates[0].action, default))
 
 
@@ -157,12 +160,12 @@ def _choose(actions: Sequence[str], samples: Sequence[tuple[float, list[float]]]
 SAMPLE_TRIES = 1
 
 
-def _sample(game: SearchGame, view: Mapping[str, Any], rng: random.Random) -> GameState | None:
+def _sample(game: SearchGame, obs: Observation, rng: random.Random) -> GameState | None:
     """A sampled world, or None when the game's sampler finds none (then the
     search stands on the worlds it has, or the caller falls back to the rules)."""
     for _ in range(SAMPLE_TRIES):
         try:
-            return game.spec.sample_world(view, rng)
+            return game.spec.sample_world(obs, rng)
         except GameError:
             continue
     return None
@@ -181,16 +184,16 @@ def _try_all(game: SearchGame, world: GameState, seat: int, actions: Sequence[st
     return values
 
 
-def best_action(game: SearchGame, view: Mapping[str, Any], rng: random.Random, worlds: int,
+def best_action(game: SearchGame, obs: Observation, rng: random.Random, worlds: int,
                 hard_ms: float = 900.0, actions: Sequence[str] | None = None) -> str:
-    actions = list(actions if actions is not None else view["legal"])
+    actions = list(actions if actions is not None else obs.legal)
     if len(actions) == 1:
         return actions[0]
-    choice = evaluate(game, view, rng, worlds, hard_ms, actions).choice
-    return choice if choice is not None else fallback(game, view, actions)
+    choice = evaluate(game, obs, rng, worlds, hard_ms, actions).choice
+    return choice if choice is not None else fallback(game, obs, actions)
 
 
-def fallback(game: SearchGame, view: Mapping[str, Any], actions: Sequence[str]) -> str:
+def fallback(game: SearchGame, obs: Observation, actions: Sequence[str]) -> str:
     """No world could be sampled: the game's rules decide (``game.rules``), else
     the first candidate."""
-    return game.rules(view) if game.rules else actions[0]
+    return game.rules(obs) if game.rules else actions[0]

@@ -35,10 +35,10 @@ def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bo
         state = deal_state(spec, seed, index, options)
         while not state.is_terminal():
             seat = state.to_move
-            view = state.view(seat)
+            obs = state.observe(seat)
             start_wall, start_cpu = time.perf_counter(), time.process_time()
-            text = bots[seat].choose(view)
-            if len(view["legal"]) > 1:
+            text = bots[seat].choose(obs)
+            if len(obs.legal) > 1:
                 wall.append((time.perf_counter() - start_wall) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
             state.act(seat, text)

@@ -11,9 +11,11 @@ score breakdown) stays in ``results`` for the score sheet.
 from __future__ import annotations
 
 from abc import abstractmethod
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from tricktable.core.errors import GameOver
+from tricktable.core.observation import DealSummary, MatchInfo, Observation
 from tricktable.core.protocol import TERMINAL, GameSpec, GameState, ScoreLine
 from tricktable.core.rng import derive_seed
 
@@ -155,23 +157,26 @@ class MatchState(GameState):
             for seat, p in enumerate(r["points"])
         ]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        deal_view = self.current.view(seat)
-        deal_view["match"] = {
-            "deal_number": self.deals_played + (0 if self.over else 1),
-            "dealer": self.dealer,
-            "totals": list(self.totals),
-            "results": self.results,
-            "over": self.over,
-            "daily": self.daily,
-            "previous_deal": self.previous_deal.view(seat) if self.previous_deal else None,
-            **self.match_view(seat),
-        }
-        deal_view["terminal"] = self.over
-        if self.over:
-            deal_view["to_move"] = TERMINAL
-            deal_view["legal"] = []
-        return deal_view
+    def observe(self, seat: int) -> Observation:
+        """The current deal's observation with the match around it."""
+        return self.current.observe(seat).in_match(self.match_info(seat))
+
+    def match_info(self, seat: int) -> MatchInfo:
+        results = tuple(
+            DealSummary(r["number"], r["dealer"], r["counts"], tuple(r["points"]),
+                        tuple(MappingProxyType(dict(line)) for line in r["lines"]))
+            for r in self.results
+        )
+        return MatchInfo(
+            deal_number=self.deals_played + (0 if self.over else 1),
+            dealer=self.dealer,
+            totals=tuple(self.totals),
+            results=results,
+            over=self.over,
+            daily=self.daily,
+            previous_deal=self.previous_deal.observe(seat) if self.previous_deal else None,
+            extra=MappingProxyType(self.match_view(seat)),
+        )
 
     def clone(self) -> "MatchState":
         twin = object.__new__(type(self))

@@ -11,11 +11,11 @@ records, the HTTP API and logs.  Text always parses back to the same int.
 Some actions belong to the referee, never to a player (a timeout in Court Piece):
 they are listed by ``referee_actions`` and applied with ``apply_referee``.
 
-A ``view(seat)`` is a JSON-ready dict with exactly what that seat may know.  Every
-game's view has at least ``game``, ``seat``, ``to_move``, ``hand`` (card texts),
-``actions`` (the public action list as ``[seat, text]``; hidden actions read
-``"?"``-style placeholders chosen by the game), ``legal`` (action texts, only
-when ``seat`` is to move) and ``terminal``.
+``observe(seat)`` is the typed, immutable ``Observation`` of exactly what that
+seat may know (see ``tricktable.core.observation``); bots, samplers and hints
+work from it alone.  ``view(seat)`` is its JSON wire shape, ``observe(seat).to_json()``.
+A game overrides ``observe``; until it does, it overrides ``view`` and the base
+``observe`` wraps that dict in the temporary ``LegacyView`` adapter.
 """
 
 from __future__ import annotations
@@ -34,9 +34,7 @@ from tricktable.core.errors import (
     OptionError,
     RecordError,
 )
-
-TERMINAL = -1
-"""``to_move`` of a finished game."""
+from tricktable.core.observation import TERMINAL, LegacyView, Observation
 
 NUM_SEATS = 4
 
@@ -179,8 +177,8 @@ class GameSpec(ABC):
         """A fresh match state (options already normalized)."""
 
     @abstractmethod
-    def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> "GameState":
-        """A complete deal state consistent with everything ``view`` shows."""
+    def sample_world(self, obs: Observation, rng: random.Random) -> "GameState":
+        """A complete deal state consistent with everything ``obs`` shows."""
 
 
 class GameState(ABC):
@@ -210,9 +208,13 @@ class GameState(ABC):
     def parse_action(self, text: str) -> int:
         """The action a notation means; ``NotationError`` if it means none."""
 
-    @abstractmethod
+    def observe(self, seat: int) -> Observation:
+        """Exactly what ``seat`` may know (a game overrides this or ``view``)."""
+        return LegacyView.of(self.view(seat))
+
     def view(self, seat: int) -> dict[str, Any]:
-        """Exactly what ``seat`` may know, JSON-ready."""
+        """The observation's JSON wire shape."""
+        return self.observe(seat).to_json()
 
     @abstractmethod
     def returns(self) -> list[int]:

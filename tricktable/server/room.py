@@ -237,8 +237,8 @@ class Room:
         state = self.cache.take(row)
         if state.is_terminal() or state.to_move != HUMAN or not state.legal_actions():
             raise NotYourTurn("a hint is for your own turn")
-        view = state.view(HUMAN)
-        return {"version": row.version, "hints": hint(view, seed=f"{row.record['seed']}/hint/{row.version}")}
+        obs = state.observe(HUMAN)
+        return {"version": row.version, "hints": hint(obs, seed=f"{row.record['seed']}/hint/{row.version}")}
 
     def _commit(self, row: GameRow, state: GameState, steps: list[dict[str, Any]]) -> dict[str, Any]:
         """Save the state's record under the version check; the response."""
@@ -274,7 +274,7 @@ class Room:
             if seat < 0:  # only the referee can act (a timeout); the client asks for it
                 break
             bot = bots.setdefault(seat, room_bot(state.spec.name, level, seed=f"{seed}/seat{seat}"))
-            choice = bot.choose(state.view(seat))
+            choice = bot.choose(state.observe(seat))
             steps.append(self._step(state, seat, lambda: state.act(seat, choice)))
         return steps
 

@@ -1,0 +1,167 @@
+"""What one seat may know: the typed, immutable observation every bot, sampler
+and hint works from.
+
+Each game subclasses ``Observation`` with its own public facts (trump, contract,
+pile …) and overrides ``to_json`` to add them to the wire shape; the base gives
+the fields every game has.  ``to_json()`` is exactly what the web page and the
+HTTP API receive (``GameState.view(seat)``).
+
+Card fields are card ids (ints, copies of a double deck included); actions are
+``(seat, text)`` pairs in public notation (hidden ones read as the game's
+placeholder); ``legal`` lists the action texts the seat may take now (also when
+it is not the seat to move, where the rules let it act out of turn).
+
+In a match, ``match`` carries the match-level facts (``MatchInfo``); a single
+deal has ``match=None``.
+
+``LegacyView`` is a temporary adapter for games whose state still builds a view
+dict: it is a read-only mapping over that dict (so bots written on dict keys keep
+working) that also carries the base attributes.  It goes once every game
+defines its own observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from tricktable.cards import COPY_OFFSET, card_text, parse_cards
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The facts every game's observation has (see the module docstring)."""
+
+    game: str
+    seat: int
+    to_move: int
+    hand: tuple[int, ...]
+    actions: tuple[tuple[int, str], ...]
+    legal: tuple[str, ...]
+    terminal: bool
+    match: MatchInfo | None = field(default=None, kw_only=True)
+
+    def hand_texts(self) -> list[str]:
+        return [card_text(c) for c in self.hand]
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire shape of the common fields; games extend it."""
+        data: dict[str, Any] = {
+            "game": self.game,
+            "seat": self.seat,
+            "to_move": self.to_move,
+            "hand": self.hand_texts(),
+            "actions": [[seat, text] for seat, text in self.actions],
+            "legal": list(self.legal),
+            "terminal": self.terminal,
+        }
+        if self.match is not None:
+            data["match"] = self.match.to_json()
+        return data
+
+    def in_match(self, match: MatchInfo) -> Observation:
+        """This deal's observation as a moment of a match (a finished match is
+        terminal and offers no action)."""
+        if match.over:
+            return replace(self, match=match, terminal=True, to_move=TERMINAL, legal=())
+        return replace(self, match=match)
+
+
+TERMINAL = -1
+"""``to_move`` of a finished game."""
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """A finished deal of a match, for the score sheet."""
+
+    number: int
+    dealer: int
+    counts: bool
+    points: tuple[int, ...]
+    lines: tuple[Mapping[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "dealer": self.dealer, "counts": self.counts,
+                "points": list(self.points), "lines": [dict(line) for line in self.lines]}
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What every seat knows about the match around the current deal; ``extra``
+    holds a game's own match facts (team points, target, daily score …)."""
+
+    deal_number: int
+    dealer: int
+    totals: tuple[int, ...]
+    results: tuple[DealSummary, ...]
+    over: bool
+    daily: bool
+    previous_deal: Observation | None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "totals": list(self.totals),
+            "results": [result.to_json() for result in self.results],
+            "over": self.over,
+            "daily": self.daily,
+            "previous_deal": self.previous_deal.to_json() if self.previous_deal else None,
+            **self.extra,
+        }
+
+
+def hand_ids(texts: list[str]) -> tuple[int, ...]:
+    """Card ids of a hand written as texts: a face seen twice is the second copy
+    (only a double deck has repeated faces, so this is right for every game)."""
+    seen: set[int] = set()
+    ids = []
+    for card_id in parse_cards(" ".join(texts)):
+        if card_id in seen:
+            card_id += COPY_OFFSET
+        seen.add(card_id)
+        ids.append(card_id)
+    return tuple(ids)
+
+
+@dataclass(frozen=True, eq=False)
+class LegacyView(Observation, Mapping[str, Any]):
+    """An old-style view dict as an observation (temporary, see the module
+    docstring).  Build it with ``LegacyView.of(view)``."""
+
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, view: Mapping[str, Any]) -> LegacyView:
+        return cls(
+            game=view["game"],
+            seat=view["seat"],
+            to_move=view["to_move"],
+            hand=hand_ids(list(view["hand"])),
+            actions=tuple((seat, text) for seat, text in view["actions"]),
+            legal=tuple(view.get("legal", ())),
+            terminal=view["terminal"],
+            data=MappingProxyType(dict(view)),
+        )
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.data)
+
+    def in_match(self, match: MatchInfo) -> Observation:
+        view = {**self.data, "match": match.to_json()}
+        if match.over:
+            view.update(terminal=True, to_move=TERMINAL, legal=[])
+        return replace(LegacyView.of(view), match=match)
