@@ -62,7 +62,7 @@ def test_the_hard_stop_samples_no_world_after_it(monkeypatch):
     calls = []
 
     class Spec:
-        def sample_world(self, view, rng):
+        def sample_world(self, obs, rng):
             calls.append(clock.now)
             clock.now += 0.001
             return Finished()
@@ -74,7 +74,7 @@ def test_the_hard_stop_samples_no_world_after_it(monkeypatch):
         def parse_action(self, text):
             return text
 
-        def apply(self, action):
+        def apply_for(self, seat, action):
             clock.now += 0.010
 
         def is_terminal(self):
