@@ -3,10 +3,10 @@
 Luck of the cards is taken out by replaying every deal so that both bots hold
 the same cards in the same seats:
 
-* partnership games (Euchre, Court Piece): the deal is played twice, A's team in
+* partners opposite (Euchre, Court Piece; ``Seating`` in the registry): the deal is played twice, A's team in
   seats 0/2 against B's team in 1/3, then with the teams swapped.  A deal's score
   difference is the mean over the two tables of (A's team points − B's team points).
-* Doppelkopf (no fixed partners): A sits in each seat in turn against three
+* teams per deal (Doppelkopf): A sits in each seat in turn against three
   copies of B, and each of those four results is compared with the same seat's
   result when B plays all four seats.  A deal's difference is the mean over the
   four seats of (A's points − B's points in that seat).
@@ -27,16 +27,7 @@ from typing import Any, Callable, Sequence
 from tricktable.bots import Bot, make_bot
 from tricktable.core.protocol import GameSpec, GameState
 from tricktable.core.rng import derive_seed
-from tricktable.games import get_spec
-
-PARTNERSHIP_GAMES = ("euchre", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
-ARENA_OPTIONS: dict[str, dict[str, Any]] = {
-    "double-sar": {"new_cards": "off"},  # a person's privilege, not a bot's
-    "single-sar": {"new_cards": "off"},
-    "hidden-trump": {"new_cards": "off"},
-    "be-ranga": {"new_cards": "off"},
-    "mendikot": {"new_cards": "off"},
-}
+from tricktable.games import Seating, entry
 
 
 @dataclass
@@ -82,11 +73,12 @@ def _bots(name: str, seed: str, budget_ms: float | None, hard_stop: bool = True)
 
 def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None,
                    hard_stop: bool = True) -> DealResult:
-    spec = get_spec(game)
-    options = spec.normalize_options(ARENA_OPTIONS.get(game, {}))
+    game_entry = entry(game)
+    spec = game_entry.spec
+    options = spec.normalize_options(game_entry.bot_options)
     bots_a, bots_b = _bots(a, seed, budget_ms, hard_stop), _bots(b, seed, budget_ms, hard_stop)
     result = DealResult(0.0)
-    if game in PARTNERSHIP_GAMES:
+    if game_entry.seating is Seating.PARTNERS_OPPOSITE:
         diffs = []
         for a_team in (0, 1):
             seats = [bots_a[s] if s % 2 == a_team else bots_b[s] for s in range(4)]
@@ -135,7 +127,7 @@ def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
     ``progress`` gets the summary so far after every chunk of deals.  Without
     ``hard_stop`` a search always uses all its worlds, so the result does not
     depend on how loaded the machine is (the decision times still do)."""
-    get_spec(game)  # fail early on an unknown game
+    entry(game)  # fail early on an unknown game
     chunk = max(1, min(10, deals // max(1, jobs * 4)))
     tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop)
              for start in range(0, deals, chunk)]

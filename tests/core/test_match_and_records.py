@@ -6,7 +6,7 @@ import pytest
 
 from tricktable.core.errors import GameOver, OptionError, RecordError
 from tricktable.core.record import parse_record, record_of, replay
-from tricktable.games import UnknownGame, available_games, get_spec
+from tricktable.games import GAMES, UnknownGame, get_spec
 
 EUCHRE = get_spec("euchre")
 
@@ -61,7 +61,7 @@ def test_unknown_options_and_presets_are_refused():
 def test_unknown_game_is_a_clear_error():
     with pytest.raises(UnknownGame, match="unknown game"):
         get_spec("chess")
-    assert "euchre" in available_games()
+    assert "euchre" in GAMES
     with pytest.raises(RecordError, match="unknown game"):
         parse_record({"game": "chess"})
 

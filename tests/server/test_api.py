@@ -334,11 +334,12 @@ def test_the_first_game_calls_in_ten_seconds_and_the_seat_is_the_rooms(client):
     pytest.fail("the person never called first in 40 deals")
 
 
-def test_every_registered_game_is_playable_in_the_room():
-    from tricktable.games import GAMES
-    from tricktable.server.room import playable_games
+def test_the_catalog_offers_every_registered_game_with_its_page_renderer(client):
+    from tricktable.games import GAMES, entry
 
-    assert playable_games() == list(GAMES)
+    catalog = client.get("/api/games").json()["games"]
+    assert [game["name"] for game in catalog] == list(GAMES)
+    assert all(game["renderer"] == entry(game["name"]).renderer for game in catalog)
 
 
 def doppelkopf_hidden(deal) -> set[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tricktable.server.room import playable_games
+from tricktable.games import ENTRIES
 
 WEB = Path(__file__).resolve().parents[2] / "tricktable" / "web"
 LANGUAGES = ("en", "de", "hi", "th")
@@ -52,7 +52,12 @@ def test_every_counted_text_has_its_plural_forms():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_game_has_rules_and_words_in_every_language(lang):
     words = catalog(lang)
-    for game in playable_games():
-        text = (WEB / "rules" / lang / f"{game}.md").read_text(encoding="utf-8")
-        assert text.startswith("# ") and text.count("\n## ") >= 3, (lang, game)
-        assert f"game.{game}" in words and f"game.{game}.blurb" in words
+    for entry in ENTRIES:
+        text = (WEB / "rules" / lang / f"{entry.rules_page}.md").read_text(encoding="utf-8")
+        assert text.startswith("# ") and text.count("\n## ") >= 3, (lang, entry.name)
+        assert f"game.{entry.name}" in words and f"game.{entry.name}.blurb" in words
+
+
+def test_every_game_has_its_page_renderer():
+    for entry in ENTRIES:
+        assert (WEB / "js" / "games" / f"{entry.renderer}.js").is_file(), entry.name

@@ -4,16 +4,13 @@
 * normal — ``search`` with a fifth of the budget: fewer sampled worlds (the
   web app's default: its moves come quickly enough for a live table).
 * hard — ``search`` with the full budget.
-
-A game whose computer players have not landed yet falls back to ``random`` so a
-table can still be played.
 """
 
 from __future__ import annotations
 
 from tricktable.bots.base import Bot, make_bot
-from tricktable.bots.players import has_bots
 from tricktable.core.errors import GameError
+from tricktable.games import entry
 
 LEVELS: dict[str, tuple[str, float]] = {
     "easy": ("heuristic", 0.0),
@@ -27,7 +24,6 @@ def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
     """The computer player for ``game`` at ``level``."""
     if level not in LEVELS:
         raise GameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
-    if not has_bots(game):
-        return make_bot("random", seed=seed)
+    entry(game)  # an unknown game is a clear error here, not at the first decision
     name, budget_ms = LEVELS[level]
     return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)

@@ -1,6 +1,6 @@
 """The ``heuristic`` and ``search`` bots for every game, and the hint.
 
-Each game's bots live in their own module (``tricktable.bots.<module>``), which
+Each game's bots live in their own module (named by its registry entry), which
 provides ``heuristic_text(obs)`` (the expert rules), ``SEARCH`` (a
 ``SearchGame``) and ``worlds_for(budget_ms, actions)`` (how many sampled worlds
 the budget affords on a 2-core machine for that many candidate actions).  It may
@@ -12,46 +12,21 @@ so ``make_bot("search")`` works for any game that has landed.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
 from tricktable.bots.base import Bot
 from tricktable.bots.search import SearchGame, best_action, evaluate
-from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
-
-GAME_MODULES = {
-    "euchre": "tricktable.bots.euchre",
-    "doppelkopf": "tricktable.bots.doppelkopf",
-    "double-sar": "tricktable.bots.courtpiece",
-    "single-sar": "tricktable.bots.courtpiece",
-    "hidden-trump": "tricktable.bots.relatives",
-    "be-ranga": "tricktable.bots.relatives",
-    "mendikot": "tricktable.bots.relatives",
-}
+from tricktable.games import entry
 
 HARD_STOP_MS = 800.0
 """Search stops sampling after this long whatever the budget (max ≤ 1 s)."""
 
 
 def game_module(game: str) -> ModuleType:
-    if game not in GAME_MODULES:
-        raise GameError(f"no computer players for {game!r}")
-    try:
-        return importlib.import_module(GAME_MODULES[game])
-    except ModuleNotFoundError as error:
-        if error.name == GAME_MODULES[game]:
-            raise GameError(f"computer players for {game} are not available yet") from None
-        raise
-
-
-def has_bots(game: str) -> bool:
-    try:
-        game_module(game)
-    except GameError:
-        return False
-    return True
+    """The computer players the registry names for ``game``."""
+    return entry(game).bots()
 
 
 class HeuristicBot(Bot):

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from tricktable.core.protocol import GameState
+from tricktable.games import entry
 
 
 class Stats:
@@ -125,9 +126,7 @@ class CourtPieceStats(Stats):
         }
 
 
-STATS = {"euchre": EuchreStats, "doppelkopf": DoppelkopfStats, "double-sar": CourtPieceStats,
-         "single-sar": CourtPieceStats}
-
-
 def stats_for(game: str) -> Stats:
-    return STATS.get(game, Stats)()
+    """The statistics the registry names for ``game``."""
+    collector: Stats = globals()[entry(game).stats]()
+    return collector

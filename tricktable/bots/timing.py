@@ -16,17 +16,18 @@ import os
 import time
 from typing import Any, Sequence
 
-from tricktable.arena import ARENA_OPTIONS, NO_HARD_STOP_MS, deal_state, percentiles
+from tricktable.arena import NO_HARD_STOP_MS, deal_state, percentiles
 from tricktable.bots import make_bot
-from tricktable.games import get_spec
+from tricktable.games import entry
 
 
 def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bool = True) -> dict[str, Any]:
     """The bot plays every seat of ``deals`` deals; only real decisions (two or
     more legal actions) are timed.  Without ``hard_stop`` a search uses all its
     worlds, so its CPU time is the full budget's even on a loaded machine."""
-    spec = get_spec(game)
-    options = spec.normalize_options(ARENA_OPTIONS.get(game, {}))
+    game_entry = entry(game)
+    spec = game_entry.spec
+    options = spec.normalize_options(game_entry.bot_options)
     settings = {"hard_ms": NO_HARD_STOP_MS} if bot == "search" and not hard_stop else {}
     bots = [make_bot(bot, seed=f"{seed}/{seat}", **settings) for seat in range(4)]
     wall: list[float] = []

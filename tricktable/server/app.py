@@ -23,13 +23,13 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from tricktable.core.errors import GameError, NotYourTurn
-from tricktable.games import UnknownGame, get_spec
+from tricktable.games import ENTRIES, GAMES, UnknownGame, entry
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.server.fairness import CLIENT_SEED_PATTERN, NONCE_PATTERN
 from tricktable.server.guards import identity, known_identity, limit, responses
 from tricktable.server.identity import Identities, Identity, IdentityRefused
 from tricktable.server.limits import BodyLimit, Limits, RateLimiter, TooMany
-from tricktable.server.room import HintRefused, Room, best_bot_name, playable_games, utc_day
+from tricktable.server.room import HintRefused, Room, best_bot_name, utc_day
 from tricktable.server.static import PageFiles
 from tricktable.server.trust import trust_routes
 from tricktable.store import StaleVersion, Store
@@ -88,12 +88,14 @@ class Action(Strict):
 def game_catalog() -> list[dict[str, Any]]:
     """The games the page can offer, with their options for the Rules dialog."""
     out = []
-    for name in playable_games():
-        spec = get_spec(name)
+    for game in ENTRIES:
+        spec = game.spec
         out.append(
             {
-                "name": name,
+                "name": game.name,
                 "title": spec.title,
+                "renderer": game.renderer,
+                "rules_page": game.rules_page,
                 "options": [
                     {"name": o.name, "default": o.default, "choices": list(o.choices), "description": o.description}
                     for o in spec.option_specs
@@ -108,7 +110,7 @@ def game_catalog() -> list[dict[str, Any]]:
 
 def check_option_types(game: str, options: dict[str, Any]) -> None:
     """An option's value has the type of its choices (``true`` is not ``1``)."""
-    known = {o.name: o for o in get_spec(game).option_specs} if game in playable_games() else {}
+    known = {o.name: o for o in entry(game).spec.option_specs} if game in GAMES else {}
     for name, value in options.items():
         spec = known.get(name)
         if spec is not None and not any(type(value) is type(choice) for choice in spec.choices):
@@ -177,7 +179,7 @@ def _routes(app: FastAPI, room: Room) -> None:
     @app.get("/healthz", responses=responses(200))
     def healthz() -> dict[str, Any]:
         room.store.ping()
-        games = playable_games()
+        games = list(GAMES)
         return {"ok": True, "games": games, "bots": {g: best_bot_name(g) for g in games}}
 
     @app.get("/api/games", responses=responses(200))
@@ -241,7 +243,7 @@ def _routes(app: FastAPI, room: Room) -> None:
         return found
 
 def _known(game: str) -> None:
-    if game not in playable_games():
+    if game not in GAMES:
         raise HTTPException(404, f"unknown game {game!r}")
 
 

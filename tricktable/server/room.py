@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import logging
 import os
 import secrets
 import threading
@@ -30,11 +29,10 @@ from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, best_bot
 from tricktable.core.errors import GameError, NotYourTurn
 from tricktable.core.protocol import GameState
 from tricktable.core.record import RECORD_FORMAT, parse_record, replay
-from tricktable.games import GAMES, UnknownGame, get_spec
+from tricktable.games import get_spec
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
 from tricktable.store import GameRow, StaleVersion, Store
 
-log = logging.getLogger("tricktable.server")
 HUMAN = 0
 DEFAULT_DECISION_SECONDS = 20
 
@@ -50,25 +48,6 @@ def room_bot(game: str, level: str, seed: str) -> Bot:
     if forced and forced in BOTS:
         return make_bot(forced, seed=seed)
     return best_bot(game, level, seed)
-
-
-_warned: set[str] = set()
-
-
-def playable_games() -> list[str]:
-    """``available_games()``, minus any game whose module is mid-construction and
-    fails to load: one broken game must not take the whole room down."""
-    names = []
-    for name in GAMES:
-        try:
-            get_spec(name)
-        except Exception as error:  # noqa: BLE001 - any failure means "not offered"
-            if not isinstance(error, UnknownGame) and name not in _warned:
-                _warned.add(name)
-                log.warning("game %s is not offered: %r", name, error)
-            continue
-        names.append(name)
-    return names
 
 
 def utc_day(now: datetime | None = None) -> str:
@@ -131,8 +110,6 @@ class Room:
     # -- creating and loading ------------------------------------------------
     @staticmethod
     def spec(game: str) -> Any:
-        if game not in playable_games():
-            raise UnknownGame(f"unknown game {game!r}; offered: {', '.join(playable_games())}")
         return get_spec(game)
 
     def new_game(self, game: str, options: dict[str, Any] | None, seed: str | None = None,
@@ -379,4 +356,4 @@ def level_of(row: GameRow) -> str:
 
 
 __all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "best_bot_name", "bot_seed", "room_bot", "daily_seed",
-           "fairness_of", "playable_games", "seed_revealed", "utc_day"]
+           "fairness_of", "seed_revealed", "utc_day"]

@@ -8,11 +8,12 @@ from typing import Any
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from tricktable.games import GAMES
 from tricktable.nicknames import NicknameError, clean_nickname, skeleton
 from tricktable.server.fairness import deals_of
 from tricktable.server.guards import identity, known_identity, limit, responses, set_identity_cookie
 from tricktable.server.identity import COOKIE, Identities, Identity, IdentityRefused
-from tricktable.server.room import Room, fairness_of, playable_games, seed_revealed, utc_day
+from tricktable.server.room import Room, fairness_of, seed_revealed, utc_day
 
 
 class Nickname(BaseModel):
@@ -120,7 +121,7 @@ def request_identities(app: FastAPI) -> Identities:
 
 
 def _known(game: str) -> None:
-    if game not in playable_games():
+    if game not in GAMES:
         raise HTTPException(404, f"unknown game {game!r}")
 
 
