@@ -72,6 +72,9 @@ class Page:
     def open(self, hash_: str = "#/", speed: float = 0.05) -> None:
         self.page.goto(f"{self.server.url}/?speed={speed}{hash_}")
         self.page.wait_for_selector("body[data-ready]")
+        # A second open in the same page only changes the hash: wait for its route.
+        route = (hash_.split("/") + ["", ""])[1] or "home"
+        self.page.wait_for_function("page => document.querySelector('#main').dataset.page === page", arg=route)
         self.settle()
 
     def settle(self) -> None:

@@ -58,14 +58,13 @@ async function playAgain(game, options, level) {
   showTable(await startGame(game, options, level));
 }
 
-async function showTable(state) {
+function showTable(state) {
   leaveTable();
   const shown = (table = new Table(main, state, playAgain));
   rulesButton.hidden = false;
-  await howToPlay(state.game);
-  // Not awaited: the replay of the computer players' first moves may stop at a
-  // score sheet that waits for the person; the page is ready meanwhile.
-  if (table === shown) shown.start();
+  // Not awaited: the first-visit help and the replay of the computer players'
+  // first moves may wait for the person; the page is ready meanwhile.
+  howToPlay(state.game).then(() => table === shown && shown.start());
 }
 
 async function route() {

@@ -34,13 +34,13 @@ export async function renderHome(root, catalog) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
     list.append(el("article", { class: "game-card", dataset: { game: game.name } },
       el("h2", {}, t(`game.${game.name}`)),
+      el("a", { class: "more", href: `#/leaderboard/${game.name}` }, t("home.full_leaderboard")),
       el("p", { class: "blurb" }, t(`game.${game.name}.blurb`)),
       el("div", { class: "buttons" },
         el("a", { class: "action primary", href: `#/play/${game.name}` }, t("home.new_game")),
         el("a", { class: "action", href: `#/daily/${game.name}` }, t("home.daily")),
         el("a", { class: "action subtle", href: `#/rules/${game.name}` }, t("rules.button"))),
-      el("h3", {}, t("home.leaderboard", { day: catalog.day })), board,
-      el("a", { class: "more", href: `#/leaderboard/${game.name}` }, t("home.full_leaderboard"))));
+      el("h3", {}, t("home.leaderboard", { day: catalog.day })), board));
     api.leaderboard(game.name).then((data) => clear(board).append(leaderboardTable(data, 5)))
       .catch(() => clear(board));
   }

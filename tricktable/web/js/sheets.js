@@ -176,9 +176,11 @@ async function dailyBlock(state) {
 
 /** The tricks of the deal on the table (or, between deals, of the one just over). */
 function dealTricks(view) {
-  if ((view.tricks || []).length) return view.tricks;
-  return (view.match && view.match.previous_deal && view.match.previous_deal.tricks) || [];
+  return currentTricks(view).length ? currentTricks(view) : previousTricks(view);
 }
+
+const currentTricks = (view) => view.tricks || [];
+const previousTricks = (view) => (view.match && view.match.previous_deal && view.match.previous_deal.tricks) || [];
 
 export function showLastTrick(view, game) {
   const last = dealTricks(view).at(-1);
@@ -215,7 +217,9 @@ export function showTrickHistory(view, game) {
   const tricks = dealTricks(view);
   const names = renderer(game);
   const withPoints = tricks.some((trick) => trick.points !== undefined);
-  const content = el("div", { class: "trick-history" }, el("h2", {}, t("table.history_title")));
+  const previous = !currentTricks(view).length && tricks.length > 0;
+  const content = el("div", { class: "trick-history" },
+    el("h2", {}, t(previous ? "table.history_previous" : "table.history_title")));
   if (!tricks.length) content.append(el("p", {}, t("table.no_last_trick")));
   else {
     const head = el("tr", {}, el("th", { scope: "col" }, "#"),
@@ -230,7 +234,7 @@ export function showTrickHistory(view, game) {
         el("td", { class: "winner-cell" }, names.seatName(trick.winner)),
         withPoints ? el("td", { class: "num" }, String(trick.points)) : null);
     });
-    content.append(el("p", { class: "history-note" }, tn("table.history_note", tricks.length)),
+    content.append(el("p", { class: "history-note" }, tn(previous ? "table.history_note_previous" : "table.history_note", tricks.length)),
       el("div", { class: "history-scroll" }, el("table", { class: "sheet history" }, el("thead", {}, head), el("tbody", {}, rows))));
   }
   content.append(el("div", { class: "buttons" }, closeButton(t("sheet.close"))));

@@ -180,8 +180,8 @@ export class Table {
     const felt = this.felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
       el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0]);
-    this.root.append(el("section", { class: `table game-${this.game}` },
-      this.scorebar, felt, this.hintBox, this.hand, this.announcer));
+    this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
+      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, felt, this.hintBox, this.hand, this.announcer));
     this.render();
   }
 

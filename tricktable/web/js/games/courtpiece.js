@@ -74,6 +74,7 @@ export const courtpiece = {
   bubble(game, text) {
     if (text.startsWith("play ")) return "";
     if (text === "timeout") return t("courtpiece.bubble.timeout");
+    if (text.startsWith("hide ")) return t("courtpiece.bubble.hide");
     return this.actionLabel(game, text);
   },
 
