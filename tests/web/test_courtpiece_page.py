@@ -94,6 +94,9 @@ def test_when_the_countdown_runs_out_the_server_calls_time(make_page):
         p.settle()
     game_id = page.evaluate("localStorage.getItem('tt.game.double-sar')")
     assert page.locator(".prompt .countdown").count() == 1
+    page.evaluate("""() => { window.said = []; const south = document.querySelector('.seat.south .bubble');
+        new MutationObserver(() => south.textContent && window.said.push(south.textContent))
+            .observe(south, { childList: true, characterData: true, subtree: true }); }""")
     from sqlalchemy import update
 
     from tricktable.store import Store
@@ -108,6 +111,8 @@ def test_when_the_countdown_runs_out_the_server_calls_time(make_page):
         if not page.locator('button.action[data-action="pass to partner"]').count():
             break
     assert not page.locator('button.action[data-action="pass to partner"]').count()
+    # The person is told, beside his own seat, where he looks for his turn.
+    assert "Time ran out" in page.evaluate("window.said")
     # Only the page asked the server (this test did not), so the page made it happen.
     actions = page.request.get(f"{p.server.url}/api/games/{game_id}").json()["view"]["actions"]
     assert [0, "timeout"] in actions
