@@ -48,7 +48,10 @@ export function scoreSheetTable(game, result) {
   const head = el("tr", {}, el("th", { scope: "col" }, t("sheet.line")), ...heads.map((h) => el("th", { scope: "col", class: "num" }, h)));
   const rows = result.lines.map((line) => {
     const column = columnOf(game, line);
-    return el("tr", { class: renderer(game).isInfoLine(line) ? "line info" : "line" }, el("td", {}, renderer(game).lineText(game, line)),
+    const info = renderer(game).isInfoLine(line);
+    // An information line says whose it is in words, as it has no number in a column.
+    const text = info && column !== null ? `${heads[column]}: ${renderer(game).lineText(game, line)}` : renderer(game).lineText(game, line);
+    return el("tr", { class: info ? "line info" : "line" }, el("td", {}, text),
       ...heads.map((_, i) => el("td", { class: "num" }, i === column ? renderer(game).linePoints(line) : "")));
   });
   const sum = el("tr", { class: "sum" }, el("th", { scope: "row" }, t("sheet.deal_points")),
@@ -59,9 +62,16 @@ export function scoreSheetTable(game, result) {
 /** Games whose teams change every deal: the lines with their value, then what
  * each seat gets. */
 function seatSheet(game, result) {
-  const lines = result.lines.filter((line) => line.seat === undefined).map((line) =>
+  // The deal's value is what its point lines add up to: the lines table's sum row.
+  const isValue = (line) => line.key === "value";
+  const lines = result.lines.filter((line) => line.seat === undefined && !isValue(line)).map((line) =>
     el("tr", { class: renderer(game).isInfoLine(line) ? "line info" : "line" }, el("td", {}, renderer(game).lineText(game, line)),
       el("td", { class: "num" }, renderer(game).linePoints(line))));
+  const value = result.lines.find(isValue);
+  if (value) {
+    lines.push(el("tr", { class: "sum" }, el("th", { scope: "row" }, renderer(game).lineText(game, value)),
+      el("td", { class: "num" }, String(value.points))));
+  }
   const seats = columns(game);
   return el("div", {},
     el("table", { class: "sheet" }, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("sheet.line")),
