@@ -7,7 +7,8 @@ import { clear, el, toast } from "./dom.js";
 import { preferredLanguage, setLanguage, t, language } from "./i18n.js";
 import { renderHome, renderLeaderboard } from "./home.js";
 import { chosenLevel, setLevels } from "./levels.js";
-import { howToPlay, renderRulesPage, rulesDialog } from "./rules.js";
+import { howToPlay, renderRulesPage, rulesDialog, setRulesPages } from "./rules.js";
+import { setRenderers } from "./games/index.js";
 import { settings, settingsForm } from "./settings.js";
 import { openDialog } from "./sheets.js";
 import { problemText, Table } from "./table.js";
@@ -124,6 +125,8 @@ async function boot() {
   await api.identity(); // before anything else, so parallel requests share one identity
   catalog = await api.games();
   setLevels(catalog.levels, catalog.default_level);
+  setRenderers(catalog.games);
+  setRulesPages(catalog.games);
   window.addEventListener("hashchange", route);
   await route();
   document.body.dataset.ready = "1";

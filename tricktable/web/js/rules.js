@@ -7,9 +7,16 @@ import { has, language, t } from "./i18n.js";
 import { levelControl, rememberLevel } from "./levels.js";
 import { openDialog } from "./sheets.js";
 
+let pages = {};
+
+/** Each game's rules file from ``GET /api/games`` (``rules_page``). */
+export function setRulesPages(games) {
+  pages = Object.fromEntries(games.map((game) => [game.name, game.rules_page || game.name]));
+}
+
 async function rulesText(game) {
   for (const lang of [language(), "en"]) {
-    const response = await fetch(`rules/${lang}/${game}.md`);
+    const response = await fetch(`rules/${lang}/${encodeURIComponent(pages[game] || game)}.md`);
     if (response.ok) return response.text();
   }
   return "";

@@ -1,4 +1,5 @@
-// Which renderer draws which game; a game without its own module still plays
+// Which renderer draws which game: the server's catalog names each game's
+// renderer module (``renderer``); a game without its own module still plays
 // through the generic one (cards to click, every other action a button).
 
 import { base } from "./base.js";
@@ -6,16 +7,14 @@ import { courtpiece } from "./courtpiece.js";
 import { doppelkopf } from "./doppelkopf.js";
 import { euchre } from "./euchre.js";
 
-const RENDERERS = {
-  euchre,
-  doppelkopf,
-  "double-sar": courtpiece,
-  "single-sar": courtpiece,
-  "hidden-trump": courtpiece,
-  "be-ranga": courtpiece,
-  mendikot: courtpiece,
-};
+const MODULES = { base, courtpiece, doppelkopf, euchre };
+let chosen = {};
+
+/** Remember each game's renderer from ``GET /api/games``. */
+export function setRenderers(games) {
+  chosen = Object.fromEntries(games.map((game) => [game.name, MODULES[game.renderer] || base]));
+}
 
 export function renderer(game) {
-  return RENDERERS[game] || base;
+  return chosen[game] || MODULES[game] || base;
 }
