@@ -25,4 +25,5 @@ test-deps:
 	bash scripts/test-deps.sh
 
 test: $(STAMP) test-deps
+	$(PY) -m mypy
 	$(PY) -m pytest tricktable tests

@@ -1,8 +1,9 @@
 """Euchre computer players: expert rules (``heuristic``) and world-sampling search.
 
-Both decide from a seat's view.  The rules work on a small ``Table`` (masks and
-seats) that is built either from a view (the real bot) or from a sampled world's
-state for the seat to move (rollouts inside search); the ``Table`` of a state
+Both decide from a seat's observation.  The rules (``decide``, written once)
+work on a small ``Table`` (masks and seats) that is built either from an
+observation (the real bot) or from a sampled world's state for the seat to move
+(rollouts inside search, a world the bot built itself); the ``Table`` of a state
 holds only what that seat could know, so a rollout plays like the real bot would.
 
 Bidding rules count a hand's strength in "points" for a trump suit (right bower
@@ -15,12 +16,14 @@ winning trick, makers pull trump with the top trump, throw off the lowest loser.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
-from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, card_text, cards_of, mask_of, parse_card, parse_suit, rank_of, suit_of
 from tricktable.bots.search import SearchGame, team_value
-from tricktable.core.protocol import GameState
-from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, POWER, SUIT_CARDS, SUITS, deal_score, same_colour
+from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, rank_of, suit_of
+from tricktable.core.observation import Observation
+from tricktable.core.protocol import GameSpec, GameState
+from tricktable.games.euchre.observation import EuchreObservation, Phase, UpCard
+from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, NO_TRUMP, POWER, SUIT_CARDS, SUITS, deal_score, same_colour
 from tricktable.games.euchre.state import (
     ALONE,
     ALONE_CHOICE,
@@ -35,6 +38,8 @@ from tricktable.games.euchre.state import (
     ROUND2,
     WITH_PARTNER,
     EuchreState,
+    action_text,
+    parse_action,
 )
 
 ORDER_THRESHOLD = 5.8
@@ -60,10 +65,14 @@ DISAGREE_WEIGHT = 0.2
 # -- the table as one seat sees it -------------------------------------------------
 @dataclass
 class Table:
-    """What the seat to move knows during play, as masks (see module docstring)."""
+    """What the seat to move knows, as masks and seats (see module docstring)."""
 
+    phase: Phase
     seat: int
+    dealer: int
     hand: int
+    up_card: int
+    turned_down: int  # the suit turned down in round 1, or -1
     trump: int
     maker: int
     alone: bool
@@ -79,7 +88,8 @@ class Table:
     def seats_after(self) -> list[int]:
         """Seats still to play to the current trick after this seat."""
         active = 3 if self.alone else 4
-        seats, s = [], self.seat
+        seats: list[int] = []
+        s = self.seat
         while len(self.trick) + 1 + len(seats) < active:
             s = (s + 1) % 4
             if s != self.sitting_out:
@@ -102,36 +112,39 @@ def _add_trick(table_voids: list[int], trump: int, plays: Sequence[tuple[int, in
 def table_from_state(state: EuchreState) -> Table:
     """The acting seat's knowledge in a (sampled) state."""
     seat, trump = state.turn, state.trump
-    voids = [0, 0, 0, 0]
-    gone = 0
-    for leader, cards, _ in state.tricks:
-        gone |= _add_trick(voids, trump, list(zip(state.seats_of_trick(leader, len(cards)), cards)))
-    trick = list(zip(state.seats_of_trick(state.leader, len(state.trick)), state.trick)) if state.trick else []
-    if trick:
-        gone |= _add_trick(voids, trump, trick)
-    if state.turned_down >= 0:
-        gone |= 1 << state.up_card
-    if seat == state.dealer and state.discard >= 0:
-        gone |= 1 << state.discard
-    return Table(seat, state.hands[seat], trump, state.maker, state.alone, state.sitting_out, trick, gone, voids)
+    tricks = [state.plays_of_trick(leader, cards) for leader, cards, _ in state.tricks]
+    trick = list(state.plays_of_trick(state.leader, state.trick)) if state.trick else []
+    discard = state.discard if seat == state.dealer else -1
+    return _table(state.phase, seat, state.dealer, state.hands[seat], state.up_card, state.turned_down, trump,
+                  state.maker, state.alone, state.sitting_out, tricks, trick, discard)
 
 
-def table_from_view(view: Mapping[str, Any]) -> Table:
-    trump = parse_suit(view["trump"])
+def table_from_observation(obs: EuchreObservation) -> Table:
+    """The observing seat's knowledge."""
+    trump = obs.trump if obs.trump is not None else NO_TRUMP
+    turned_down = obs.turned_down if obs.turned_down is not None else -1
+    maker = obs.maker if obs.maker is not None else -1
+    sitting_out = obs.sitting_out if obs.sitting_out is not None else -1
+    discard = obs.discard if obs.discard is not None else -1
+    return _table(obs.phase, obs.seat, obs.dealer, mask_of(obs.hand), obs.up_card, turned_down, trump, maker,
+                  obs.alone, sitting_out, [t.cards for t in obs.tricks], list(obs.trick), discard)
+
+
+def _table(phase: Phase, seat: int, dealer: int, hand: int, up: int, turned_down: int, trump: int, maker: int,
+           alone: bool, sitting_out: int, tricks: Sequence[Sequence[tuple[int, int]]], trick: list[tuple[int, int]],
+           discard: int) -> Table:
     voids = [0, 0, 0, 0]
     gone = 0
-    for t in view["tricks"]:
-        gone |= _add_trick(voids, trump, [(s, parse_card(c)) for s, c in t["cards"]])
-    trick = [(s, parse_card(c)) for s, c in view["trick"]]
-    if trick:
-        gone |= _add_trick(voids, trump, trick)
-    if view["up_card_status"] == "turned down":
-        gone |= 1 << parse_card(view["up_card"])
-    if "discard" in view:
-        gone |= 1 << parse_card(view["discard"])
-    sitting_out = view["sitting_out"] if view["sitting_out"] is not None else -1
-    hand = mask_of(parse_card(c) for c in view["hand"])
-    return Table(view["seat"], hand, trump, view["maker"], view["alone"], sitting_out, trick, gone, voids)
+    if phase == PLAYING:
+        for plays in tricks:
+            gone |= _add_trick(voids, trump, plays)
+        if trick:
+            gone |= _add_trick(voids, trump, trick)
+    if turned_down >= 0:
+        gone |= 1 << up
+    if discard >= 0:
+        gone |= 1 << discard
+    return Table(phase, seat, dealer, hand, up, turned_down, trump, maker, alone, sitting_out, trick, gone, voids)
 
 
 # -- card play ----------------------------------------------------------------------
@@ -357,66 +370,54 @@ def should_go_alone(hand: int, trump: int, seat: int, dealer: int, up: int | Non
     return alone_tricks(hand, trump) >= ALONE_THRESHOLD
 
 
-# -- the policy: a decision for the seat to move ---------------------------------------
-def heuristic_action(state: EuchreState) -> int:
-    """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
-    phase, seat = state.phase, state.turn
-    if phase == PLAYING:
-        return choose_card(table_from_state(state), state.legal_actions())
-    hand = state.hands[seat]
-    if phase == ROUND1:
-        if FARMER in state.legal_actions():
-            return FARMER
-        return ORDER_UP if should_order(hand, state.up_card, seat, state.dealer) else PASS
-    if phase == ROUND2:
-        forced = PASS not in state.legal_actions()
-        suit = call_choice(hand, state.turned_down, forced)
-        return PASS if suit is None else CALL + suit
-    if phase == ALONE_CHOICE:
-        up = state.up_card if state.turned_down < 0 else None
-        return ALONE if should_go_alone(hand, state.trump, seat, state.dealer, up) else WITH_PARTNER
-    if phase == DISCARDING:
-        return DISCARD + best_discard(hand, state.trump)
-    raise ValueError(f"no decision in phase {phase}")
-
-
-def heuristic_text(view: Mapping[str, Any]) -> str:
-    """The rules' action for a view (the ``heuristic`` bot)."""
-    legal = view["legal"]
+# -- the rules: one decision for the seat to move -------------------------------------
+def decide(table: Table, legal: Sequence[int]) -> int:
+    """The rules' action (the one set of expert rules, for the bot and rollouts)."""
+    phase, seat, hand = table.phase, table.seat, table.hand
     if len(legal) == 1:
         return legal[0]
-    phase, seat, dealer = view["phase"], view["seat"], view["dealer"]
-    hand = mask_of(parse_card(c) for c in view["hand"])
-    up = parse_card(view["up_card"])
-    if phase == "play":
-        table = table_from_view(view)
-        return "play " + card_text(choose_card(table, [parse_card(t.split()[1]) for t in legal]))
-    if phase == "round 1":
-        if "farmer's hand" in legal:
-            return "farmer's hand"
-        return "order up" if should_order(hand, up, seat, dealer) else "pass"
-    if phase == "round 2":
-        suit = call_choice(hand, parse_suit(view["turned_down"]), "pass" not in legal)
-        return "pass" if suit is None else f"call {'CDHS'[suit]}"
-    trump = parse_suit(view["trump"])
-    if phase == "alone?":
-        ordered = view["turned_down"] is None
-        return "alone" if should_go_alone(hand, trump, seat, dealer, up if ordered else None) else "with partner"
-    if phase == "discard":
-        return "discard " + card_text(best_discard(hand, trump))
-    raise ValueError(f"no decision in phase {phase!r}")
+    if phase == PLAYING:
+        return choose_card(table, legal)
+    if phase == ROUND1:
+        if FARMER in legal:
+            return FARMER
+        return ORDER_UP if should_order(hand, table.up_card, seat, table.dealer) else PASS
+    if phase == ROUND2:
+        suit = call_choice(hand, table.turned_down, PASS not in legal)
+        return PASS if suit is None else CALL + suit
+    if phase == ALONE_CHOICE:
+        up = table.up_card if table.turned_down < 0 else None
+        return ALONE if should_go_alone(hand, table.trump, seat, table.dealer, up) else WITH_PARTNER
+    if phase == DISCARDING:
+        return DISCARD + best_discard(hand, table.trump)
+    raise ValueError(f"no decision in phase {phase.key!r}")
+
+
+def heuristic_action(state: GameState) -> int:
+    """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
+    assert isinstance(state, EuchreState)
+    return decide(table_from_state(state), state.legal_actions())
+
+
+def heuristic_text(obs: Observation) -> str:
+    """The rules' action for an observation (the ``heuristic`` bot)."""
+    assert isinstance(obs, EuchreObservation)
+    if len(obs.legal) == 1:
+        return obs.legal[0]
+    return action_text(decide(table_from_observation(obs), [parse_action(text) for text in obs.legal]))
 
 
 # -- what the bidding reveals (for weighting sampled worlds) ----------------------------
-def bidding_likelihood(world: EuchreState, view: Mapping[str, Any], me: int) -> float:
+def bidding_likelihood(world: GameState, obs: Observation, me: int) -> float:
     """How well the sampled hands explain the others' bids, assuming they bid by
     the rules above: a bid the rules agree with counts 1, one they do not
     ``DISAGREE_WEIGHT`` (people and other programs bid differently, so nothing
     is ruled out)."""
+    assert isinstance(world, EuchreState)
     weight = 1.0
     up, dealer = world.up_card, world.dealer
     hands = [mask_of(h) for h in world.deal.hands]
-    actions = view["actions"]
+    actions = obs.actions
     for (seat, text), bidding_round in zip(actions, pass_rounds(actions)):
         if seat == me or not bidding_round:
             continue
@@ -430,7 +431,7 @@ def bidding_likelihood(world: EuchreState, view: Mapping[str, Any], me: int) -> 
             agrees = should_order(hand, up, seat, dealer)
         elif text.startswith("call "):
             # A forced dealer's call says little; otherwise the suit is strong.
-            agrees = seat == dealer or hand_points(hand, parse_suit(text.split()[1])) >= CALL_THRESHOLD - 1.0
+            agrees = seat == dealer or hand_points(hand, parse_action(text) - CALL) >= CALL_THRESHOLD - 1.0
         elif text == "alone":
             agrees = should_go_alone(hand, world.trump, seat, dealer, None if world.turned_down >= 0 else up)
         else:
@@ -440,7 +441,7 @@ def bidding_likelihood(world: EuchreState, view: Mapping[str, Any], me: int) -> 
     return weight
 
 
-def pass_rounds(actions: Sequence[Sequence[Any]]) -> list[int]:
+def pass_rounds(actions: Sequence[tuple[int, str]]) -> list[int]:
     """For each action, the bidding round it belongs to (1 or 2; 0 after bidding;
     the alone decision counts with the bid it follows)."""
     rounds, passes, current, last = [], 0, 1, 1
@@ -495,7 +496,7 @@ class _Solver:
 
     def __init__(self, hands: list[int], trump: int, out: int, active: int, makers: int):
         self.hands, self.trump, self.out, self.active, self.makers = hands, trump, out, active, makers
-        self.memo: dict[tuple[int, int, int, int, int, int], bool] = {}
+        self.memo: dict[tuple[int, ...], bool] = {}
 
     def reach(self, trick: list[tuple[int, int]], turn: int, need: int, left: int) -> bool:
         if need <= 0:
@@ -507,9 +508,9 @@ class _Solver:
             gained = 1 if winner % 2 == self.makers else 0
             return self.reach([], winner, need - gained, left - 1)
         hands = self.hands
-        if not trick:
-            key = (*hands, turn, need)
-            known = self.memo.get(key)  # type: ignore[arg-type]
+        key = (*hands, turn, need) if not trick else None  # positions between tricks are memoised
+        if key is not None:
+            known = self.memo.get(key)
             if known is not None:
                 return known
         hand = hands[turn]
@@ -530,13 +531,13 @@ class _Solver:
             if value == maximizing:
                 result = value
                 break
-        if not trick:
-            self.memo[key] = result  # type: ignore[index]
+        if key is not None:
+            self.memo[key] = result
         return result
 
 
 # -- search ----------------------------------------------------------------------
-def _spec() -> Any:
+def _spec() -> GameSpec:
     from tricktable.games.euchre import SPEC
 
     return SPEC

@@ -73,6 +73,26 @@ TERMINAL = -1
 """``to_move`` of a finished game."""
 
 
+Play = tuple[int, int]
+"""A card on the table: (seat, card id)."""
+
+
+def plays_json(plays: tuple[Play, ...]) -> list[list[Any]]:
+    return [[seat, card_text(c)] for seat, c in plays]
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led, the cards in play order, who won it."""
+
+    leader: int
+    cards: tuple[Play, ...]
+    winner: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"leader": self.leader, "cards": plays_json(self.cards), "winner": self.winner}
+
+
 @dataclass(frozen=True)
 class DealSummary:
     """A finished deal of a match, for the score sheet."""

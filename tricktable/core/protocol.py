@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, parse_cards
+from tricktable.core.actions import ActionSpace
 from tricktable.core.errors import (
     GameOver,
     IllegalAction,
@@ -34,7 +35,8 @@ from tricktable.core.errors import (
     OptionError,
     RecordError,
 )
-from tricktable.core.observation import TERMINAL, LegacyView, Observation
+from tricktable.core.observation import TERMINAL as TERMINAL  # re-exported: games take it from the protocol
+from tricktable.core.observation import LegacyView, Observation
 
 NUM_SEATS = 4
 
@@ -119,6 +121,8 @@ class GameSpec(ABC):
     rules_version: ClassVar[str]
     deck: ClassVar[tuple[int, ...]]
     double_deck: ClassVar[bool] = False
+    actions: ClassVar[ActionSpace]
+    """Every action int the game uses, as named ranges (``tricktable.core.actions``)."""
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 

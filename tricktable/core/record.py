@@ -91,16 +91,19 @@ def record_of(state: GameState) -> GameRecord:
         else:
             actions.append(f"{seat}: {scratch.action_text(action)}")
             scratch.apply_for(seat, action)
-    common = dict(game=spec.name, rules_version=spec.rules_version, options=dict(state.options), actions=actions)
+    options = dict(state.options)
     if isinstance(state, MatchState):
-        return GameRecord(kind="match", seed=state.seed, daily=state.daily, **common)
-    return GameRecord(kind="deal", deal=state.deal, **common)  # type: ignore[attr-defined]
+        return GameRecord(spec.name, spec.rules_version, options, "match", seed=state.seed, daily=state.daily,
+                          actions=actions)
+    deal: Deal = getattr(state, "deal")  # every deal state keeps its Deal (not part of the GameState protocol)
+    return GameRecord(spec.name, spec.rules_version, options, "deal", deal=deal, actions=actions)
 
 
 def _initial_twin(state: GameState) -> GameState:
     if isinstance(state, MatchState):
         return state.spec.new_match(state.seed, state.options, daily=state.daily)
-    return state.spec.new_deal(state.deal, state.options)  # type: ignore[attr-defined]
+    deal: Deal = getattr(state, "deal")  # every deal state keeps its Deal (not part of the GameState protocol)
+    return state.spec.new_deal(deal, state.options)
 
 
 def parse_record(data: Any) -> GameRecord:

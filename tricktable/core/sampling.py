@@ -15,11 +15,15 @@ distribution at random.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from tricktable.core.errors import GameError
 
 _FAST_TRIES = 20
+
+
+SlotsOf = Mapping[int, Sequence[int]]
+"""Per unseen card, the hidden places that may hold it."""
 
 
 class SamplingError(GameError):
@@ -43,7 +47,8 @@ def assign_cards(
     return _guided(rng, cards, capacities, slots_of)
 
 
-def _greedy(rng: random.Random, cards, capacities, slots_of) -> list[list[int]] | None:
+def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
+            slots_of: SlotsOf) -> list[list[int]] | None:
     left = list(capacities)
     result: list[list[int]] = [[] for _ in capacities]
     order = list(cards)
@@ -59,7 +64,7 @@ def _greedy(rng: random.Random, cards, capacities, slots_of) -> list[list[int]] 
     return result
 
 
-def _guided(rng: random.Random, cards, capacities, slots_of) -> list[list[int]]:
+def _guided(rng: random.Random, cards: Sequence[int], capacities: Sequence[int], slots_of: SlotsOf) -> list[list[int]]:
     """Slow but sure: place each card only where the rest stays feasible (Hall)."""
     left = list(capacities)
     remaining = list(cards)
@@ -82,7 +87,7 @@ def _guided(rng: random.Random, cards, capacities, slots_of) -> list[list[int]]:
     return result
 
 
-def _feasible(cards, left, slots_of) -> bool:
+def _feasible(cards: Sequence[int], left: Sequence[int], slots_of: SlotsOf) -> bool:
     n = len(left)
     need = [0] * (1 << n)
     for c in cards:

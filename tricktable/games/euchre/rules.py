@@ -12,6 +12,8 @@ True
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from tricktable.cards import ACE, CLUBS, DIAMONDS, HEARTS, JACK, NINE, SPADES, card, mask_of, rank_of, suit_of
 
 NO_TRUMP = 4
@@ -62,21 +64,33 @@ SUIT_CARDS: tuple[tuple[int, ...], ...] = tuple(
 LOW_CARDS = mask_of(c for c in DECK if rank_of(c) <= 8)  # nines and tens: a farmer's hand
 
 
-def deal_score(makers_tricks: int, alone: bool) -> tuple[str, int, int]:
-    """(line key, makers' points, defenders' points) — the scoring table."""
+class Outcome(StrEnum):
+    """How a hand ended; the value is the stable key of its score line."""
+
+    MADE = "made"
+    MARCH = "march"
+    ALONE_MADE = "alone_made"
+    ALONE_MARCH = "alone_march"
+    EUCHRED = "euchred"
+    THROWN_IN = "thrown_in"
+    FARMERS_HAND = "farmers_hand"
+
+
+def deal_score(makers_tricks: int, alone: bool) -> tuple[Outcome, int, int]:
+    """(outcome, makers' points, defenders' points) — the scoring table."""
     if makers_tricks == TRICKS:
-        return ("alone_march", 4, 0) if alone else ("march", 2, 0)
+        return (Outcome.ALONE_MARCH, 4, 0) if alone else (Outcome.MARCH, 2, 0)
     if makers_tricks >= 3:
-        return ("alone_made", 1, 0) if alone else ("made", 1, 0)
-    return ("euchred", 0, 2)
+        return (Outcome.ALONE_MADE, 1, 0) if alone else (Outcome.MADE, 1, 0)
+    return (Outcome.EUCHRED, 0, 2)
 
 
 SCORE_TEXTS = {
-    "made": "Makers won 3 or 4 tricks",
-    "march": "Makers won all 5 tricks (march)",
-    "alone_made": "Maker alone won 3 or 4 tricks",
-    "alone_march": "Maker alone won all 5 tricks",
-    "euchred": "Defenders won 3 or more tricks (euchre)",
-    "thrown_in": "Everyone passed: hand thrown in",
-    "farmers_hand": "Farmer's hand: redeal",
+    Outcome.MADE: "Makers won 3 or 4 tricks",
+    Outcome.MARCH: "Makers won all 5 tricks (march)",
+    Outcome.ALONE_MADE: "Maker alone won 3 or 4 tricks",
+    Outcome.ALONE_MARCH: "Maker alone won all 5 tricks",
+    Outcome.EUCHRED: "Defenders won 3 or more tricks (euchre)",
+    Outcome.THROWN_IN: "Everyone passed: hand thrown in",
+    Outcome.FARMERS_HAND: "Farmer's hand: redeal",
 }

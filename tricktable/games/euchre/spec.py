@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from tricktable.cards import parse_card, parse_suit
 from tricktable.core.match import MatchState
+from tricktable.core.observation import Observation
 from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
 from tricktable.core.rng import SeedStream, derive_seed, shuffled
 from tricktable.core.sampling import assign_cards
@@ -18,9 +18,12 @@ from tricktable.games.euchre.rules import (
     EFFECTIVE_SUIT,
     GAME_TARGET,
     HAND_SIZE,
+    NO_TRUMP,
     SUIT_CARDS,
+    Outcome,
 )
-from tricktable.games.euchre.state import DISCARD, HIDDEN_DISCARD_TEXT, EuchreState
+from tricktable.games.euchre.observation import EuchreObservation, UpCard
+from tricktable.games.euchre.state import ACTIONS, DISCARD, HIDDEN_DISCARD_TEXT, EuchreState
 
 
 class EuchreSpec(GameSpec):
@@ -28,6 +31,7 @@ class EuchreSpec(GameSpec):
     title = "Euchre"
     rules_version = "euchre-1"
     deck = DECK
+    actions = ACTIONS
     option_specs = (
         OptionSpec("stick_the_dealer", True, description="The dealer must name trump if all pass twice."),
         OptionSpec("farmers_hand", False, description="A hand of only nines and tens may ask for a redeal."),
@@ -49,8 +53,9 @@ class EuchreSpec(GameSpec):
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "EuchreMatch":
         return EuchreMatch(self, seed, options, daily)
 
-    def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> EuchreState:
-        return sample_world(self, view, rng)
+    def sample_world(self, obs: Observation, rng: random.Random) -> EuchreState:
+        assert isinstance(obs, EuchreObservation), "a Euchre world is sampled from a Euchre observation"
+        return sample_world(self, obs, rng)
 
 
 class EuchreMatch(MatchState):
@@ -64,7 +69,7 @@ class EuchreMatch(MatchState):
         return deal.returns()
 
     def counts_as_deal(self, deal: GameState) -> bool:
-        return deal.outcome != "farmers_hand"  # type: ignore[attr-defined]
+        return not (isinstance(deal, EuchreState) and deal.outcome is Outcome.FARMERS_HAND)
 
     def next_dealer(self, deal: GameState) -> int:
         return self.dealer if not self.counts_as_deal(deal) else (self.dealer + 1) % 4
@@ -85,44 +90,41 @@ class EuchreMatch(MatchState):
         }
 
 
-def _voids(view: Mapping[str, Any], trump: int) -> list[int]:
+def _voids(obs: EuchreObservation, trump: int) -> list[int]:
     """Per seat, a mask of the cards that seat cannot hold (it showed out)."""
     barred = [0, 0, 0, 0]
-    tricks = [t["cards"] for t in view["tricks"]] + ([view["trick"]] if view["trick"] else [])
+    tricks = [t.cards for t in obs.tricks] + ([obs.trick] if obs.trick else [])
     effective = EFFECTIVE_SUIT[trump]
     for plays in tricks:
-        led = effective[parse_card(plays[0][1])]
-        for seat, text in plays[1:]:
-            if effective[parse_card(text)] != led:
+        led = effective[plays[0][1]]
+        for seat, c in plays[1:]:
+            if effective[c] != led:
                 barred[seat] |= SUIT_CARDS[trump][led]
     return barred
 
 
-def sample_world(spec: EuchreSpec, view: Mapping[str, Any], rng: random.Random) -> EuchreState:
-    """A full hand consistent with ``view``: deal the unseen cards over the hidden
+def sample_world(spec: EuchreSpec, obs: EuchreObservation, rng: random.Random) -> EuchreState:
+    """A full hand consistent with ``obs``: deal the unseen cards over the hidden
     places (others' hands, the kitty, the dealer's unknown discard), then replay
     the public actions on that deal."""
-    me, dealer = view["seat"], view["dealer"]
-    up = parse_card(view["up_card"])
-    trump = parse_suit(view["trump"]) if view["trump"] else 4
+    me, dealer, up = obs.seat, obs.dealer, obs.up_card
+    trump = obs.trump if obs.trump is not None else NO_TRUMP
     played: list[list[int]] = [[], [], [], []]
-    for t in view["tricks"]:
-        for seat, text in t["cards"]:
-            played[seat].append(parse_card(text))
-    for seat, text in view["trick"]:
-        played[seat].append(parse_card(text))
-    mine = [parse_card(t) for t in view["hand"]]
-    dealer_took_up = view["up_card_status"] == "picked up"
-    my_discard = parse_card(view["discard"]) if "discard" in view else None
-    unknown_discard = dealer_took_up and my_discard is None and any(t == HIDDEN_DISCARD_TEXT for _, t in view["actions"])
+    for plays in [t.cards for t in obs.tricks] + [obs.trick]:
+        for seat, c in plays:
+            played[seat].append(c)
+    mine = list(obs.hand)
+    dealer_took_up = obs.up_card_status is UpCard.PICKED_UP
+    my_discard = obs.discard
+    unknown_discard = dealer_took_up and my_discard is None and any(t == HIDDEN_DISCARD_TEXT for _, t in obs.actions)
 
     seen = set(mine) | {up} | {c for cards in played for c in cards}
     if my_discard is not None:
         seen.add(my_discard)
     unseen = [c for c in DECK if c not in seen]
     others = [s for s in range(4) if s != me]
-    barred = _voids(view, trump)
-    capacities = [view["hand_sizes"][s] for s in others] + [3]
+    barred = _voids(obs, trump)
+    capacities = [obs.hand_sizes[s] for s in others] + [3]
     allowed = [DECK_MASK & ~barred[s] for s in others] + [DECK_MASK]
     up_in_hiding = dealer_took_up and dealer != me and up not in played[dealer]
     if unknown_discard:
@@ -152,10 +154,13 @@ def sample_world(spec: EuchreSpec, view: Mapping[str, Any], rng: random.Random) 
         hands.append(tuple(sorted(cards)))
     if any(len(h) != HAND_SIZE for h in hands):
         raise AssertionError(f"sampled hands of sizes {[len(h) for h in hands]}")
-    state = spec.new_deal(Deal(dealer, tuple(hands), (up, *kitty)), view["options"])
-    for _, text in view["actions"]:
-        action = DISCARD + discard if text == HIDDEN_DISCARD_TEXT else state.parse_action(text)  # type: ignore[operator]
-        state.apply(action)
+    state = spec.new_deal(Deal(dealer, tuple(hands), (up, *kitty)), obs.options)
+    for _, text in obs.actions:
+        if text == HIDDEN_DISCARD_TEXT:
+            assert discard is not None  # a hidden discard was sampled above
+            state.apply(DISCARD + discard)
+        else:
+            state.apply(state.parse_action(text))
     return state
 
 

@@ -4,8 +4,9 @@ Seats 0..3 sit clockwise; partners are ``s`` and ``s + 2``; team = ``seat % 2``.
 Phases: round 1 (order up or pass), round 2 (name a suit or pass), the maker's
 alone decision, the dealer's discard, play.
 
-Actions are ints: a card id plays that card, ``DISCARD + card`` discards it, and
-the bids are constants below.  Their notation:
+Actions are ints from the ranges of ``ACTIONS`` (the one declaration of the
+action space): a card id plays that card, ``DISCARD + card`` discards it, and
+the bids are the single-action ranges.  Their notation:
 
 >>> from tricktable.games.euchre import SPEC
 >>> state = SPEC.new_deal(SPEC.deal_from_seed("doc", 0, {}), SPEC.normalize_options({}))
@@ -19,10 +20,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from tricktable.cards import card_text, cards_of, mask_of, parse_card, parse_suit, suit_of
-from tricktable.cards import SUIT_LETTERS
+from tricktable.cards import SUIT_LETTERS, card_text, cards_of, mask_of, parse_card, parse_suit, suit_of
+from tricktable.core.actions import ActionRange, ActionSpace
 from tricktable.core.errors import GameOver, IllegalAction, NotationError
-from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
+from tricktable.core.observation import Trick
+from tricktable.core.protocol import TERMINAL, Deal, GameSpec, GameState, ScoreLine
+from tricktable.games.euchre.observation import EuchreObservation, EuchreResult, Phase, UpCard
 from tricktable.games.euchre.rules import (
     EFFECTIVE_SUIT,
     LOW_CARDS,
@@ -31,15 +34,27 @@ from tricktable.games.euchre.rules import (
     SCORE_TEXTS,
     SUIT_CARDS,
     TRICKS,
+    Outcome,
     deal_score,
 )
 
-DISCARD = 64
-PASS, ORDER_UP, CALL, ALONE, WITH_PARTNER, FARMER = 128, 129, 130, 134, 135, 136
+ACTIONS = ActionSpace(
+    ActionRange("play", 0, 52),
+    ActionRange("discard", 64, 52),
+    ActionRange("pass", 128),
+    ActionRange("order up", 129),
+    ActionRange("call", 130, 4),
+    ActionRange("alone", 134),
+    ActionRange("with partner", 135),
+    ActionRange("farmer's hand", 136),
+)
+DISCARD = ACTIONS["discard"].start
+CALL = ACTIONS["call"].start
+PASS, ORDER_UP, ALONE, WITH_PARTNER, FARMER = (
+    ACTIONS[name].start for name in ("pass", "order up", "alone", "with partner", "farmer's hand"))
 HIDDEN_DISCARD_TEXT = "discard ?"
 
-ROUND1, ROUND2, ALONE_CHOICE, DISCARDING, PLAYING, DONE = range(6)
-PHASE_NAMES = ("round 1", "round 2", "alone?", "discard", "play", "done")
+ROUND1, ROUND2, ALONE_CHOICE, DISCARDING, PLAYING, DONE = Phase
 
 _WORDS = {"pass": PASS, "order up": ORDER_UP, "pick it up": ORDER_UP, "alone": ALONE,
           "go alone": ALONE, "with partner": WITH_PARTNER, "farmer's hand": FARMER, "farmer": FARMER}
@@ -48,7 +63,7 @@ _WORDS = {"pass": PASS, "order up": ORDER_UP, "pick it up": ORDER_UP, "alone": A
 class EuchreState(GameState):
     """One hand of Euchre, from the deal to the score."""
 
-    def __init__(self, spec, deal: Deal, options: Mapping[str, Any]):
+    def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
         self.spec = spec
         self.deal = deal
         self.options = dict(options)
@@ -69,7 +84,7 @@ class EuchreState(GameState):
         self.trick: list[int] = []  # cards of the current trick, in play order from the leader
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # (leader, cards, winner)
         self.tricks_won = [0, 0]
-        self.outcome = ""  # a SCORE_TEXTS key once the hand is over
+        self.outcome: Outcome | None = None  # set once the hand is over
         self.points = [0, 0]
         self._history: list[int] = []
         self._actors: list[int] = []
@@ -109,7 +124,7 @@ class EuchreState(GameState):
         elif phase == DONE:
             raise GameOver("the hand is over")
         elif action not in self.legal_actions():
-            raise IllegalAction(f"{self._describe(action)} is not allowed now ({PHASE_NAMES[phase]})")
+            raise IllegalAction(f"{self._describe(action)} is not allowed now ({phase.key})")
         else:
             self._bid(action)
 
@@ -119,12 +134,14 @@ class EuchreState(GameState):
     def breakdown(self) -> list[ScoreLine]:
         if self.phase != DONE:
             return []
+        outcome = self.outcome
+        assert outcome is not None  # set whenever the phase is DONE
         if self.maker < 0:
-            return [ScoreLine(self.outcome, SCORE_TEXTS[self.outcome], 0)]
+            return [ScoreLine(outcome.value, SCORE_TEXTS[outcome], 0)]
         makers = self.maker % 2
         lines = [ScoreLine("tricks", f"Makers' tricks: {self.tricks_won[makers]}", self.tricks_won[makers], team=makers)]
         winners = makers if self.points[makers] else 1 - makers
-        lines.append(ScoreLine(self.outcome, SCORE_TEXTS[self.outcome], self.points[winners], team=winners))
+        lines.append(ScoreLine(outcome.value, SCORE_TEXTS[outcome], self.points[winners], team=winners))
         return lines
 
     def clone(self) -> "EuchreState":
@@ -141,33 +158,10 @@ class EuchreState(GameState):
 
     # -- notation ----------------------------------------------------------
     def action_text(self, action: int) -> str:
-        if 0 <= action < 52:
-            return f"play {card_text(action)}"
-        if DISCARD <= action < DISCARD + 52:
-            return f"discard {card_text(action - DISCARD)}"
-        if CALL <= action < CALL + 4:
-            return f"call {SUIT_LETTERS[action - CALL]}"
-        for text, value in (("pass", PASS), ("order up", ORDER_UP), ("alone", ALONE),
-                            ("with partner", WITH_PARTNER), ("farmer's hand", FARMER)):
-            if action == value:
-                return text
-        raise NotationError(f"{action!r} is not a Euchre action")
+        return action_text(action)
 
     def parse_action(self, text: str) -> int:
-        words = " ".join(text.lower().split())
-        if words in _WORDS:
-            return _WORDS[words]
-        verb, _, rest = words.partition(" ")
-        if verb == "play" and rest:
-            return parse_card(rest)
-        if verb == "discard" and rest:
-            return DISCARD + parse_card(rest)
-        if verb in ("call", "name") and rest:
-            return CALL + parse_suit(rest)
-        raise NotationError(
-            f"{text!r} is not a Euchre action (try: pass, order up, call S, alone, with partner, "
-            "discard 9C, play JH)"
-        )
+        return parse_action(text)
 
     # -- bidding -----------------------------------------------------------
     def _may_farm(self) -> bool:
@@ -190,7 +184,7 @@ class EuchreState(GameState):
                 self.phase, self.passes, self.turned_down = ROUND2, 0, suit_of(self.up_card)
                 self.turn = (self.dealer + 1) % 4
             else:
-                self._finish("thrown_in")
+                self._finish(Outcome.THROWN_IN)
         elif action == ORDER_UP or CALL <= action < CALL + 4:
             self.trump = suit_of(self.up_card) if action == ORDER_UP else action - CALL
             self.maker = seat
@@ -198,7 +192,7 @@ class EuchreState(GameState):
         elif action in (ALONE, WITH_PARTNER):
             self._decide_alone(action == ALONE)
         elif action == FARMER:
-            self._finish("farmers_hand")
+            self._finish(Outcome.FARMERS_HAND)
         else:  # a discard
             card = action - DISCARD
             self.hands[seat] &= ~(1 << card)
@@ -280,67 +274,96 @@ class EuchreState(GameState):
 
     def _score(self) -> None:
         makers = self.maker % 2
-        key, makers_points, defenders_points = deal_score(self.tricks_won[makers], self.alone)
+        outcome, makers_points, defenders_points = deal_score(self.tricks_won[makers], self.alone)
         self.points[makers], self.points[1 - makers] = makers_points, defenders_points
-        self.outcome = key
-        self.phase = DONE
-
-    def _finish(self, outcome: str) -> None:
         self.outcome = outcome
         self.phase = DONE
 
-    # -- views -------------------------------------------------------------
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know.  Never: another hand, the kitty, the deck order,
-        the seed, or the dealer's discard (unless ``seat`` is the dealer)."""
-        actions = []
-        for actor, action in zip(self._actors, self._history):
-            hidden = DISCARD <= action < DISCARD + 52 and actor != seat
-            actions.append([actor, HIDDEN_DISCARD_TEXT if hidden else self.action_text(action)])
-        if self.phase == ROUND1:
-            up_card_status = "offered"
-        elif self.turned_down >= 0:
-            up_card_status = "turned down"
-        elif self.picked_up:
-            up_card_status = "picked up"
-        else:
-            up_card_status = "taken out of play"  # the dealer sits out: nobody picks it up
+    def _finish(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.phase = DONE
+
+    # -- observations --------------------------------------------------------
+    def observe(self, seat: int) -> EuchreObservation:
+        """What ``seat`` may know (see ``EuchreObservation``)."""
+        actions = tuple(
+            (actor, HIDDEN_DISCARD_TEXT if DISCARD <= action < DISCARD + 52 and actor != seat else action_text(action))
+            for actor, action in zip(self._actors, self._history)
+        )
         to_move = self.to_move
-        view: dict[str, Any] = {
-            "game": self.spec.name,
-            "seat": seat,
-            "dealer": self.dealer,
-            "phase": PHASE_NAMES[self.phase],
-            "to_move": to_move,
-            "hand": [card_text(c) for c in cards_of(self.hands[seat])],
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "up_card": card_text(self.up_card),
-            "up_card_status": up_card_status,
-            "trump": SUIT_LETTERS[self.trump] if self.trump != NO_TRUMP else None,
-            "turned_down": SUIT_LETTERS[self.turned_down] if self.turned_down >= 0 else None,
-            "maker": self.maker if self.maker >= 0 else None,
-            "alone": self.alone,
-            "sitting_out": self.sitting_out if self.sitting_out >= 0 else None,
-            "leader": self.leader if self.leader >= 0 else None,
-            "trick": [[s, card_text(c)] for s, c in zip(self.seats_of_trick(self.leader, len(self.trick)), self.trick)]
-            if self.trick else [],
-            "tricks": [
-                {"leader": leader, "cards": [[s, card_text(c)] for s, c in zip(self.seats_of_trick(leader, len(cards)), cards)],
-                 "winner": winner}
-                for leader, cards, winner in self.tricks
-            ],
-            "tricks_won": list(self.tricks_won),
-            "actions": actions,
-            "legal": self.legal_texts() if to_move == seat else [],
-            "terminal": self.phase == DONE,
-            "options": dict(self.options),
-        }
-        if seat == self.dealer and self.discard >= 0:
-            view["discard"] = card_text(self.discard)
-        if self.phase == DONE:
-            view["result"] = {
-                "outcome": self.outcome,
-                "points": list(self.points),
-                "lines": [line.to_json() for line in self.breakdown()],
-            }
-        return view
+        done = self.phase == DONE
+        return EuchreObservation(
+            game=self.spec.name,
+            seat=seat,
+            to_move=to_move,
+            hand=cards_of(self.hands[seat]),
+            actions=actions,
+            legal=tuple(self.legal_texts_for(seat)),
+            terminal=done,
+            dealer=self.dealer,
+            phase=self.phase,
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            up_card=self.up_card,
+            up_card_status=self._up_card_status(),
+            trump=self.trump if self.trump != NO_TRUMP else None,
+            turned_down=self.turned_down if self.turned_down >= 0 else None,
+            maker=self.maker if self.maker >= 0 else None,
+            alone=self.alone,
+            sitting_out=self.sitting_out if self.sitting_out >= 0 else None,
+            leader=self.leader if self.leader >= 0 else None,
+            trick=self.plays_of_trick(self.leader, self.trick) if self.trick else (),
+            tricks=tuple(Trick(leader, self.plays_of_trick(leader, cards), winner)
+                         for leader, cards, winner in self.tricks),
+            tricks_won=(self.tricks_won[0], self.tricks_won[1]),
+            options=dict(self.options),
+            discard=self.discard if seat == self.dealer and self.discard >= 0 else None,
+            result=EuchreResult(self.outcome, (self.points[0], self.points[1]), tuple(self.breakdown()))
+            if done and self.outcome is not None else None,
+        )
+
+    def _up_card_status(self) -> UpCard:
+        if self.phase == ROUND1:
+            return UpCard.OFFERED
+        if self.turned_down >= 0:
+            return UpCard.TURNED_DOWN
+        return UpCard.PICKED_UP if self.picked_up else UpCard.OUT_OF_PLAY
+
+    def plays_of_trick(self, leader: int, cards: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        """(seat, card) of a trick's cards in play order."""
+        return tuple(zip(self.seats_of_trick(leader, len(cards)), cards))
+
+
+def action_text(action: int) -> str:
+    """The stable notation of a Euchre action."""
+    if action in _PLAY:
+        return f"play {card_text(action)}"
+    if action in _DISCARD:
+        return f"discard {card_text(action - DISCARD)}"
+    if action in _CALL:
+        return f"call {SUIT_LETTERS[action - CALL]}"
+    if action in _BID_TEXTS:
+        return _BID_TEXTS[action]
+    raise NotationError(f"{action!r} is not a Euchre action")
+
+
+_PLAY, _DISCARD, _CALL = ACTIONS["play"], ACTIONS["discard"], ACTIONS["call"]
+_BID_TEXTS = {PASS: "pass", ORDER_UP: "order up", ALONE: "alone", WITH_PARTNER: "with partner",
+              FARMER: "farmer's hand"}
+
+
+def parse_action(text: str) -> int:
+    """The action a notation means; ``NotationError`` if it means none."""
+    words = " ".join(text.lower().split())
+    if words in _WORDS:
+        return _WORDS[words]
+    verb, _, rest = words.partition(" ")
+    if verb == "play" and rest:
+        return parse_card(rest)
+    if verb == "discard" and rest:
+        return DISCARD + parse_card(rest)
+    if verb in ("call", "name") and rest:
+        return CALL + parse_suit(rest)
+    raise NotationError(
+        f"{text!r} is not a Euchre action (try: pass, order up, call S, alone, with partner, "
+        "discard 9C, play JH)"
+    )
