@@ -53,6 +53,8 @@ class GameEntry:
     """Options the arena and the timing tool play with."""
     stats: str = "Stats"
     """The ``tricktable.bots.stats`` class that summarises self-play."""
+    zero_sum: bool = False
+    """The rules say a deal's scores always sum to zero (the contract suite checks it)."""
 
     @property
     def spec(self) -> GameSpec:
@@ -73,7 +75,7 @@ ENTRIES: tuple[GameEntry, ...] = (
     GameEntry("euchre", "tricktable.games.euchre:SPEC", "tricktable.bots.euchre", _PARTNERS, "euchre", "euchre",
               stats="EuchreStats"),
     GameEntry("doppelkopf", "tricktable.games.doppelkopf:SPEC", "tricktable.bots.doppelkopf", _PER_DEAL,
-              "doppelkopf", "doppelkopf", stats="DoppelkopfStats"),
+              "doppelkopf", "doppelkopf", stats="DoppelkopfStats", zero_sum=True),
     GameEntry("double-sar", "tricktable.games.courtpiece:DOUBLE_SAR", "tricktable.bots.courtpiece", _PARTNERS,
               "courtpiece", "double-sar", BOTS_NO_NEW_CARDS, stats="CourtPieceStats"),
     GameEntry("single-sar", "tricktable.games.courtpiece:SINGLE_SAR", "tricktable.bots.courtpiece", _PARTNERS,
