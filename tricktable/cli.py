@@ -1,5 +1,4 @@
-"""The ``tricktable`` command: play, selfplay, replay, bench (serve and arena come
-with the web and bot issues)."""
+"""The ``tricktable`` command: play, selfplay, replay, verify, bench, serve, arena."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
@@ -37,6 +37,24 @@ class RandomBot(Bot):
         if not obs.legal:
             raise GameError("the bot was asked to move but has no legal action")
         return self.rng_for(obs).choice(obs.legal)
+
+
+def note_trick(voids: list[int], plays: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int:
+    """Mark in ``voids[seat]`` (bit = suit) every seat that did not follow the led
+    suit of ``plays`` ((seat, card) in play order; ``suit_of[card]`` is the suit a
+    card follows, e.g. with the bowers moved to trump); the trick's cards as a mask."""
+    led = suit_of[plays[0][1]]
+    mask = 0
+    for seat, c in plays:
+        mask |= 1 << c
+        if suit_of[c] != led:
+            voids[seat] |= 1 << led
+    return mask
+
+
+def opponents(seat: int, seats: Sequence[int]) -> list[int]:
+    """Those of ``seats`` on the other team (partners sit opposite)."""
+    return [s for s in seats if s % 2 != seat % 2]
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}

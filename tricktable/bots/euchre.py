@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from tricktable.bots.base import note_trick, opponents
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, rank_of, suit_of
 from tricktable.core.observation import Observation
@@ -97,18 +98,6 @@ class Table:
         return seats
 
 
-def _add_trick(table_voids: list[int], trump: int, plays: Sequence[tuple[int, int]]) -> int:
-    """Note who showed out of the led suit; return the trick's cards as a mask."""
-    effective = EFFECTIVE_SUIT[trump]
-    led = effective[plays[0][1]]
-    mask = 0
-    for seat, c in plays:
-        mask |= 1 << c
-        if effective[c] != led:
-            table_voids[seat] |= 1 << led
-    return mask
-
-
 def table_from_state(state: EuchreState) -> Table:
     """The acting seat's knowledge in a (sampled) state."""
     seat, trump = state.turn, state.trump
@@ -137,9 +126,9 @@ def _table(phase: Phase, seat: int, dealer: int, hand: int, up: int, turned_down
     gone = 0
     if phase == PLAYING:
         for plays in tricks:
-            gone |= _add_trick(voids, trump, plays)
+            gone |= note_trick(voids, plays, EFFECTIVE_SUIT[trump])
         if trick:
-            gone |= _add_trick(voids, trump, trick)
+            gone |= note_trick(voids, trick, EFFECTIVE_SUIT[trump])
     if turned_down >= 0:
         gone |= 1 << up
     if discard >= 0:
@@ -182,8 +171,7 @@ def is_safe(table: Table, card: int, after: Sequence[int]) -> bool:
     suit = EFFECTIVE_SUIT[table.trump][card]
     if suit == table.trump:
         return True
-    team = table.seat % 2
-    return not any(table.voids[s] >> suit & 1 for s in after if s % 2 != team)
+    return not any(table.voids[s] >> suit & 1 for s in opponents(table.seat, after))
 
 
 def lowest(trump: int, cards: Sequence[int]) -> int:
@@ -221,8 +209,8 @@ def choose_follow(table: Table, legal: Sequence[int]) -> int:
     following = effective[legal[0]] == led
     win_seat, win_card = trick_winner(trump, table.trick)
     after = table.seats_after()
+    opponents_after = opponents(table.seat, after)
     team = table.seat % 2
-    opponents_after = [s for s in after if s % 2 != team]
     if win_seat % 2 == team:
         # Never overtake or trump a partner's trick that an opponent cannot beat
         # any more; still do not trump it when it is merely likely to hold.

@@ -77,10 +77,6 @@ class MatchState(GameState):
     def to_move(self) -> int:
         return TERMINAL if self.over else self.current.to_move
 
-    @property
-    def history(self) -> list[int]:
-        return self._history
-
     def legal_actions(self) -> Sequence[int]:
         return () if self.over else self.current.legal_actions()
 

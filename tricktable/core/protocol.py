@@ -232,10 +232,12 @@ class GameState(ABC):
     def clone(self) -> "GameState":
         """An independent copy."""
 
+    _history: list[int]
+
     @property
-    @abstractmethod
     def history(self) -> list[int]:
         """Every action applied so far, in order (referee actions included)."""
+        return self._history
 
     def is_terminal(self) -> bool:
         return self.to_move == TERMINAL

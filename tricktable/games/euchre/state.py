@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 from tricktable.cards import SUIT_LETTERS, card_text, cards_of, mask_of, parse_card, parse_suit, suit_of
 from tricktable.core.actions import ActionRange, ActionSpace
 from tricktable.core.errors import GameOver, IllegalAction, NotationError
+from tricktable.core.notation import Notation
 from tricktable.core.observation import Trick
 from tricktable.core.protocol import TERMINAL, Deal, GameSpec, GameState, ScoreLine
 from tricktable.games.euchre.observation import EuchreObservation, EuchreResult, Phase, UpCard
@@ -56,8 +57,6 @@ HIDDEN_DISCARD_TEXT = "discard ?"
 
 ROUND1, ROUND2, ALONE_CHOICE, DISCARDING, PLAYING, DONE = Phase
 
-_WORDS = {"pass": PASS, "order up": ORDER_UP, "pick it up": ORDER_UP, "alone": ALONE,
-          "go alone": ALONE, "with partner": WITH_PARTNER, "farmer's hand": FARMER, "farmer": FARMER}
 
 
 class EuchreState(GameState):
@@ -93,10 +92,6 @@ class EuchreState(GameState):
     @property
     def to_move(self) -> int:
         return TERMINAL if self.phase == DONE else self.turn
-
-    @property
-    def history(self) -> list[int]:
-        return self._history
 
     def legal_actions(self) -> Sequence[int]:
         phase = self.phase
@@ -353,17 +348,17 @@ _BID_TEXTS = {PASS: "pass", ORDER_UP: "order up", ALONE: "alone", WITH_PARTNER: 
 
 def parse_action(text: str) -> int:
     """The action a notation means; ``NotationError`` if it means none."""
-    words = " ".join(text.lower().split())
-    if words in _WORDS:
-        return _WORDS[words]
-    verb, _, rest = words.partition(" ")
-    if verb == "play" and rest:
-        return parse_card(rest)
-    if verb == "discard" and rest:
-        return DISCARD + parse_card(rest)
-    if verb in ("call", "name") and rest:
-        return CALL + parse_suit(rest)
-    raise NotationError(
-        f"{text!r} is not a Euchre action (try: pass, order up, call S, alone, with partner, "
-        "discard 9C, play JH)"
-    )
+    return NOTATION.parse(text)
+
+
+def _call(suit: str) -> int:
+    return CALL + parse_suit(suit)
+
+
+NOTATION = Notation(
+    "Euchre",
+    {"pass": PASS, "order up": ORDER_UP, "pick it up": ORDER_UP, "alone": ALONE, "go alone": ALONE,
+     "with partner": WITH_PARTNER, "farmer's hand": FARMER, "farmer": FARMER},
+    {"play": parse_card, "discard": lambda card: DISCARD + parse_card(card), "call": _call, "name": _call},
+    "pass, order up, call S, alone, with partner, discard 9C, play JH",
+)
