@@ -11,7 +11,8 @@ from tricktable.core.record import record_of, replay
 from tricktable.core.rng import shuffled
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import CALLERS_KOT, CALLERS_WON, DECK, GOON_KOT, OTHERS_WON
-from tricktable.games.courtpiece.state import CALL, CHANGE, NEW_CARDS, PASS, TIMEOUT, stock_order
+from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, TIMEOUT
+from tricktable.games.courtpiece.state import stock_order
 
 from .helpers import block_deal, new_state, play_tricks, scripted
 

@@ -14,8 +14,7 @@ from tricktable.cards import parse_card
 from tricktable.core.errors import IllegalAction, NotationError
 from tricktable.core.record import record_of, replay
 from tricktable.games.courtpiece import HIDDEN_TRUMP
-from tricktable.games.courtpiece.hidden import HIDE, REVEAL, SWAP
-from tricktable.games.courtpiece.state import CHANGE, TIMEOUT
+from tricktable.games.courtpiece.actions import CHANGE, HIDE, REVEAL, SWAP, TIMEOUT
 
 from .helpers import new_state, play
 

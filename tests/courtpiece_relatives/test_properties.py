@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tricktable.cards import parse_card
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
-from tricktable.games.courtpiece.hidden import REVEAL
+from tricktable.games.courtpiece.actions import REVEAL
 
 from ..courtpiece.helpers import card_words, check_replay_and_worlds
 from .helpers import conserved, random_deal

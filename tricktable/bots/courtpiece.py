@@ -24,16 +24,9 @@ from typing import Any, Mapping, Sequence
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, parse_suit, rank_of
 from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
-from tricktable.games.courtpiece.state import (
-    CALL,
-    CALLING,
-    CHANGE,
-    PARTNER_CALLING,
-    PASS,
-    PLAYING,
-    CourtPieceState,
-    cards_in,
-)
+from tricktable.games.courtpiece.actions import CALL, CHANGE, PASS
+from tricktable.games.courtpiece.tricks import Pile
+from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, CourtPieceState, cards_in
 
 HONOUR_POINTS = {ACE: 3.0, KING: 2.0, QUEEN: 1.0, JACK: 0.5}
 LENGTH_POINTS = 3.0
@@ -89,8 +82,9 @@ def table_from_state(state: CourtPieceState) -> Table:
     trick = _seated(state.leader, state.trick)
     if trick:
         gone |= _note(voids, trick)
-    pile = getattr(state, "pile", -1)
-    open_seat = getattr(state, "open_seat", -1)
+    on_pile = isinstance(state.variant.tricks, Pile)
+    pile = state.pile if on_pile else -1
+    open_seat = state.open_seat if on_pile else -1
     return Table(state.turn, state.hands[state.turn], state.trump, trick, gone, voids, pile, open_seat,
                  len(state.tricks))
 

@@ -44,11 +44,9 @@ from tricktable.bots import courtpiece as cp
 from tricktable.bots.courtpiece import Table, choose_card, choose_lead, is_safe, lowest, trick_winner
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import TEN, card_text, mask_of, parse_card, parse_suit, rank_of
-from tricktable.games.courtpiece.beranga import BeRangaState
-from tricktable.games.courtpiece.hidden import HIDE, REVEAL, SWAP
-from tricktable.games.courtpiece.mendikot import MendikotState
+from tricktable.games.courtpiece.actions import CHANGE, HIDE, PASS, REVEAL, SWAP
 from tricktable.games.courtpiece.rules import NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS_TO_WIN
-from tricktable.games.courtpiece.state import CALLING, CHANGE, PARTNER_CALLING, PASS, PLAYING, cards_in
+from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, cards_in
 
 TEN_BONUS = 2.0
 """Mendikot: what holding a suit's ten adds to it as trump (it is then safe as a trump)."""
@@ -334,11 +332,11 @@ def _ten_matters(view: Mapping[str, Any], c: int) -> bool:
 def policy(state: Any) -> int:
     """The rules' action for the seat to move in a full state (only its knowledge used)."""
     phase = state.phase
-    if isinstance(state, BeRangaState):
+    if state.spec.name == "be-ranga":
         legal = state.legal_actions()
         cards = [a for a in legal if a < 52]
         return choose_beranga(cp.table_from_state(state), cards, state.trump_trick)
-    mendikot = isinstance(state, MendikotState)
+    mendikot = state.spec.name == "mendikot"
     if phase in (CALLING, PARTNER_CALLING):
         choice = hide_choice(cards_in(state.first_five[state.turn]), phase == CALLING, mendikot)
         return PASS if choice is None else HIDE + choice

@@ -104,7 +104,7 @@ class DoppelkopfStats(Stats):
 
 class CourtPieceStats(Stats):
     def add(self, state: GameState) -> None:
-        from tricktable.games.courtpiece.state import CHANGE, PASS
+        from tricktable.games.courtpiece.actions import CHANGE, PASS
 
         counts = self.counts
         counts["deals"] += 1

@@ -1,11 +1,13 @@
 """The Court Piece family — ``shared/rules/court-piece.md``: Double Sar (the pile)
-and Single Sar on one core, and its relatives (Hidden Trump, Be-Ranga, Mendikot).
+and Single Sar, and its relatives (Hidden Trump, Be-Ranga, Mendikot), as one
+state machine with composed rule parts.
 
-Modules: ``rules`` (tables), ``state`` (the family state machine and Single Sar),
-``pile`` (Double Sar), ``match`` (draw, rotation, points/kots, bonus, daily),
-``spec`` (options, dealing, world sampling), ``hidden`` (Hidden Trump: the
-face-down trump card), ``beranga`` (Be-Ranga), ``mendikot`` (Mendikot).  The
-relatives' own decisions are documented in their modules.
+Modules: ``rules`` (tables), ``actions`` (the action space and its notation),
+``state`` (the one state machine), the parts ``trump`` (called, hidden card,
+first void), ``tricks`` (single tricks, the pile) and ``scoring`` (seven tricks,
+tens), ``variants`` (each game's composition), ``spec`` (options, dealing, the
+games), ``match`` (draw, rotation, points/kots, bonus, daily) and ``sampling``
+(worlds for the search bots).
 
 Decisions taken here where the spec leaves room (each is documented where it is
 implemented):
@@ -31,13 +33,8 @@ implemented):
 """
 
 from tricktable.games.courtpiece.match import CourtPieceMatch
-from tricktable.games.courtpiece.pile import DoubleSarState
-from tricktable.games.courtpiece.spec import DOUBLE_SAR, SINGLE_SAR, CourtPieceSpec, DoubleSarSpec, SingleSarSpec
-from tricktable.games.courtpiece.state import CourtPieceState, SingleSarState
-from tricktable.games.courtpiece.hidden import HIDDEN_TRUMP, HiddenTrumpSpec, HiddenTrumpState
-from tricktable.games.courtpiece.beranga import BE_RANGA, BeRangaSpec, BeRangaState
-from tricktable.games.courtpiece.mendikot import MENDIKOT, MendikotSpec, MendikotState
+from tricktable.games.courtpiece.spec import BE_RANGA, DOUBLE_SAR, HIDDEN_TRUMP, MENDIKOT, SINGLE_SAR, CourtPieceSpec
+from tricktable.games.courtpiece.state import CourtPieceState
 
-__all__ = ["BE_RANGA", "DOUBLE_SAR", "HIDDEN_TRUMP", "MENDIKOT", "SINGLE_SAR", "BeRangaSpec", "BeRangaState",
-           "CourtPieceMatch", "CourtPieceSpec", "CourtPieceState", "DoubleSarSpec", "DoubleSarState",
-           "HiddenTrumpSpec", "HiddenTrumpState", "MendikotSpec", "MendikotState", "SingleSarSpec", "SingleSarState"]
+__all__ = ["BE_RANGA", "DOUBLE_SAR", "HIDDEN_TRUMP", "MENDIKOT", "SINGLE_SAR", "CourtPieceMatch", "CourtPieceSpec",
+           "CourtPieceState"]

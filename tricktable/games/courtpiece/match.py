@@ -15,7 +15,7 @@ game" and "Scoring").  Decisions taken here (the spec leaves them open):
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 from tricktable.cards import card_text, rank_of
 from tricktable.core.match import MatchState
@@ -24,7 +24,6 @@ from tricktable.core.rng import derive_seed, shuffled
 from tricktable.games.courtpiece.rules import (
     DAILY_DEALS,
     DECK,
-    KOTS,
     LEFT_OF,
     NEW_CARDS_DEAL,
     NEXT,
@@ -32,6 +31,10 @@ from tricktable.games.courtpiece.rules import (
     STREAK_BONUS,
     STREAK_LENGTH,
 )
+from tricktable.games.courtpiece.state import CourtPieceState
+
+if TYPE_CHECKING:
+    from tricktable.games.courtpiece.spec import CourtPieceSpec
 
 
 def first_draw(seed: str) -> list[list[tuple[int, int]]]:
@@ -61,32 +64,44 @@ class CourtPieceMatch(MatchState):
 
     @property
     def counting(self) -> str:
-        return "points" if self.daily else self.options["counting"]
+        """Points or kots; a daily game, and a game without counting modes, counts points."""
+        return "points" if self.daily else self.options.get("counting", "points")
 
     def first_dealer(self) -> int:
         """The draw's winner calls trump; the player on his left deals."""
         winner = max(self.draw[-1], key=lambda drawn: rank_of(drawn[1]))[0]
         return LEFT_OF[winner]
 
-    def start_deal(self) -> GameState:
-        state = super().start_deal()
-        state.new_cards_allowed = not (self.daily or self._redeal)  # type: ignore[attr-defined]
-        return state
+    def start_deal(self) -> CourtPieceState:
+        deal = self.spec.deal_from_seed(self.deal_seed(self.deal_index), self.dealer, self.options)
+        return self._spec.new_deal(deal, self.options, new_cards_allowed=not (self.daily or self._redeal))
+
+    @property
+    def _spec(self) -> "CourtPieceSpec":
+        return cast("CourtPieceSpec", self.spec)
+
+    @staticmethod
+    def _deal(deal: GameState) -> CourtPieceState:
+        assert isinstance(deal, CourtPieceState)  # the match only ever starts Court Piece deals
+        return deal
 
     def counts_as_deal(self, deal: GameState) -> bool:
-        return deal.outcome != NEW_CARDS_DEAL  # type: ignore[attr-defined]
+        return self._deal(deal).outcome != NEW_CARDS_DEAL
 
     def deal_points(self, deal: GameState) -> list[int]:
         self._bonus = None
         if not self.counts_as_deal(deal):
             return [0, 0, 0, 0]
-        outcome, winners = deal.outcome, deal.winners  # type: ignore[attr-defined]
-        # The deal's own table, with the match's mode (a daily game counts points).
-        points = deal.SCORES[self.counting][outcome] + self._streak_bonus(outcome, winners)  # type: ignore[attr-defined]
+        outcome, winners = self._deal(deal).outcome, self._deal(deal).winners
+        # The variant's table, with the match's mode (a daily game counts points).
+        points = self._spec.variant.scoring.scores[self.counting][outcome] + self._streak_bonus(outcome, winners)
         return [points if seat % 2 == winners else 0 for seat in range(4)]
 
     def _streak_bonus(self, outcome: str, winners: int) -> int:
-        if outcome in KOTS:
+        scoring = self._spec.variant.scoring
+        if not scoring.streak_bonus:
+            return 0
+        if outcome in scoring.sweeps:
             self.streaks = [0, 0]
             return 0
         self.streaks[winners] += 1
@@ -107,13 +122,13 @@ class CourtPieceMatch(MatchState):
         """The dealer is always on the team that lost the last deal: the dealing
         team won → the deal passes to the right; the callers won → the same dealer,
         or his partner after the callers' kot."""
-        outcome, winners = deal.outcome, deal.winners  # type: ignore[attr-defined]
+        outcome, winners = self._deal(deal).outcome, self._deal(deal).winners
         self._redeal = outcome == NEW_CARDS_DEAL  # read by the next start_deal
         if self._redeal:
             return self.dealer
         if winners == self.dealer % 2:
             return NEXT[self.dealer]
-        return (self.dealer + 2) % 4 if outcome in deal.SWEEPS else self.dealer  # type: ignore[attr-defined]
+        return (self.dealer + 2) % 4 if outcome in self._spec.variant.scoring.sweeps else self.dealer
 
     def team_totals(self) -> list[int]:
         return [self.totals[0], self.totals[1]]
@@ -141,6 +156,6 @@ class CourtPieceMatch(MatchState):
         }
 
     def clone(self) -> "CourtPieceMatch":
-        twin = super().clone()
+        twin = cast(CourtPieceMatch, super().clone())
         twin.streaks = list(self.streaks)
-        return twin  # type: ignore[return-value]
+        return twin

@@ -1,31 +1,20 @@
-"""Double Sar and Single Sar as ``GameSpec`` objects: options, seeded dealing in
-packets, the match and world sampling.  Spec: ``shared/rules/court-piece.md``."""
+"""The Court Piece family as one ``GameSpec``: options, seeded dealing in packets,
+the match and world sampling.  Each game is this spec with a name and a
+``Variant`` (``variants.py``).  Spec: ``shared/rules/court-piece.md``."""
 
 from __future__ import annotations
 
 import random
 from typing import Any, ClassVar, Mapping
 
-from tricktable.cards import parse_card
 from tricktable.core.errors import RecordError
 from tricktable.core.protocol import Deal, GameSpec, OptionSpec
 from tricktable.core.rng import shuffled
-from tricktable.core.sampling import assign_cards
 from tricktable.games.courtpiece.match import CourtPieceMatch
-from tricktable.games.courtpiece.pile import DoubleSarState
-from tricktable.games.courtpiece.rules import (
-    DECK,
-    DECK_MASK,
-    FIRST_PACKET,
-    NEXT,
-    PACKETS,
-    SUIT_MASKS,
-    SUIT_OF,
-    TARGET_KOTS,
-    TARGET_POINTS,
-    TRICKS,
-)
-from tricktable.games.courtpiece.state import CourtPieceState, SingleSarState, stock_order
+from tricktable.games.courtpiece.rules import DECK, NEXT, PACKETS, TARGET_KOTS, TARGET_POINTS, TRICKS
+from tricktable.games.courtpiece.state import CourtPieceState
+from tricktable.games.courtpiece import variants
+from tricktable.games.courtpiece.variants import Variant
 
 COMMON_OPTIONS = (
     OptionSpec("counting", "points", ("points", "kots"), "Count the match in points or in kots."),
@@ -44,14 +33,15 @@ PILE_HOUSE_RULES = (
     OptionSpec("trump_ace_cannot_seal", False, description="The ace of trumps cannot complete a capture."),
     OptionSpec("no_pile_on_11_12", False, description="A pair completed on trick 11 or 12 does not capture."),
 )
+MENDIKOT_TARGET_POINTS = 7
+ALL_HOUSE_RULES = {"all house rules": {rule.name: True for rule in PILE_HOUSE_RULES}}
 
 
 class CourtPieceSpec(GameSpec):
-    """What every Court Piece game shares; a game names its state class."""
+    """What every Court Piece game shares; a game names its variant."""
 
     deck = DECK
-    state_class: ClassVar[type[CourtPieceState]]
-    match_class: ClassVar[type[CourtPieceMatch]] = CourtPieceMatch
+    variant: ClassVar[Variant]
 
     def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
         """Shuffle, then deal 5, 4 and 4 cards to everyone, starting with the
@@ -72,18 +62,19 @@ class CourtPieceSpec(GameSpec):
             raise RecordError("a Court Piece deal gives 13 cards to each player and leaves none")
         return deal
 
-    def new_deal(self, deal: Deal, options: Mapping[str, Any], **settings: Any) -> CourtPieceState:
-        """``settings``: ``flip_pick``, ``new_cards_allowed`` (see the state)."""
-        return self.state_class(self, deal, options, **settings)
+    def new_deal(self, deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
+                 new_cards_allowed: bool = True) -> CourtPieceState:
+        """``flip_pick``, ``new_cards_allowed``: see the state."""
+        return CourtPieceState(self, deal, options, flip_pick=flip_pick, new_cards_allowed=new_cards_allowed)
 
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> CourtPieceMatch:
         if daily:  # the daily game counts in points and deals everyone the same cards
             names = {option.name for option in self.option_specs}
             options = {**options, **{k: v for k, v in DAILY_OPTIONS.items() if k in names}}
-        return self.match_class(self, seed, options, daily)
+        return CourtPieceMatch(self, seed, options, daily)
 
     def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
-        return sample_world(self, view, rng)
+        return self.variant.trump.sample_world(self, view, rng)
 
 
 class DoubleSarSpec(CourtPieceSpec):
@@ -91,8 +82,8 @@ class DoubleSarSpec(CourtPieceSpec):
     title = "Double Sar"
     rules_version = "double-sar-1"
     option_specs = COMMON_OPTIONS + PILE_HOUSE_RULES
-    presets = {"all house rules": {rule.name: True for rule in PILE_HOUSE_RULES}}
-    state_class = DoubleSarState
+    presets = ALL_HOUSE_RULES
+    variant = variants.DOUBLE_SAR
 
 
 class SingleSarSpec(CourtPieceSpec):
@@ -100,62 +91,61 @@ class SingleSarSpec(CourtPieceSpec):
     title = "Single Sar"
     rules_version = "single-sar-1"
     option_specs = COMMON_OPTIONS
-    state_class = SingleSarState
+    variant = variants.SINGLE_SAR
 
 
-# -- world sampling ----------------------------------------------------------------
-def _played(view: Mapping[str, Any]) -> tuple[list[list[int]], list[int]]:
-    """Per seat, the cards it played; per seat, the suits it showed out of (a mask)."""
-    played: list[list[int]] = [[], [], [], []]
-    barred = [0, 0, 0, 0]
-    for plays in [t["cards"] for t in view["tricks"]] + [view["trick"]]:
-        led = -1
-        for seat, text in plays:
-            c = parse_card(text)
-            played[seat].append(c)
-            if led < 0:
-                led = SUIT_OF[c]
-            elif SUIT_OF[c] != led:
-                barred[seat] |= SUIT_MASKS[led]
-    return played, barred
+class HiddenTrumpSpec(CourtPieceSpec):
+    """Hidden Trump (Chhupa Rang): the caller puts a card of the chosen suit face
+    down (``trump.HiddenCard``); Single Sar scoring."""
+
+    name = "hidden-trump"
+    title = "Hidden Trump"
+    rules_version = "hidden-trump-1"
+    option_specs = COMMON_OPTIONS
+    variant = variants.HIDDEN_TRUMP
 
 
-def sample_world(spec: CourtPieceSpec, view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
-    """A full deal consistent with ``view``: deal the unseen cards over the hidden
-    places, then replay the public actions on it, so every public fact holds by
-    construction.  While trump is called the seat has seen only its first five
-    cards, so its own last eight are hidden too."""
-    me, dealer = view["seat"], view["dealer"]
-    mine = [parse_card(t) for t in view["hand"]]
-    played, barred = _played(view)
-    others = [s for s in range(4) if s != me]
-    calling = not view["all_dealt"]
-    known = set(mine).union(*played)
-    unseen = [c for c in DECK if c not in known]
-    capacities = [TRICKS if calling else view["hand_sizes"][s] for s in others]
-    allowed = [DECK_MASK & ~barred[s] for s in others]
-    if calling:
-        capacities.append(TRICKS - FIRST_PACKET)  # my own packets still to come
-        allowed.append(DECK_MASK)
-    placed = assign_cards(rng, unseen, capacities, allowed)
-    flip = parse_card(view["flip_card"]) if view["flip_card"] else -1
-    hands: list[list[int]] = [[], [], [], []]
-    for index, seat in enumerate(others):
-        hands[seat] = _packet_order(played[seat] + placed[index], flip)
-    hands[me] = mine + placed[-1] if calling else _packet_order(played[me] + mine, flip)
-    deal = Deal(dealer, tuple(tuple(h) for h in hands), ())
-    flip_pick = stock_order(deal).index(flip) if flip >= 0 else None
-    state = spec.new_deal(deal, view["options"], flip_pick=flip_pick, new_cards_allowed=view["new_cards_allowed"])
-    for _, text in view["actions"]:
-        state.apply_any(state.parse_action(text))
-    return state
+BE_RANGA_NEW_CARDS = OptionSpec("new_cards", "person", ("person", "any seat", "off"),
+                                "Who may ask for new cards on his first turn, before trump is set: "
+                                "the person (person_seat), any seat, nobody.")
 
 
-def _packet_order(cards: list[int], flip: int) -> list[int]:
-    """A hand in dealing order: once trump is fixed any five can have been the first
-    packet, except the flip card, which came from the undealt stock."""
-    return sorted(cards, key=lambda c: c == flip)
+class BeRangaSpec(CourtPieceSpec):
+    """Be-Ranga: no trump is called (``trump.FirstVoid``); Double Sar's pile and
+    house rules, no capture before the trick after the trump-setting trick
+    (``tricks.Pile(wait_for_trump=True)``).  The player to the dealer's right
+    leads the first trick, as the caller does in the family: he keeps the name
+    ``caller`` and his team is the "callers" of the score table and of the dealer
+    rotation.  No change trump (the spec offers it only where trump is called),
+    no calling timer."""
+
+    name = "be-ranga"
+    title = "Be-Ranga"
+    rules_version = "be-ranga-1"
+    option_specs = tuple(BE_RANGA_NEW_CARDS if o.name == "new_cards" else o for o in COMMON_OPTIONS
+                         if o.name not in ("change_trump", "first_game")) + PILE_HOUSE_RULES
+    presets = ALL_HOUSE_RULES
+    variant = variants.BE_RANGA
+
+
+class MendikotSpec(CourtPieceSpec):
+    """Mendikot: Hidden Trump's calling, tens decide (``scoring.Tens``).  A match
+    ends when a team reaches ``target_points`` (7 by default); the daily game is
+    8 deals.  The dealer rotation is the family's, with the mendikot and the
+    whitewash in the place of the kot.  New cards is offered as in every Court
+    Piece game."""
+
+    name = "mendikot"
+    title = "Mendikot"
+    rules_version = "mendikot-1"
+    option_specs = (OptionSpec("target_points", MENDIKOT_TARGET_POINTS, (3, 5, 7, 10, 15, 21),
+                               "Points that win a match."),) + tuple(
+        o for o in COMMON_OPTIONS if o.name not in ("counting", "target_points", "target_kots", "change_trump"))
+    variant = variants.MENDIKOT
 
 
 DOUBLE_SAR = DoubleSarSpec()
 SINGLE_SAR = SingleSarSpec()
+HIDDEN_TRUMP = HiddenTrumpSpec()
+BE_RANGA = BeRangaSpec()
+MENDIKOT = MendikotSpec()
