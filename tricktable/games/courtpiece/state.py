@@ -172,6 +172,10 @@ class CourtPieceState(GameState):
         # -- written by the scoring ------------------------------------------------
         self.tens = [0, 0]  # tens taken, per team
         self.phase = CALLING if self.variant.trump.calls_trump else PLAYING
+        # The parts' calls on the hot path of play, bound once (a rollout plays 52 cards).
+        self._play_actions = self.variant.trump.play_actions
+        self._take = self.variant.tricks.take
+        self._count_trick = self.variant.scoring.count_trick
 
     # -- protocol ----------------------------------------------------------
     @property
@@ -194,7 +198,9 @@ class CourtPieceState(GameState):
         phase = self.phase
         if phase == PLAYING:
             cards = cards_in(self._playable())
-            extra = self.variant.trump.play_actions(self)
+            if self.tricks and self.down < 0:
+                return cards  # no part offers more after the first trick, unless a card lies face down
+            extra = self._play_actions(self)
             return cards + extra if extra else cards
         if phase == DONE:
             return ()
@@ -340,10 +346,9 @@ class CourtPieceState(GameState):
         self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
         self.trumps_from = 0
-        self.variant.tricks.take(self, winner, trick[index])
-        scoring = self.variant.scoring
-        if scoring.count_trick(self):
-            self.finish(*scoring.resolve(self))
+        self._take(self, winner, trick[index])
+        if self._count_trick(self):
+            self.finish(*self.variant.scoring.resolve(self))
         else:
             self.leader = self.turn = winner
 

@@ -74,7 +74,8 @@ class TrumpChoice:
         raise IllegalAction(f"{state.action_text(action)!r} is not an action of {state.spec.title}")
 
     def play_actions(self, state: CourtPieceState) -> tuple[int, ...]:
-        """The actions besides a card for the seat to move in play."""
+        """The actions besides a card for the seat to move in play; the state asks
+        only during the first trick or while a card lies face down."""
         return ()
 
     def may_change(self, state: CourtPieceState) -> bool:
