@@ -41,7 +41,8 @@ def first_draw(seed: str) -> list[list[tuple[int, int]]]:
     """Everyone draws a card; ties for the highest rank draw again (suits do not
     rank).  Returns the rounds as ``[(seat, card), …]``; the last round has one
     highest card, whose seat chooses trump."""
-    rounds, drawing = [], [0, 1, 2, 3]
+    rounds: list[list[tuple[int, int]]] = []
+    drawing = [0, 1, 2, 3]
     while True:
         cards = shuffled(DECK, derive_seed(seed, "draw", len(rounds)))
         drawn = list(zip(drawing, cards))
@@ -134,7 +135,7 @@ class CourtPieceMatch(MatchState):
         return [self.totals[0], self.totals[1]]
 
     def target(self) -> int:
-        return self.options["target_kots"] if self.counting == "kots" else self.options["target_points"]
+        return int(self.options["target_kots"] if self.counting == "kots" else self.options["target_points"])
 
     def is_over(self) -> bool:
         if self.daily:

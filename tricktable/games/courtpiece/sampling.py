@@ -151,7 +151,8 @@ def _first_down(view: Mapping[str, Any], cards: list[int], down: int, rng: rando
 def _bar_askers(view: Mapping[str, Any], barred: list[int], trump: int) -> None:
     """Asking shows a void in the led suit (even before the asker's card is
     seen); a non-trump card after ``reveal`` shows that the asker had no trump."""
-    actions, plays = view["actions"], []
+    actions = view["actions"]
+    plays: list[int] = []
     for index, (asker, text) in enumerate(actions):
         if text.startswith("play "):
             plays = [] if len(plays) == 4 else plays

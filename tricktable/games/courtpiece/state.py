@@ -273,14 +273,14 @@ class CourtPieceState(GameState):
         mode = self.options.get("new_cards", "off")
         if not self.new_cards_allowed or mode == "off":
             return False
-        return mode == "any seat" or self.turn == self.options.get("person_seat", 0)
+        return mode == "any seat" or self.turn == int(self.options.get("person_seat", 0))
 
     def may_change_trump(self) -> bool:
         """Change trump: the caller, once, after seeing all 13 cards, before the
         first card (he leads, so this is his turn); the trump choice says whether
         its game offers it at all."""
         return (not self.tricks and not self.changed_trump and self.turn == self.caller
-                and self.options.get("change_trump", True) and self.variant.trump.may_change(self))
+                and bool(self.options.get("change_trump", True)) and self.variant.trump.may_change(self))
 
     def _decide(self, action: int) -> None:
         if action == PASS:
