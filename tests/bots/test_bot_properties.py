@@ -1,4 +1,4 @@
-"""Properties every bot keeps: legal actions only, views only, determinism."""
+"""Properties every bot keeps: legal actions only, observations only, determinism."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_search_never_produces_an_illegal_action(seed, steps):
     assert make_bot("search", budget_ms=10).choose(obs) in obs.legal
 
 
-def test_search_decides_the_same_for_the_same_view_and_seed():
+def test_search_decides_the_same_for_the_same_observation_and_seed():
     for seed in range(6):
         state = random_position(seed, 3 + seed * 4)
         if state.is_terminal():

@@ -1,4 +1,4 @@
-"""Euchre: one expert decision per test, made by the bots from the seat's view."""
+"""Euchre: one expert decision per test, made by the bots from the seat's observation."""
 
 from __future__ import annotations
 
