@@ -1,4 +1,4 @@
-"""The ``tricktable`` command: play, selfplay, replay, verify, bench, serve, arena."""
+"""The ``tricktable`` command: play, selfplay, replay, verify, bench, schema, serve, arena."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tricktable.bots import BOTS, make_bot
 from tricktable.core.errors import GameError
 from tricktable.core.protocol import GameSpec, GameState
 from tricktable.core.record import record_of, replay
+from tricktable.core.schema import json_schema
 from tricktable.core.rng import derive_seed
 from tricktable.games import GAMES, get_spec
 
@@ -61,6 +62,15 @@ def bench(game: str, seconds: float, rounds: int = 5) -> dict[str, Any]:
         "per_second": round(statistics.median(rates), 1),
         "rounds": [round(r, 1) for r in rates],
     }
+
+
+# -- schema ------------------------------------------------------------------
+def observation_schema(game: str) -> dict[str, Any]:
+    """The JSON Schema of a seat's ``view`` in ``game`` (see ``core/schema.py``)."""
+    spec = get_spec(game)
+    options = spec.normalize_options({})
+    observation = type(_seed_deal(spec, "schema", 0, options).observe(0))
+    return json_schema(observation)
 
 
 # -- selfplay ------------------------------------------------------------------
@@ -233,6 +243,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="let search use all its worlds however loaded the machine is")
     a.add_argument("--json", action="store_true")
 
+    j = commands.add_parser("schema", help="the JSON Schema of what the page receives for a game's seat")
+    j.add_argument("game", choices=sorted(GAMES))
     b = commands.add_parser("bench", help="random full deals per second through the protocol")
     b.add_argument("game", choices=sorted(GAMES))
     b.add_argument("--seconds", type=float, default=5.0)
@@ -285,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          not args.no_hard_stop), args.json)
         elif args.command == "bench":
             _print(bench(args.game, args.seconds), args.json)
+        elif args.command == "schema":
+            print(json.dumps(observation_schema(args.game), indent=2))
     except GameError as error:
         print(f"tricktable: {error}", file=sys.stderr)
         return 2

@@ -25,9 +25,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
 
 from tricktable.cards import COPY_OFFSET, card_text, parse_cards
+from tricktable.core.schema import FLATTENED, WireType
+
+Card = Annotated[int, WireType("string", "a card: rank and suit letter, e.g. QC or 10H")]
+"""A card id in Python, its text on the wire."""
+Suit = Annotated[int, WireType("string", "a suit letter: C, D, H or S")]
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,7 @@ class Observation:
     game: str
     seat: int
     to_move: int
-    hand: tuple[int, ...]
+    hand: tuple[Card, ...]
     actions: tuple[tuple[int, str], ...]
     legal: tuple[str, ...]
     terminal: bool
@@ -73,7 +78,7 @@ TERMINAL = -1
 """``to_move`` of a finished game."""
 
 
-Play = tuple[int, int]
+Play = tuple[int, Card]
 """A card on the table: (seat, card id)."""
 
 
@@ -120,7 +125,7 @@ class MatchInfo:
     over: bool
     daily: bool
     previous_deal: Observation | None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Annotated[Mapping[str, Any], FLATTENED] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -13,7 +13,7 @@ from enum import Enum, IntEnum
 from typing import Any, Mapping
 
 from tricktable.cards import SUIT_LETTERS, card_text
-from tricktable.core.observation import Observation, Play, Trick, plays_json
+from tricktable.core.observation import Card, Observation, Play, Suit, Trick, plays_json
 from tricktable.core.protocol import ScoreLine
 from tricktable.games.euchre.rules import Outcome
 
@@ -71,10 +71,10 @@ class EuchreObservation(Observation):
     dealer: int
     phase: Phase
     hand_sizes: tuple[int, ...]
-    up_card: int
+    up_card: Card
     up_card_status: UpCard
-    trump: int | None
-    turned_down: int | None
+    trump: Suit | None
+    turned_down: Suit | None
     maker: int | None
     alone: bool
     sitting_out: int | None
@@ -83,7 +83,7 @@ class EuchreObservation(Observation):
     tricks: tuple[Trick, ...]
     tricks_won: tuple[int, int]
     options: Mapping[str, Any]
-    discard: int | None = None
+    discard: Card | None = None
     """The dealer's own discard (only in the dealer's observation)."""
     result: EuchreResult | None = field(default=None)
 

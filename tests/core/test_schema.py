@@ -1,0 +1,69 @@
+"""The generated JSON Schema describes exactly what the page receives."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tricktable.cli import observation_schema
+from tricktable.games import get_spec
+
+TYPES = {"string": str, "integer": int, "boolean": bool, "null": type(None), "array": list, "object": dict}
+
+
+def errors(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str = "$") -> list[str]:
+    """The subset of JSON Schema that ``core/schema.py`` writes, checked strictly."""
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        return errors(value, root if ref == "#" else root["$defs"][ref.rsplit("/", 1)[1]], root, path)
+    if "anyOf" in schema:
+        found = [errors(value, option, root, path) for option in schema["anyOf"]]
+        return [] if any(not e for e in found) else [f"{path}: matches no choice ({found})"]
+    if "enum" in schema:
+        return [] if value in schema["enum"] else [f"{path}: {value!r} not in {schema['enum']}"]
+    expected = TYPES.get(schema.get("type", ""))
+    if expected is not None and (type(value) is not expected):
+        return [f"{path}: {value!r} is not {schema['type']}"]
+    out: list[str] = []
+    if isinstance(value, list):
+        fixed = schema.get("prefixItems")
+        if fixed is not None:
+            if len(value) != len(fixed):
+                return [f"{path}: {len(value)} items, not {len(fixed)}"]
+            for i, (item, item_schema) in enumerate(zip(value, fixed)):
+                out += errors(item, item_schema, root, f"{path}[{i}]")
+        elif "items" in schema:
+            for i, item in enumerate(value):
+                out += errors(item, schema["items"], root, f"{path}[{i}]")
+    if isinstance(value, dict) and "properties" in schema:
+        out += [f"{path}: {key} missing" for key in schema["required"] if key not in value]
+        for key, item in value.items():
+            if key in schema["properties"]:
+                out += errors(item, schema["properties"][key], root, f"{path}.{key}")
+            elif schema.get("additionalProperties") is False:
+                out.append(f"{path}: {key} is not in the schema")
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_euchre_view_of_a_match_follows_the_schema(seed):
+    schema = observation_schema("euchre")
+    spec = get_spec("euchre")
+    match = spec.new_match(f"schema{seed}", spec.normalize_options({}))
+    rng = random.Random(seed)
+    while not match.is_terminal():
+        for seat in range(4):
+            assert errors(match.view(seat), schema, schema) == []
+        match.apply(rng.choice(list(match.legal_actions())))
+    assert errors(match.view(0), schema, schema) == []
+
+
+def test_the_schema_refuses_what_the_page_does_not_receive():
+    schema = observation_schema("euchre")
+    spec = get_spec("euchre")
+    view = spec.new_match("schema", spec.normalize_options({})).view(0)
+    assert errors({**view, "secret": 1}, schema, schema) == ["$: secret is not in the schema"]
+    assert errors({**view, "phase": "bidding"}, schema, schema)
+    assert errors({**view, "hand": [10, 11]}, schema, schema)
