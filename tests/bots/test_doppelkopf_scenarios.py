@@ -14,16 +14,22 @@ from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.doppelkopf import SPEC
+from tricktable.games.doppelkopf.observation import Contract, Phase, Situation
 from tricktable.games.doppelkopf.rules import NORMAL
 
 
-def table(seat: int, hand: str, trick: list[tuple[int, str]], partners: set[int], played: str = "") -> db.Table:
+def table(seat: int, hand: str, trick: list[tuple[int, str]], partners: set[int], played: str = "") -> Situation:
+    """A play situation of a normal game; ``played`` lists earlier cards (none led a plain suit)."""
     faces = parse_cards(hand)
-    seen = [f for _, f in [(s, parse_card(c)) for s, c in trick]] + parse_cards(played)
-    return db.Table(seat, faces, NORMAL, [(s, parse_card(c)) for s, c in trick], db._counts(seen + faces), 0, partners)
+    plays = tuple((s, parse_card(c)) for s, c in trick)
+    seen = [0] * 52
+    for face in [f for _, f in plays] + parse_cards(played) + faces:
+        seen[face] += 1
+    return Situation(seat, Phase.PLAYING, Contract.NORMAL, NORMAL, tuple(sorted(faces)), plays, tuple(seen), 0,
+                     frozenset(partners))
 
 
-def play(t: db.Table) -> str:
+def play(t: Situation) -> str:
     legal = sorted(set(t.hand))
     if t.trick:
         led = db.SUIT[NORMAL][t.trick[0][1]]
@@ -70,10 +76,10 @@ def test_announce_no_90_only_with_a_dominant_hand_after_our_announcement():
     ordinary = parse_cards("10H QC QS QH JD AD 9D 9C AS 9H KS 10S")
     assert db.should_announce_no_90(dominant, NORMAL)
     assert not db.should_announce_no_90(ordinary, NORMAL)
-    facts = {"phase": "play", "contract": "normal"}
-    legal = ["no 90", "play 10H", "play QC"]
-    assert db.choose_text(facts, dominant, legal, lambda: None) == "no 90"
-    assert db.choose_text(facts, ordinary, ["no 90", "play 9H"], lambda: table(0, "9H", [], set())) == "play 9H"
+    strong = table(0, "10H 10H QC QS QS QH JD AD 10D KD 9C KS", [], set())
+    assert db.choose_text(strong, ["no 90", "play 10H", "play QC"]) == "no 90"
+    weak = table(0, "10H QC QS QH JD AD 9D 9C AS 9H KS 10S", [], set())
+    assert db.choose_text(weak, ["no 90", "play 9H"]) == "play 9H"
 
 
 def test_healthy_with_an_ordinary_hand():

@@ -17,19 +17,23 @@ an ace or ten, the fox included; keep the fox (A♦) away from tricks the other
 team may take; win points cheaply in last seat.  A player whose team is not
 public is treated as an opponent.
 
-The rules decide from a ``Table`` built from the view, or in rollouts from a
-sampled world (there the seat uses the world's teams: a rollout only needs to
-play plausibly, and its deal is a guess anyway).
+The rules decide from a ``Situation`` (games/doppelkopf/observation.py): in play
+``Situation.of(observation)``, in search rollouts ``DoppelkopfState.situation(seat)``
+on a world the search sampled itself — the same facts the seat's observation
+holds (its hand, the cards played, the teams known to it), so one set of rules
+plays both, and a rollout player knows no more than it would at the table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 from tricktable.bots.search import SearchGame
 from tricktable.cards import ACE, CLUBS, SPADES, card, card_text, parse_card, rank_of
+from tricktable.core.errors import GameError
+from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
+from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation
 from tricktable.games.doppelkopf.rules import (
     AD,
     FACES,
@@ -43,7 +47,8 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP_MASK,
     TRUMP_ORDER,
 )
-from tricktable.games.doppelkopf.state import PLAYING, DoppelkopfState
+from tricktable.games.doppelkopf.spec import SPEC
+from tricktable.games.doppelkopf.state import DoppelkopfState
 
 TOP_TRUMPS = 5
 """10♥ and the four queens ranks: a "high" trump in hand strength."""
@@ -58,64 +63,6 @@ SILENT_SOLO_HIGH = 6
 NO_90_TRUMPS = 10
 NO_90_HIGH = 6
 BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
-TABLE_OF_CONTRACT = {f"solo {name}": SOLO_TABLE[k] for k, name in enumerate(SOLO_NAMES)}
-
-
-@dataclass
-class Table:
-    seat: int
-    hand: list[int]  # faces, a face twice when both copies are held
-    table: int  # rank table
-    trick: list[tuple[int, int]]  # (seat, face)
-    seen: list[int]  # per face: copies played so far or in this hand
-    led_suits: int  # bit s: a plain suit s was led already
-    partners: set[int]  # seats known to be on our team (self excluded)
-
-
-def _counts(faces: Sequence[int]) -> list[int]:
-    seen = [0] * 52
-    for f in faces:
-        seen[f] += 1
-    return seen
-
-
-def table_from_view(view: Mapping[str, Any]) -> Table:
-    contract = view["contract"] or "normal"
-    table = TABLE_OF_CONTRACT.get(contract, NORMAL)
-    hand = [parse_card(c) for c in view["hand"]]
-    trick = [(s, parse_card(c)) for s, c in view["trick"]]
-    played = [parse_card(c) for t in view["tricks"] for _, c in t["cards"]] + [f for _, f in trick]
-    led = 0
-    for t in view["tricks"]:
-        first = parse_card(t["cards"][0][1])
-        if SUIT[table][first] != TRUMP:
-            led |= 1 << SUIT[table][first]
-    teams = view["teams"]
-    me = view["seat"]
-    partners = {s for s in range(4) if s != me and teams[me] is not None and teams[s] == teams[me]}
-    return Table(me, hand, table, trick, _counts(played + hand), led, partners)
-
-
-def table_from_state(state: DoppelkopfState) -> Table:
-    me, table = state.turn, state.table
-    hand = [c % 64 for c in _ids(state.hands[me])]
-    trick = [((state.leader + i) % 4, f) for i, f in enumerate(state.trick)]
-    played = [f for t in state.tricks for f in t[1]] + list(state.trick)
-    led = 0
-    for t in state.tricks:
-        if SUIT[table][t[1][0]] != TRUMP:
-            led |= 1 << SUIT[table][t[1][0]]
-    partners = {s for s in range(4) if s != me and state.team[s] == state.team[me]}
-    return Table(me, hand, table, trick, _counts(played + hand), led, partners)
-
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # -- card play ---------------------------------------------------------------------
@@ -135,7 +82,7 @@ def trick_winner(table: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int
     return best
 
 
-def is_boss(t: Table, card_face: int) -> bool:
+def is_boss(t: Situation, card_face: int) -> bool:
     """No unseen card of the same suit ranks higher (nor equal: a copy played
     earlier in the trick would win)."""
     suit = SUIT[t.table][card_face]
@@ -143,7 +90,7 @@ def is_boss(t: Table, card_face: int) -> bool:
     return all(t.seen[f] == 2 for f in FACES if SUIT[t.table][f] == suit and power[f] > power[card_face])
 
 
-def holds(t: Table, card_face: int, after: Sequence[int]) -> bool:
+def holds(t: Situation, card_face: int, after: Sequence[int]) -> bool:
     """A trick won by ``card_face`` stays ours: nobody after is an opponent, or the
     card is the boss and (for a plain card) the suit is led for the first time."""
     opponents = [s for s in after if s not in t.partners]
@@ -155,22 +102,22 @@ def holds(t: Table, card_face: int, after: Sequence[int]) -> bool:
     return suit == TRUMP or not t.led_suits >> suit & 1
 
 
-def seats_after(t: Table) -> list[int]:
+def seats_after(t: Situation) -> list[int]:
     return [(t.seat + i) % 4 for i in range(1, 4 - len(t.trick))]
 
 
-def choose_card(t: Table, legal: Sequence[int]) -> int:
+def choose_card(t: Situation, legal: Sequence[int]) -> int:
     if len(legal) == 1:
         return legal[0]
     return follow(t, legal) if t.trick else lead(t, legal)
 
 
-def cheapest(t: Table, cards: Sequence[int]) -> int:
+def cheapest(t: Situation, cards: Sequence[int]) -> int:
     """Fewest points, then lowest rank; the fox last of all."""
     return min(cards, key=lambda f: (f == AD and t.table == NORMAL, POINTS[f], POWER[t.table][f]))
 
 
-def follow(t: Table, legal: Sequence[int]) -> int:
+def follow(t: Situation, legal: Sequence[int]) -> int:
     table, power = t.table, POWER[t.table]
     win_seat, win_card = trick_winner(table, t.trick)
     after = seats_after(t)
@@ -191,7 +138,7 @@ def follow(t: Table, legal: Sequence[int]) -> int:
     return cheapest(t, legal)
 
 
-def lead(t: Table, legal: Sequence[int]) -> int:
+def lead(t: Situation, legal: Sequence[int]) -> int:
     table, power = t.table, POWER[t.table]
     plain = [f for f in legal if SUIT[table][f] != TRUMP]
     aces = [f for f in plain if rank_of(f) == ACE and not t.led_suits >> SUIT[table][f] & 1]
@@ -260,51 +207,50 @@ def triple_cost(text: str, table: int, giving: bool) -> tuple[float, ...]:
     return (points,) if giving else (trumps, points)
 
 
-def choose_text(view: Mapping[str, Any], hand: Sequence[int], legal: Sequence[str],
-                table_of: Any) -> str:
-    """The rules' choice among ``legal`` texts; ``table_of()`` builds the play table."""
-    phase = view["phase"]
-    if phase == "reservations":
+def choose_text(situation: Situation, legal: Sequence[str]) -> str:
+    """The rules' choice among the ``legal`` texts."""
+    phase = situation.phase
+    hand = situation.hand
+    if phase == Phase.RESERVATIONS:
         return reservation(hand, legal)
-    if phase == "poverty: give":
+    if phase == Phase.GIVING:
         return min(legal, key=lambda text: triple_cost(text, NORMAL, True))
-    if phase == "poverty: offer":
+    if phase == Phase.OFFERING:
         return "accept" if should_accept(hand) else "decline"
-    if phase == "poverty: return":
+    if phase == Phase.RETURNING:
         return min(legal, key=lambda text: triple_cost(text, NORMAL, False))
-    table = TABLE_OF_CONTRACT.get(view.get("contract") or "normal", NORMAL)
+    table = situation.table
     if ("re" in legal or "kontra" in legal) and should_announce(hand, table):
         return "re" if "re" in legal else "kontra"
     if "no 90" in legal and should_announce_no_90(hand, table):
         return "no 90"
     plays = [parse_card(text.split()[1]) for text in legal if text.startswith("play ")]
-    return "play " + card_text(choose_card(table_of(), plays))
+    return "play " + card_text(choose_card(situation, plays))
 
 
-def heuristic_text(view: Mapping[str, Any]) -> str:
-    legal = view["legal"]
+def heuristic_text(obs: Observation) -> str:
+    """The expert rules on a seat's observation."""
+    legal = obs.legal
     if len(legal) == 1:
         return legal[0]
-    hand = [parse_card(c) for c in view["hand"]]
-    return choose_text(view, hand, legal, lambda: table_from_view(view))
+    return choose_text(Situation.of(doppelkopf_observation(obs)), legal)
 
 
-def heuristic_action(state: DoppelkopfState) -> int:
-    """The rules' action in a (sampled) state, through the same text decisions."""
-    legal = state.legal_actions()
-    if state.phase == PLAYING and not any(a >= 52 for a in legal):
-        return choose_card(table_from_state(state), list(legal))
-    texts = [state.action_text(a) for a in legal]
-    hand = [c % 64 for c in _ids(state.hands[state.turn])]
-    facts = {"phase": _PHASES[state.phase], "contract": _contract(state)}
-    return state.parse_action(choose_text(facts, hand, texts, lambda: table_from_state(state)))
+def heuristic_action(state: GameState) -> int:
+    """The rollout policy: the same rules for the seat to move in a sampled world,
+    from what that seat knows there (``DoppelkopfState.situation``)."""
+    world = doppelkopf_state(state)
+    legal = world.legal_actions()
+    situation = world.situation(world.to_move)
+    if situation.phase == Phase.PLAYING and legal[0] < 52:
+        return choose_card(situation, list(legal))
+    return world.parse_action(choose_text(situation, [world.action_text(a) for a in legal]))
 
 
-_PHASES = ("reservations", "poverty: give", "poverty: offer", "poverty: return", "play", "done")
-
-
-def _contract(state: DoppelkopfState) -> str:
-    return f"solo {SOLO_NAMES[state.solo]}" if state.solo >= 0 else "normal"
+def doppelkopf_state(state: GameState) -> DoppelkopfState:
+    if not isinstance(state, DoppelkopfState):
+        raise GameError(f"not a Doppelkopf deal: {type(state).__name__}")
+    return state
 
 
 def seat_value(state: GameState, seat: int) -> float:
@@ -313,13 +259,7 @@ def seat_value(state: GameState, seat: int) -> float:
 
 
 # -- search ------------------------------------------------------------------------
-def _spec() -> Any:
-    from tricktable.games.doppelkopf import SPEC
-
-    return SPEC
-
-
-SEARCH = SearchGame(_spec(), heuristic_action, seat_value, rules=heuristic_text)  # type: ignore[arg-type]
+SEARCH = SearchGame(SPEC, heuristic_action, seat_value, rules=heuristic_text)
 
 ROLLOUTS_PER_MS = 0.6
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout

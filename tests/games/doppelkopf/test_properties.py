@@ -118,8 +118,8 @@ def check_view(state: st.DoppelkopfState, seat: int, rng: random.Random) -> bool
     if state.contract == st.SILENT_SOLO and seat != state.declarer and not state.is_terminal():
         assert view["contract"] == "normal"
     # No leak: a world drawn from the view alone, with other hidden cards, shows the same view.
-    world = SPEC.sample_world(view, rng)
-    assert world.view(seat) == view
+    world = SPEC.sample_world(state.observe(seat), rng)
+    assert world.observe(seat) == state.observe(seat) and world.view(seat) == view
     return [world.view(s)["hand"] for s in range(4)] != [state.view(s)["hand"] for s in range(4)]
 
 

@@ -16,10 +16,10 @@ QC_TEXT = card_text(QC)
 
 def worlds(state: st.DoppelkopfState, seat: int, count: int = 30, seed: int = 0):
     rng = random.Random(seed)
-    view = state.view(seat)
+    obs = state.observe(seat)
     for _ in range(count):
-        world = SPEC.sample_world(view, rng)
-        assert world.view(seat) == view
+        world = SPEC.sample_world(obs, rng)
+        assert world.observe(seat) == obs
         yield world
 
 

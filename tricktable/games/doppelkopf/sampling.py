@@ -1,4 +1,4 @@
-"""World sampling for Doppelkopf: a full deal consistent with one seat's view.
+"""World sampling for Doppelkopf: a full deal consistent with one seat's obs.
 
 The unseen cards are spread over the hidden places (the other hands, and the
 three poverty cards while nobody has taken them) with ``assign_cards``, under
@@ -17,13 +17,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from typing import Any, Mapping
+from typing import TYPE_CHECKING
 
-from tricktable.cards import COPY_OFFSET, parse_card
+from tricktable.cards import COPY_OFFSET
 from tricktable.core.errors import GameError
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
+from tricktable.games.doppelkopf.actions import GIVE, HEALTHY, RETURN, triple_code
 from tricktable.games.doppelkopf import state as st
+from tricktable.games.doppelkopf.observation import Contract, DoppelkopfObservation, Phase, Poverty, Team
 from tricktable.games.doppelkopf.rules import (
     FACE_MASK,
     FACES,
@@ -37,27 +39,46 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP_MASK,
 )
 
+if TYPE_CHECKING:
+    from tricktable.games.doppelkopf.spec import DoppelkopfSpec
+
 TRIES = 300
 NORMAL_TRUMPS = TRUMP_MASK[NORMAL]
+
+
+Places = list[list[int]]
+"""Per seat, a list of faces."""
+Rooms = dict[int, "int | None"]
+"""Per seat, how many normal trumps its hidden cards may hold (``None``: any number)."""
 
 
 class _Redraw(GameError):
     """This draw cannot be replayed; draw again."""
 
 
-def sample_world(spec: Any, view: Mapping[str, Any], rng: random.Random) -> st.DoppelkopfState:
+def _poverty(obs: DoppelkopfObservation) -> Poverty:
+    if obs.poverty is None:
+        raise _Redraw("no poverty in this deal")
+    return obs.poverty
+
+
+def _declarer(obs: DoppelkopfObservation) -> int:
+    if obs.declarer is None:
+        raise _Redraw("no declarer in this deal")
+    return obs.declarer
+
+
+def _normal_trumps(faces: list[int]) -> int:
+    return sum(NORMAL_TRUMPS >> f & 1 for f in faces)
+
+
+def sample_world(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
     for _ in range(TRIES):
         try:
-            return _attempt(spec, view, rng)
+            return _attempt(spec, obs, rng)
         except (_Redraw, SamplingError, GameError):
             continue
-    raise SamplingError("no deal consistent with this view was found")
-
-
-def table_of(contract: str | None) -> int:
-    if contract and contract.startswith("solo "):
-        return SOLO_TABLE[SOLO_NAMES.index(contract[5:])]
-    return NORMAL
+    raise SamplingError("no deal consistent with this obs was found")
 
 
 class _Problem:
@@ -113,25 +134,25 @@ def _random_combinations(rng: random.Random, choices: list[list[int]], limit: in
 class _Constraints:
     """Everything public about where the unseen cards may be, for one draw."""
 
-    def __init__(self, view: Mapping[str, Any], rng: random.Random):
-        me, contract = view["seat"], view["contract"]
-        self.mine = [parse_card(t) for t in view["hand"]]
-        self.played = _played(view)
+    def __init__(self, obs: DoppelkopfObservation, rng: random.Random):
+        me, contract = obs.seat, obs.contract
+        self.mine = [c % COPY_OFFSET for c in obs.hand]
+        self.played = _played(obs)
         self.forced: list[list[int]] = [[], [], [], []]  # cards a hidden hand must hold
-        self.allowed = [FACE_MASK & ~barred for barred in _voids(view, table_of(contract))]
+        self.allowed = [FACE_MASK & ~barred for barred in _voids(obs, obs.table)]
         not_void = list(self.allowed)
-        self.known: Counter = Counter()  # cards this seat knows lie face down
+        self.known: Counter[int] = Counter()  # cards this seat knows lie face down
         self.limbo: list[int] | None = None
-        if contract == "normal":
-            _team_evidence(view, self.played, self.forced, self.allowed)
-        elif contract == st.MARRIAGE_GAME and view["declarer"] != me:
-            self.forced[view["declarer"]] += [QC] * (2 - self.played[view["declarer"]].count(QC))
-        if view["poverty"] is not None:
-            self.limbo = _poverty_constraints(view, self.played, self.forced, self.allowed, self.known)
-        self.rooms = {seat: _poor_trump_room(view, seat) for seat in range(4)}
+        if contract == Contract.NORMAL:
+            _team_evidence(obs, self.played, self.forced, self.allowed)
+        elif contract == Contract.MARRIAGE and obs.declarer is not None and obs.declarer != me:
+            self.forced[obs.declarer] += [QC] * (2 - self.played[obs.declarer].count(QC))
+        if obs.poverty is not None:
+            self.limbo = _poverty_constraints(obs, self.played, self.forced, self.allowed, self.known)
+        self.rooms = {seat: _poor_trump_room(obs, seat) for seat in range(4)}
         seen = self.mine + list(self.known.elements())
-        for seat in _hidden_losers(view):
-            _explain_loser(view, seat, seen, self.played, self.forced, self.allowed, self.rooms, rng)
+        for seat in _hidden_losers(obs):
+            _explain_loser(obs, seat, seen, self.played, self.forced, self.allowed, self.rooms, rng)
         for seat in range(4):
             if seat != me and any(not not_void[seat] >> f & 1 for f in self.forced[seat]):
                 raise _Redraw("a card this seat must hold is one it showed out of")
@@ -149,14 +170,14 @@ class _Constraints:
         return [f + COPY_OFFSET * k for f, n in left.items() for k in range(n)]
 
 
-def _attempt(spec: Any, view: Mapping[str, Any], rng: random.Random) -> st.DoppelkopfState:
-    me = view["seat"]
-    facts = _Constraints(view, rng)
+def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
+    me = obs.seat
+    facts = _Constraints(obs, rng)
     problem = _Problem()
     for seat in range(4):
         if seat != me:
-            _add_seat(problem, view, seat, facts.forced[seat], facts.allowed[seat], facts.rooms[seat])
-    if facts.limbo is None and view["poverty"] is not None and _limbo_hidden(view):
+            _add_seat(problem, obs, seat, facts.forced[seat], facts.allowed[seat], facts.rooms[seat])
+    if facts.limbo is None and obs.poverty is not None and _limbo_hidden(obs):
         problem.add(None, 3, FACE_MASK)
     placed = problem.assign(rng, facts.unseen())
     current: list[list[int]] = [list(facts.forced[s]) for s in range(4)]
@@ -165,57 +186,58 @@ def _attempt(spec: Any, view: Mapping[str, Any], rng: random.Random) -> st.Doppe
     for owner, cards in zip(problem.owners, placed):
         target = hidden_limbo if owner is None else current[owner]
         target += [c % COPY_OFFSET for c in cards]
-    return _replay(spec, view, rng, _dealt(view, current, facts.played, facts.limbo or hidden_limbo, rng))
+    return _replay(spec, obs, rng, _dealt(obs, current, facts.played, facts.limbo or hidden_limbo, rng))
 
 
-def _played(view: Mapping[str, Any]) -> list[list[int]]:
+def _played(obs: DoppelkopfObservation) -> list[list[int]]:
     played: list[list[int]] = [[], [], [], []]
-    for trick in [t["cards"] for t in view["tricks"]] + [view["trick"]]:
-        for seat, text in trick:
-            played[seat].append(parse_card(text))
+    for trick in [t.cards for t in obs.tricks] + [obs.trick]:
+        for seat, face in trick:
+            played[seat].append(face)
     return played
 
 
-def _voids(view: Mapping[str, Any], table: int) -> list[int]:
+def _voids(obs: DoppelkopfObservation, table: int) -> list[int]:
     """Per seat, the faces it cannot hold: it did not follow a led suit."""
     barred = [0, 0, 0, 0]
     suit = SUIT[table]
-    for trick in [t["cards"] for t in view["tricks"]] + ([view["trick"]] if view["trick"] else []):
-        led = suit[parse_card(trick[0][1])]
-        for seat, text in trick[1:]:
-            if suit[parse_card(text)] != led:
+    for trick in [t.cards for t in obs.tricks] + ([obs.trick] if obs.trick else []):
+        led = suit[trick[0][1]]
+        for seat, face in trick[1:]:
+            if suit[face] != led:
                 barred[seat] |= FOLLOW[table][led]
     return barred
 
 
-def _team_evidence(view: Mapping[str, Any], played: list[list[int]], forced: list[list[int]],
+def _team_evidence(obs: DoppelkopfObservation, played: list[list[int]], forced: list[list[int]],
                    allowed: list[int]) -> None:
     """A looks-normal game: a known Kontra player never held Q♣; a known Re
     player who has not played his Q♣ still holds one."""
-    for seat, team in enumerate(view["teams"]):
-        if seat == view["seat"] or team is None:
+    for seat, team in enumerate(obs.teams):
+        if seat == obs.seat or team is None:
             continue
-        if team == "kontra":
+        if team == Team.KONTRA:
             allowed[seat] &= ~(1 << QC)
         elif QC not in played[seat]:
             forced[seat].append(QC)
 
 
-def _limbo_hidden(view: Mapping[str, Any]) -> bool:
+def _limbo_hidden(obs: DoppelkopfObservation) -> bool:
     """The three poverty cards lie face down between giver and taker, unknown to this seat."""
-    info = view["poverty"]
-    return info["taker"] is None and info["given"] is None and view["phase"] != st.PHASE_NAMES[st.GIVING]
+    info = _poverty(obs)
+    return info.taker is None and info.given is None and obs.phase != Phase.GIVING
 
 
-def _poverty_constraints(view, played, forced, allowed, known) -> list[int] | None:
+def _poverty_constraints(obs: DoppelkopfObservation, played: Places, forced: Places, allowed: list[int],
+                         known: Counter[int]) -> list[int] | None:
     """Constraints of the exchange as this seat saw it; returns the face-down
     cards when this seat knows them and nobody holds them yet."""
-    me, info = view["seat"], view["poverty"]
-    giver, taker = info["player"], info["taker"]
-    given = [parse_card(t) for t in info["given"] or []]
-    returned = [parse_card(t) for t in info["returned"] or []]
-    phase = view["phase"]
-    if phase == st.PHASE_NAMES[st.GIVING]:
+    me, info = obs.seat, _poverty(obs)
+    giver, taker = info.player, info.taker
+    given = list(info.given or ())
+    returned = list(info.returned or ())
+    phase = obs.phase
+    if phase == Phase.GIVING:
         return None  # the poor hand is still whole: ≤ 3 trumps (see _add_seat)
     if me == giver:
         if taker is None:
@@ -232,41 +254,42 @@ def _poverty_constraints(view, played, forced, allowed, known) -> list[int] | No
         if returned:
             forced[giver] += list((Counter(returned) - Counter(played[giver])).elements())
         return None
-    if phase in (st.PHASE_NAMES[st.OFFERING], st.PHASE_NAMES[st.RETURNING]) or (
-        phase == st.PHASE_NAMES[st.DONE] and not view["tricks"]
+    if phase in (Phase.OFFERING, Phase.RETURNING) or (
+        phase == Phase.DONE and not obs.tricks
     ):
         allowed[giver] &= ~NORMAL_TRUMPS  # all his trumps went into the three cards
     return None
 
 
-def _hidden_losers(view: Mapping[str, Any]) -> list[int]:
+def _hidden_losers(obs: DoppelkopfObservation) -> list[int]:
     """Seats whose reservation lost and stays hidden, which a solo cannot
     explain (it would not have lost): they had a poverty or a marriage hand."""
-    winner = view["declarer"]
-    if view["contract"] in (None, "normal", st.SILENT_SOLO) or winner is None:
+    winner = obs.declarer
+    if obs.contract in (None, Contract.NORMAL, Contract.SILENT_SOLO) or winner is None:
         return []
-    order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
-    solo_won = view["contract"].startswith("solo")
-    return [seat for seat, text in enumerate(view["reservations"])
+    order = [(obs.dealer + k) % 4 for k in range(1, 5)]
+    solo_won = obs.contract is not None and obs.contract.is_solo
+    return [seat for seat, text in enumerate(obs.reservations)
             if text == st.HIDDEN_RESERVATION and not (solo_won and order.index(seat) > order.index(winner))]
 
 
-def _explain_loser(view, seat, mine, played, forced, allowed, rooms, rng) -> None:
+def _explain_loser(obs: DoppelkopfObservation, seat: int, mine: list[int], played: Places, forced: Places,
+                   allowed: list[int], rooms: Rooms, rng: random.Random) -> None:
     """Make the hidden losing reservation of ``seat`` possible: both Q♣ in
     its hand (marriage) or at most three trumps (poverty), chosen at random
     among what the seen cards allow.  Exchange partners are left to redrawing."""
-    info = view["poverty"]
-    if info is not None and seat == info["taker"]:
-        _explain_taker(view, seat, mine, played, forced, allowed, rooms, rng)
+    info = obs.poverty
+    if info is not None and seat == info.taker:
+        _explain_taker(obs, seat, mine, played, forced, allowed, rooms, rng)
         return
     seen_elsewhere = mine.count(QC) + sum(p.count(QC) for s, p in enumerate(played) if s != seat)
     still_held = 2 - played[seat].count(QC)
     marriage_fits = seen_elsewhere == 0 and not any(QC in f for f in forced) and (
         still_held == 0 or allowed[seat] >> QC & 1)
     choices = ["marriage"] if marriage_fits else []
-    order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
-    after = order.index(seat) > order.index(view["declarer"])
-    if view["options"]["poverty"] and (view["contract"].startswith("solo") or after):
+    order = [(obs.dealer + k) % 4 for k in range(1, 5)]
+    after = order.index(seat) > order.index(_declarer(obs))
+    if obs.options["poverty"] and ((obs.contract is not None and obs.contract.is_solo) or after):
         choices.append("poverty")
     if not choices:
         raise _Redraw("no reservation explains this Vorbehalt")
@@ -276,42 +299,43 @@ def _explain_loser(view, seat, mine, played, forced, allowed, rooms, rng) -> Non
         rooms[seat] = POVERTY_MAX_TRUMPS - sum(NORMAL_TRUMPS >> f & 1 for f in played[seat])
 
 
-def _loser_choices(view: Mapping[str, Any], seat: int) -> list[str]:
+def _loser_choices(obs: DoppelkopfObservation, seat: int) -> list[str]:
     """The reservations a hidden loser in a poverty game may have made."""
-    order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
-    after = order.index(seat) > order.index(view["declarer"])
+    order = [(obs.dealer + k) % 4 for k in range(1, 5)]
+    after = order.index(seat) > order.index(_declarer(obs))
     return ["marriage", "poverty"] if after else ["marriage"]
 
 
-def _explain_taker(view, seat, seen, played, forced, allowed, rooms, rng) -> None:
+def _explain_taker(obs: DoppelkopfObservation, seat: int, seen: list[int], played: Places, forced: Places,
+                   allowed: list[int], rooms: Rooms, rng: random.Random) -> None:
     """The poverty taker's own hidden reservation.  Seen from outside, the
     exchange is drawn later to fit it (``_exchange``); the giver, who knows the
     cards that moved, constrains the taker's hidden cards here."""
-    if view["phase"] == st.PHASE_NAMES[st.OFFERING]:
+    if obs.phase == Phase.OFFERING:
         return
-    if view["seat"] != view["poverty"]["player"]:
-        _explain_taker_from_outside(view, seat, seen, played, allowed, rooms, rng)
+    if obs.seat != _poverty(obs).player:
+        _explain_taker_from_outside(obs, seat, seen, played, allowed, rooms, rng)
         return
-    info = view["poverty"]
-    given = [parse_card(t) for t in info["given"]]
-    returned = [parse_card(t) for t in info["returned"] or []]
+    info = _poverty(obs)
+    given = list(info.given or ())
+    returned = list(info.returned or ())
     moved = played[seat] + returned
-    if rng.choice(_loser_choices(view, seat)) == "marriage":
+    if rng.choice(_loser_choices(obs, seat)) == "marriage":
         missing = 2 - moved.count(QC) + given.count(QC) - forced[seat].count(QC)
         forced[seat] += [QC] * max(missing, 0)
     else:
-        count = lambda cards: sum(NORMAL_TRUMPS >> f & 1 for f in cards)  # noqa: E731
-        rooms[seat] = POVERTY_MAX_TRUMPS - count(moved) + count(given)
+        rooms[seat] = POVERTY_MAX_TRUMPS - _normal_trumps(moved) + _normal_trumps(given)
 
 
-def _explain_taker_from_outside(view, seat, seen, played, allowed, rooms, rng) -> None:
+def _explain_taker_from_outside(obs: DoppelkopfObservation, seat: int, seen: list[int], played: Places,
+                                allowed: list[int], rooms: Rooms, rng: random.Random) -> None:
     """Without knowing the exchange.  A marriage taker: both Q♣ end up with
     taker or giver (a Q♣ the taker returned is in the giver's hand, which keeps
     no other trump), so nobody else may hold one.  A poor taker: his cards after
     the exchange hold at most his own three trumps plus the three given (a
     necessary bound).  ``_draw_given`` then picks given cards that fit exactly."""
-    giver = view["poverty"]["player"]
-    choices = _loser_choices(view, seat)
+    giver = _poverty(obs).player
+    choices = _loser_choices(obs, seat)
     others_queens = seen.count(QC) + sum(p.count(QC) for s, p in enumerate(played) if s not in (seat, giver))
     if others_queens:
         choices = [c for c in choices if c != "marriage"]
@@ -325,48 +349,47 @@ def _explain_taker_from_outside(view, seat, seen, played, allowed, rooms, rng) -
         rooms[seat] = 2 * POVERTY_MAX_TRUMPS - sum(NORMAL_TRUMPS >> f & 1 for f in played[seat])
 
 
-def _add_seat(problem: _Problem, view: Mapping[str, Any], seat: int, forced: list[int], allowed: int,
+def _add_seat(problem: _Problem, obs: DoppelkopfObservation, seat: int, forced: list[int], allowed: int,
               cap_trumps: int | None) -> None:
-    capacity = view["hand_sizes"][seat] - len(forced)
+    capacity = obs.hand_sizes[seat] - len(forced)
     if cap_trumps is None:
         problem.add(seat, capacity, allowed)
         return
     problem.add_poor(seat, capacity, allowed, cap_trumps - sum(NORMAL_TRUMPS >> f & 1 for f in forced))
 
 
-def _poor_trump_room(view: Mapping[str, Any], seat: int) -> int | None:
+def _poor_trump_room(obs: DoppelkopfObservation, seat: int) -> int | None:
     """How many normal trumps ``seat``'s hidden cards may hold if it is the poor
     player seen from outside after (or before) the exchange; else ``None``."""
-    info = view["poverty"]
-    if info is None or info["player"] != seat or view["seat"] == info["taker"]:
+    info = obs.poverty
+    if info is None or info.player != seat or obs.seat == info.taker:
         return None
-    if view["phase"] not in (st.PHASE_NAMES[st.GIVING], st.PHASE_NAMES[st.PLAYING], st.PHASE_NAMES[st.DONE]):
+    if obs.phase not in (Phase.GIVING, Phase.PLAYING, Phase.DONE):
         return None
-    if view["phase"] == st.PHASE_NAMES[st.DONE] and not view["tricks"]:
+    if obs.phase == Phase.DONE and not obs.tricks:
         return None
-    played = [parse_card(text) for trick in [t["cards"] for t in view["tricks"]] + [view["trick"]]
-              for s, text in trick if s == seat]
+    played = [face for trick in [t.cards for t in obs.tricks] + [obs.trick] for s, face in trick if s == seat]
     return POVERTY_MAX_TRUMPS - sum(NORMAL_TRUMPS >> f & 1 for f in played)
 
 
-def _dealt(view: Mapping[str, Any], current: list[list[int]], played: list[list[int]], limbo: list[int],
+def _dealt(obs: DoppelkopfObservation, current: list[list[int]], played: list[list[int]], limbo: list[int],
            rng: random.Random) -> tuple[list[list[int]], list[int], list[int]]:
     """The dealt hands (and the poverty cards given and returned) behind the
     current holdings."""
     dealt = [current[s] + played[s] for s in range(4)]
-    info = view["poverty"]
-    if info is None or view["phase"] == st.PHASE_NAMES[st.GIVING]:
+    info = obs.poverty
+    if info is None or obs.phase == Phase.GIVING:
         return dealt, [], []
-    giver, taker = info["player"], info["taker"]
-    given = [parse_card(t) for t in info["given"] or []]
-    returned = [parse_card(t) for t in info["returned"] or []]
+    giver, taker = info.player, info.taker
+    given = list(info.given or ())
+    returned = list(info.returned or ())
     if taker is None:  # offered, not (yet) taken: the cards lie face down
         dealt[giver] += limbo
         return dealt, sorted(limbo), []
-    exchanged = view["phase"] not in (st.PHASE_NAMES[st.RETURNING],)
+    exchanged = obs.phase not in (Phase.RETURNING,)
     if not exchanged:
         if not given:
-            given = _draw_given(view, dealt[taker], rng)
+            given = _draw_given(obs, dealt[taker], rng)
         dealt[taker] = _minus(dealt[taker], given)
         dealt[giver] += given
         return dealt, given, []
@@ -378,20 +401,20 @@ def _dealt(view: Mapping[str, Any], current: list[list[int]], played: list[list[
         returned = trumps + rng.sample(plain, 3 - len(trumps))
     pool = dealt[taker] + returned
     if not given:
-        given = _draw_given(view, pool, rng)
+        given = _draw_given(obs, pool, rng)
     dealt[taker] = _minus(pool, given)
     dealt[giver] = _minus(dealt[giver], returned) + given
     return dealt, given, returned
 
 
-def _draw_given(view: Mapping[str, Any], pool: list[int], rng: random.Random) -> list[int]:
+def _draw_given(obs: DoppelkopfObservation, pool: list[int], rng: random.Random) -> list[int]:
     """Three of the taker's fifteen cards as the unseen poverty cards — such that
     the taker's dealt hand fits his hidden reservation, if he made one."""
-    taker = view["poverty"]["taker"]
-    if view["reservations"][taker] != st.HIDDEN_RESERVATION:
+    taker = _poverty(obs).taker
+    if taker is None or obs.reservations[taker] != st.HIDDEN_RESERVATION:
         return rng.sample(pool, 3)
     fits = []
-    allowed = _loser_choices(view, taker)
+    allowed = _loser_choices(obs, taker)
     for combo in combinations(range(len(pool)), 3):
         dealt = [f for i, f in enumerate(pool) if i not in combo]
         if ("marriage" in allowed and dealt.count(QC) == 2) or (
@@ -425,20 +448,21 @@ def _ids(dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(hands)
 
 
-def _replay(spec: Any, view: Mapping[str, Any], rng: random.Random,
+def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random,
             dealt_given_returned: tuple[list[list[int]], list[int], list[int]]) -> st.DoppelkopfState:
     dealt, given, returned = dealt_given_returned
     if any(len(h) != 12 for h in dealt):
         raise _Redraw(f"hands of sizes {[len(h) for h in dealt]}")
-    state = spec.new_deal(Deal(view["dealer"], _ids(dealt)), view["options"])
-    winner = view["declarer"] if view["contract"] not in (None, "normal", st.SILENT_SOLO) else -1
-    for actor, text in view["actions"]:
+    state = spec.new_deal(Deal(obs.dealer, _ids(dealt)), obs.options)
+    winner = obs.declarer if obs.declarer is not None and obs.contract not in (
+        None, Contract.NORMAL, Contract.SILENT_SOLO) else -1
+    for actor, text in obs.actions:
         if text == st.HIDDEN_RESERVATION:
-            action = _hidden_reservation(state, view, winner, rng)
+            action = _hidden_reservation(state, obs, winner, rng)
         elif text == st.HIDDEN_GIVE:
-            action = st.GIVE + st.triple_code(given)
+            action = GIVE + triple_code(given)
         elif text == st.HIDDEN_RETURN:
-            action = st.RETURN + st.triple_code(returned)
+            action = RETURN + triple_code(returned)
         else:
             action = state.parse_action(text)
         # An announcement may come from a seat that is not to move; anything else
@@ -447,15 +471,15 @@ def _replay(spec: Any, view: Mapping[str, Any], rng: random.Random,
     return state
 
 
-def _hidden_reservation(state: st.DoppelkopfState, view: Mapping[str, Any], winner: int,
+def _hidden_reservation(state: st.DoppelkopfState, obs: DoppelkopfObservation, winner: int,
                         rng: random.Random) -> int:
     """A reservation this hand could make that is consistent with the outcome:
     before the reveal any will do; after it, one the revealed reservation beats."""
     seat = state.to_move
-    options = [a for a in state.legal_actions() if a != st.HEALTHY]
+    options = [a for a in state.legal_actions() if a != HEALTHY]
     if winner >= 0:
-        winning = state.parse_action(view["reservations"][winner])
-        order = [(view["dealer"] + k) % 4 for k in range(1, 5)]
+        winning = state.parse_action(obs.reservations[winner] or "healthy")
+        order = [(obs.dealer + k) % 4 for k in range(1, 5)]
         rank = st.reservation_rank(winning)
         later = order.index(seat) > order.index(winner)
         options = [a for a in options

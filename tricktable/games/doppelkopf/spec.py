@@ -9,6 +9,9 @@ from typing import Any, Mapping
 from tricktable.core.match import MatchState
 from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
 from tricktable.core.rng import SeedStream, derive_seed, shuffled
+from tricktable.core.observation import Observation
+from tricktable.games.doppelkopf.actions import SPACE
+from tricktable.games.doppelkopf.observation import Outcome, doppelkopf_observation
 from tricktable.games.doppelkopf.rules import DEALS_PER_MATCH, DECK, HAND_SIZE
 from tricktable.games.doppelkopf.state import DoppelkopfState
 
@@ -22,6 +25,7 @@ class DoppelkopfSpec(GameSpec):
     rules_version = "doppelkopf-1"
     deck = DECK
     double_deck = True
+    actions = SPACE
     option_specs = (
         OptionSpec("second_heart_ten", False,
                    description="Second 10♥: of both 10♥ in one trick the second wins, except in the last trick."),
@@ -52,10 +56,10 @@ class DoppelkopfSpec(GameSpec):
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "DoppelkopfMatch":
         return DoppelkopfMatch(self, seed, options, daily)
 
-    def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> DoppelkopfState:
+    def sample_world(self, obs: Observation, rng: random.Random) -> DoppelkopfState:
         from tricktable.games.doppelkopf.sampling import sample_world
 
-        return sample_world(self, view, rng)
+        return sample_world(self, doppelkopf_observation(obs), rng)
 
 
 class DoppelkopfMatch(MatchState):
@@ -69,7 +73,7 @@ class DoppelkopfMatch(MatchState):
         return deal.returns()
 
     def counts_as_deal(self, deal: GameState) -> bool:
-        return deal.outcome != "thrown_in"  # type: ignore[attr-defined]
+        return not (isinstance(deal, DoppelkopfState) and deal.outcome == Outcome.THROWN_IN.value)
 
     def next_dealer(self, deal: GameState) -> int:
         return (self.dealer + 1) % 4 if self.counts_as_deal(deal) else self.dealer

@@ -37,11 +37,31 @@ True
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
 from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
-from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
+from tricktable.core.protocol import TERMINAL, Deal, GameSpec, GameState, ScoreLine
+from tricktable.games.doppelkopf.actions import (
+    ACCEPT,
+    ANNOUNCE_KONTRA,
+    ANNOUNCE_RE,
+    DECLINE,
+    GIVE,
+    HEALTHY,
+    MARRIAGE,
+    NO_30,
+    NO_60,
+    NO_90,
+    POVERTY,
+    RETURN,
+    SCHWARZ,
+    SOLO,
+    TRIPLE_CODES,
+    announcement_level,
+    triple_code,
+    triple_faces,
+)
 from tricktable.games.doppelkopf.rules import (
     AD,
     FACES,
@@ -74,10 +94,9 @@ from tricktable.games.doppelkopf.rules import (
     settle,
 )
 
-HEALTHY, MARRIAGE, POVERTY, SOLO = 200, 201, 202, 210  # SOLO + k: solo SOLO_NAMES[k]
-ANNOUNCE_RE, ANNOUNCE_KONTRA, NO_90, NO_60, NO_30, SCHWARZ = 220, 221, 222, 223, 224, 225
-ACCEPT, DECLINE = 230, 231
-GIVE, RETURN = 1 << 20, 2 << 20  # + code of three faces, see ``triple_code``
+if TYPE_CHECKING:
+    from tricktable.games.doppelkopf.observation import DoppelkopfObservation, Situation
+
 
 RESERVING, GIVING, OFFERING, RETURNING, PLAYING, DONE = range(6)
 PHASE_NAMES = ("reservations", "poverty: give", "poverty: offer", "poverty: return", "play", "done")
@@ -97,21 +116,6 @@ NORMAL_GAME, SILENT_SOLO, MARRIAGE_GAME, POVERTY_GAME, SOLO_GAME = (
     "normal", "silent solo", "marriage", "poverty", "solo")
 
 
-def triple_code(faces: Sequence[int]) -> int:
-    """Three faces as one number, order-free (so notation parses back the same)."""
-    a, b, c = sorted(faces)
-    return (a << 12) | (b << 6) | c
-
-
-def triple_faces(code: int) -> tuple[int, int, int]:
-    return (code >> 12) & 63, (code >> 6) & 63, code & 63
-
-
-def announcement_level(action: int) -> int:
-    """0 for re/kontra, 1..4 for no 90 .. schwarz."""
-    return 0 if action <= ANNOUNCE_KONTRA else action - ANNOUNCE_KONTRA
-
-
 def remove_face(hand: int, card_face: int) -> tuple[int, int]:
     """Take one copy of a face out of an id mask: (new mask, id removed)."""
     if hand >> card_face & 1:
@@ -122,7 +126,7 @@ def remove_face(hand: int, card_face: int) -> tuple[int, int]:
 class DoppelkopfState(GameState):
     """One deal of Doppelkopf, from the reservations to the settlement."""
 
-    def __init__(self, spec, deal: Deal, options: Mapping[str, Any]):
+    def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
         self.spec = spec
         self.deal = deal
         self.options = dict(options)
@@ -147,6 +151,8 @@ class DoppelkopfState(GameState):
         self.declined: list[int] = []
         self.levels = [-1, -1]
         self.closed = [False, False]  # per team: a late reply allows it no further announcement
+        self.queens_played = [0, 0, 0, 0]  # per seat, Q♣ played (public team evidence)
+        self.announced = 0  # bit s: seat s has announced (its team is public)
         self.leader = -1
         self.trick: list[int] = []
         self.tricks: list[tuple[int, tuple[int, ...], int, int]] = []  # (leader, faces, winner, points)
@@ -263,7 +269,7 @@ class DoppelkopfState(GameState):
     def clone(self) -> "DoppelkopfState":
         twin = object.__new__(DoppelkopfState)
         twin.__dict__.update(self.__dict__)
-        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "closed", "trick", "tricks",
+        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "closed", "queens_played", "trick", "tricks",
                      "won_points", "won_tricks", "_history", "_actors"):
             setattr(twin, name, list(getattr(self, name)))
         twin._out_of_turn = dict(self._out_of_turn)
@@ -283,7 +289,7 @@ class DoppelkopfState(GameState):
         if SOLO <= action < SOLO + len(SOLO_NAMES):
             return f"solo {SOLO_NAMES[action - SOLO]}"
         for verb, base in (("give", GIVE), ("return", RETURN)):
-            if base <= action < base + (1 << 18) and all(f in FACES for f in triple_faces(action - base)):
+            if base <= action < base + TRIPLE_CODES and all(f in FACES for f in triple_faces(action - base)):
                 return f"{verb} " + " ".join(card_text(f) for f in triple_faces(action - base))
         raise NotationError(f"{action!r} is not a Doppelkopf action")
 
@@ -349,6 +355,7 @@ class DoppelkopfState(GameState):
         self.team = [KONTRA] * 4
         self.team[seat] = RE
         reservation = self.reservations[seat]
+        assert reservation is not None  # the winning seat has spoken
         if reservation == MARRIAGE:
             self.contract, self.marriage_pending = MARRIAGE_GAME, True
         elif reservation == POVERTY:
@@ -468,6 +475,7 @@ class DoppelkopfState(GameState):
         team = self.team[seat]
         level = announcement_level(action)
         self.levels[team] = level
+        self.announced |= 1 << seat
         if level == 0 and self.counts[seat] < MIN_CARDS[0] - self.lowering:
             self.closed[team] = True  # a late reply (spec "Announcements")
 
@@ -494,6 +502,8 @@ class DoppelkopfState(GameState):
         bit = 1 << card_face
         self.hands[seat] = hand ^ bit if hand & bit else hand ^ (bit << COPY_OFFSET)
         self.counts[seat] -= 1
+        if card_face == QC:
+            self.queens_played[seat] += 1
         trick = self.trick
         trick.append(card_face)
         if len(trick) < 4:
@@ -611,10 +621,20 @@ class DoppelkopfState(GameState):
         return lines
 
     # -- views ---------------------------------------------------------------------
-    def view(self, seat: int) -> dict[str, Any]:
-        from tricktable.games.doppelkopf.views import build_view
+    def observe(self, seat: int) -> DoppelkopfObservation:
+        from tricktable.games.doppelkopf.views import build_observation
 
-        return build_view(self, seat)
+        return build_observation(self, seat)
+
+    def situation(self, seat: int) -> Situation:
+        """What ``seat`` knows that the card play rules need, fast (search
+        rollouts call it on every card); equal to ``Situation.of(observe(seat))``."""
+        from tricktable.games.doppelkopf.views import build_situation
+
+        return build_situation(self, seat)
+
+    def view(self, seat: int) -> dict[str, Any]:  # TEMP until core's protocol lands
+        return self.observe(seat).to_json()
 
 
 def reservation_rank(action: int | None) -> int:
