@@ -14,7 +14,7 @@ from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.doppelkopf import SPEC
-from tricktable.games.doppelkopf.observation import Contract, Phase, Situation
+from tricktable.games.doppelkopf.observation import Contract, Phase, Situation, seen_mask
 from tricktable.games.doppelkopf.rules import NORMAL
 
 
@@ -22,10 +22,8 @@ def table(seat: int, hand: str, trick: list[tuple[int, str]], partners: set[int]
     """A play situation of a normal game; ``played`` lists earlier cards (none led a plain suit)."""
     faces = parse_cards(hand)
     plays = tuple((s, parse_card(c)) for s, c in trick)
-    seen = [0] * 52
-    for face in [f for _, f in plays] + parse_cards(played) + faces:
-        seen[face] += 1
-    return Situation(seat, Phase.PLAYING, Contract.NORMAL, NORMAL, tuple(sorted(faces)), plays, tuple(seen), 0,
+    seen = seen_mask([f for _, f in plays] + parse_cards(played) + faces)
+    return Situation(seat, Phase.PLAYING, Contract.NORMAL, NORMAL, tuple(sorted(faces)), plays, seen, 0,
                      frozenset(partners))
 
 

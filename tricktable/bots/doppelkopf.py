@@ -36,7 +36,7 @@ from tricktable.core.protocol import GameState
 from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation
 from tricktable.games.doppelkopf.rules import (
     AD,
-    FACES,
+    HIGHER,
     NORMAL,
     POINTS,
     POWER,
@@ -85,9 +85,7 @@ def trick_winner(table: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int
 def is_boss(t: Situation, card_face: int) -> bool:
     """No unseen card of the same suit ranks higher (nor equal: a copy played
     earlier in the trick would win)."""
-    suit = SUIT[t.table][card_face]
-    power = POWER[t.table]
-    return all(t.seen[f] == 2 for f in FACES if SUIT[t.table][f] == suit and power[f] > power[card_face])
+    return HIGHER[t.table][card_face] & ~t.seen_twice() == 0
 
 
 def holds(t: Situation, card_face: int, after: Sequence[int]) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from tricktable.cards import COPY_OFFSET, card_text
 from tricktable.core.errors import GameError
@@ -237,32 +237,39 @@ class Situation:
     table: int
     hand: tuple[int, ...]  # faces in face order, a face twice when both copies are held
     trick: tuple[tuple[int, int], ...]  # (seat, face)
-    seen: tuple[int, ...]  # per face: copies played so far or in this hand
-    led_suits: int  # bit s: plain suit s was led in a finished trick
+    seen: int  # the cards played so far or in this hand: bit f once a copy of face f, bit f + 64 both
+    led_suits: int  # bit s: plain suit s led in a finished trick
     partners: frozenset[int]  # seats known to be on this seat's team (itself excluded)
+
+    def seen_twice(self) -> int:
+        """The faces of which both copies were seen."""
+        return self.seen >> COPY_OFFSET
 
     @classmethod
     def of(cls, obs: DoppelkopfObservation) -> Situation:
-        played = [face for trick in obs.tricks for _, face in trick.cards] + [face for _, face in obs.trick]
-        return cls.build(obs.seat, obs.phase, obs.contract, [c % COPY_OFFSET for c in obs.hand], obs.trick,
-                         played, [trick.cards[0][1] for trick in obs.tricks], obs.teams)
-
-    @classmethod
-    def build(cls, seat: int, phase: Phase, contract: Contract | None, hand: list[int],
-              trick: tuple[tuple[int, int], ...], played: list[int], leads: list[int],
-              teams: tuple[Team | None, ...]) -> Situation:
-        """From the seat's hand (faces), the cards played (finished tricks and the
-        current one), the first card of each finished trick and the known teams."""
-        table = contract.table if contract else NORMAL
-        seen = [0] * 52
-        for face in played:
-            seen[face] += 1
-        for face in hand:
-            seen[face] += 1
+        table = obs.table
+        seen = seen_mask([f for trick in obs.tricks for _, f in trick.cards] + [f for _, f in obs.trick]
+                         + list(obs.hand))
         led = 0
-        for face in leads:
-            if SUIT[table][face] != TRUMP:
-                led |= 1 << SUIT[table][face]
-        mine = teams[seat]
-        partners = frozenset(s for s in range(4) if s != seat and mine is not None and teams[s] == mine)
-        return cls(seat, phase, contract, table, tuple(sorted(hand)), trick, tuple(seen), led, partners)
+        for trick in obs.tricks:
+            suit = SUIT[table][trick.cards[0][1]]
+            if suit != TRUMP:
+                led |= 1 << suit
+        hand = tuple(sorted(c % COPY_OFFSET for c in obs.hand))
+        return cls(obs.seat, obs.phase, obs.contract, table, hand, obs.trick, seen, led,
+                   partners_of(obs.seat, obs.teams))
+
+
+def seen_mask(cards: Iterable[int]) -> int:
+    """``Situation.seen`` of these cards (ids or faces)."""
+    seen = 0
+    for face in cards:
+        face %= COPY_OFFSET
+        seen |= 1 << (face + COPY_OFFSET if seen >> face & 1 else face)
+    return seen
+
+
+def partners_of(seat: int, teams: tuple[Team | None, ...]) -> frozenset[int]:
+    """The seats known to share ``seat``'s team."""
+    mine = teams[seat]
+    return frozenset(s for s in range(4) if s != seat and mine is not None and teams[s] == mine)

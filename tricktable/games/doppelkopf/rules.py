@@ -114,6 +114,12 @@ FOLLOW: tuple[tuple[int, ...], ...] = tuple(
     tuple(mask_of(c for c in FACES if SUIT[t][c] == s) for s in range(5)) for t in range(8)
 )
 """``FOLLOW[table][suit]``: the faces that follow ``suit`` (index ``TRUMP`` = trumps)."""
+HIGHER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(mask_of(f for f in FACES if SUIT[t][f] == SUIT[t][c] and POWER[t][f] > POWER[t][c]) if c in FACES else 0
+          for c in range(52))
+    for t in range(8)
+)
+"""``HIGHER[table][face]``: the faces of the same suit that beat it."""
 
 # -- reservations ------------------------------------------------------------------
 HEALTHY_RANK, MARRIAGE_RANK, POVERTY_RANK, SOLO_RANK = 0, 1, 2, 3

@@ -153,6 +153,8 @@ class DoppelkopfState(GameState):
         self.closed = [False, False]  # per team: a late reply allows it no further announcement
         self.queens_played = [0, 0, 0, 0]  # per seat, Q♣ played (public team evidence)
         self.announced = 0  # bit s: seat s has announced (its team is public)
+        self.played = 0  # the ids of every card played so far
+        self.led_suits = 0  # bit s: a finished trick was led with plain suit s
         self.leader = -1
         self.trick: list[int] = []
         self.tricks: list[tuple[int, tuple[int, ...], int, int]] = []  # (leader, faces, winner, points)
@@ -500,7 +502,10 @@ class DoppelkopfState(GameState):
         seat = self.turn
         hand = self.hands[seat]
         bit = 1 << card_face
-        self.hands[seat] = hand ^ bit if hand & bit else hand ^ (bit << COPY_OFFSET)
+        if not hand & bit:
+            bit <<= COPY_OFFSET
+        self.hands[seat] = hand ^ bit
+        self.played |= bit
         self.counts[seat] -= 1
         if card_face == QC:
             self.queens_played[seat] += 1
@@ -534,6 +539,9 @@ class DoppelkopfState(GameState):
         winner = self.trick_winner(self.leader, cards, number == TRICKS)
         points = POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
         self.tricks.append((self.leader, cards, winner, points))
+        led = SUIT[self.table][cards[0]]
+        if led != TRUMP:
+            self.led_suits |= 1 << led
         self.won_points[winner] += points
         self.won_tricks[winner] += 1
         self.trick = []

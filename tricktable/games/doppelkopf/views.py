@@ -20,12 +20,17 @@ from tricktable.games.doppelkopf.observation import (
     Team,
     Trick,
     frozen_options,
+    partners_of,
 )
-from tricktable.games.doppelkopf.rules import QC
+from tricktable.games.doppelkopf.rules import FACE_MASK, QC, SOLO_NAMES, face_mask, faces_of
 from tricktable.games.doppelkopf.state import DoppelkopfState
 
 TEAMS = (Team.RE, Team.KONTRA)
 """``Team`` by the rules' team number (``RE``, ``KONTRA``)."""
+PHASES = tuple(Phase)
+"""``Phase`` by the state's phase number (the same order)."""
+CONTRACTS = {contract.value: contract for contract in Contract}
+SOLOS = tuple(Contract.solo(index) for index in range(len(SOLO_NAMES)))
 
 
 def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservation:
@@ -40,7 +45,7 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
         legal=tuple(state.legal_texts_for(seat)),
         terminal=done,
         dealer=state.dealer,
-        phase=Phase(st.PHASE_NAMES[state.phase]),
+        phase=PHASES[state.phase],
         hand_sizes=tuple(state.counts),
         reservations=_reservations(state, seat),
         contract=contract,
@@ -61,12 +66,17 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
 
 
 def build_situation(state: DoppelkopfState, seat: int) -> Situation:
-    hand = [c % COPY_OFFSET for c in cards_of(state.hands[seat])]
-    trick = _plays(state.leader, state.trick)
-    played = [f for _, cards, _, _ in state.tricks for f in cards] + list(state.trick)
+    """``Situation.of(build_observation(state, seat))``, from the state's running
+    tallies (search rollouts build one for every card)."""
+    hand_ids = state.hands[seat]
+    hand = tuple(sorted(faces_of(hand_ids & FACE_MASK) + faces_of(hand_ids >> COPY_OFFSET & FACE_MASK)))
+    seen_ids = state.played | hand_ids
+    once, twice = face_mask(seen_ids), seen_ids & seen_ids >> COPY_OFFSET & FACE_MASK
+    leader = state.leader
+    trick = tuple(((leader + index) & 3, c) for index, c in enumerate(state.trick))
     contract = public_contract(state, seat)
-    return Situation.build(seat, Phase(st.PHASE_NAMES[state.phase]), contract, hand, trick, played,
-                           [leader_cards[0] for _, leader_cards, _, _ in state.tricks], known_teams(state, seat))
+    return Situation(seat, PHASES[state.phase], contract, state.table, hand, trick, once | twice << COPY_OFFSET,
+                     state.led_suits, partners_of(seat, known_teams(state, seat)))
 
 
 def _hand(mask: int) -> tuple[int, ...]:
@@ -85,8 +95,8 @@ def public_contract(state: DoppelkopfState, seat: int) -> Contract | None:
     if state.contract == st.SILENT_SOLO and seat != state.declarer and state.phase != st.DONE:
         return Contract.NORMAL
     if state.contract == st.SOLO_GAME:
-        return Contract.solo(state.solo)
-    return Contract(state.contract)
+        return SOLOS[state.solo]
+    return CONTRACTS[state.contract]
 
 
 def known_teams(state: DoppelkopfState, seat: int) -> tuple[Team | None, ...]:
