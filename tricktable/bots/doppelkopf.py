@@ -239,6 +239,8 @@ def heuristic_action(state: GameState) -> int:
     from what that seat knows there (``DoppelkopfState.situation``)."""
     world = doppelkopf_state(state)
     legal = world.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
     situation = world.situation(world.to_move)
     if situation.phase == Phase.PLAYING and legal[0] < 52:
         return choose_card(situation, list(legal))

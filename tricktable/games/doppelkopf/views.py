@@ -101,29 +101,29 @@ def public_contract(state: DoppelkopfState, seat: int) -> Contract | None:
 
 def known_teams(state: DoppelkopfState, seat: int) -> tuple[Team | None, ...]:
     """Each seat's team as far as ``seat`` can tell from public facts and its own cards."""
-    actual = tuple(TEAMS[t] for t in state.team)
     contract = state.contract
     if not contract:
         return (None,) * 4
+    team = state.team
     if state.settlement is not None or contract == st.SOLO_GAME:
-        return actual
+        return TEAMS[team[0]], TEAMS[team[1]], TEAMS[team[2]], TEAMS[team[3]]
     if contract in (st.MARRIAGE_GAME, st.POVERTY_GAME):
         if state.partner >= 0 or (contract == st.MARRIAGE_GAME and not state.marriage_pending):
-            return actual
+            return TEAMS[team[0]], TEAMS[team[1]], TEAMS[team[2]], TEAMS[team[3]]
         return tuple(Team.RE if s == state.declarer else None for s in range(4))
-    return _evidence(state, seat, actual)
+    return _evidence(state, seat)
 
 
-def _evidence(state: DoppelkopfState, seat: int, actual: tuple[Team, ...]) -> tuple[Team | None, ...]:
+def _evidence(state: DoppelkopfState, seat: int) -> tuple[Team | None, ...]:
     """Normal game (or a silent solo that looks like one): Q♣ plays and
     announcements reveal teams; so do the viewer's own queens."""
     queens = list(state.queens_played)
     queens[seat] += state._queens_of_clubs(seat)
     teams: list[Team | None] = [Team.RE if q else None for q in queens]
+    public = state.announced | 1 << seat
     for other in range(4):
-        if state.announced >> other & 1:
-            teams[other] = actual[other]
-    teams[seat] = actual[seat]
+        if public >> other & 1:
+            teams[other] = TEAMS[state.team[other]]
     if sum(queens) == 2 or teams.count(Team.RE) == 2:
         teams = [t or Team.KONTRA for t in teams]
     return tuple(teams)
