@@ -428,10 +428,10 @@ def test_option_soloist_leads(dk):
 
 
 def test_ddv_preset_options():
-    """Options (decision): DDV = no poverty, first 10♥ beats the second, Karlchen only by
-    winning, soloist leads."""
+    """DDV tournament rules: no poverty, first 10♥ beats the second, Karlchen only by winning;
+    without the tournament list every solo is voluntary and led from the dealer's left."""
     assert SPEC.normalize_options({"preset": "ddv"}) == {
-        "poverty": False, "second_heart_ten": False, "karlchen_only_by_winning": True, "soloist_leads": True}
+        "poverty": False, "second_heart_ten": False, "karlchen_only_by_winning": True, "soloist_leads": False}
     assert SPEC.normalize_options({}) == {
         "poverty": True, "second_heart_ten": False, "karlchen_only_by_winning": False, "soloist_leads": False}
 

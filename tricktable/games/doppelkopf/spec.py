@@ -35,9 +35,10 @@ class DoppelkopfSpec(GameSpec):
         OptionSpec("poverty", True, description="Poverty (Armut) may be declared (off in the DDV preset)."),
     )
     presets = {
-        # The German Doppelkopf association's tournament rules, as the spec restates them.
+        # The German Doppelkopf association's tournament rules, as the spec restates them: without
+        # the tournament list every solo is voluntary, and a voluntary solo is led from the dealer's left.
         "ddv": {"poverty": False, "second_heart_ten": False, "karlchen_only_by_winning": True,
-                "soloist_leads": True},
+                "soloist_leads": False},
         "standard": {},
     }
 
