@@ -271,8 +271,8 @@ class DoppelkopfState(GameState):
     def clone(self) -> "DoppelkopfState":
         twin = object.__new__(DoppelkopfState)
         twin.__dict__.update(self.__dict__)
-        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "closed", "queens_played", "trick", "tricks",
-                     "won_points", "won_tricks", "_history", "_actors"):
+        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "closed", "queens_played",
+                     "trick", "tricks", "won_points", "won_tricks", "_history", "_actors"):
             setattr(twin, name, list(getattr(self, name)))
         twin._out_of_turn = dict(self._out_of_turn)
         return twin
