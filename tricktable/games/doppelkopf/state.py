@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
 from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
-from tricktable.core.protocol import TERMINAL, Deal, GameSpec, GameState, ScoreLine
+from tricktable.core.observation import TERMINAL
+from tricktable.core.protocol import Deal, GameSpec, GameState, ScoreLine
 from tricktable.games.doppelkopf.actions import (
     ACCEPT,
     ANNOUNCE_KONTRA,
@@ -640,9 +641,6 @@ class DoppelkopfState(GameState):
         from tricktable.games.doppelkopf.views import build_situation
 
         return build_situation(self, seat)
-
-    def view(self, seat: int) -> dict[str, Any]:  # TEMP until core's protocol lands
-        return self.observe(seat).to_json()
 
 
 def reservation_rank(action: int | None) -> int:
