@@ -6,7 +6,6 @@ legal actions and random announcements, on the announcer's turn and out of turn.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 
@@ -15,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from tricktable.cards import card_text, cards_of
-from tricktable.core.record import record_of, replay
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import FACES, KONTRA, RE, SOLO_NAMES, TEAM_NAMES
@@ -87,25 +85,10 @@ def test_deals_conserve_cards_points_and_sum_to_zero(dk, contract, options, seed
         check_finished(state, contract)
 
 
-@pytest.mark.parametrize("contract,options", CASES)
-@settings(max_examples=5)
-@given(seed=hs.integers(0, 2**32 - 1))
-def test_replay_is_identical(dk, contract, options, seed):
-    """A deal's record (through JSON) replays to the identical state and breakdown."""
-    rng = random.Random(seed)
-    for _ in range(10):
-        state, policy = new_state(dk, rng, contract, options)
-        dk.play_out(state, rng, policy)
-        again = replay(json.loads(record_of(state).dumps()))
-        assert again.history == state.history
-        assert again.returns() == state.returns() and again.breakdown() == state.breakdown()
-        assert [again.view(s) for s in range(4)] == [state.view(s) for s in range(4)]
-
-
-def check_view(state: st.DoppelkopfState, seat: int, rng: random.Random) -> bool:
-    """Check one view; return whether the sampled world hid different cards from the real one."""
+def check_view(state: st.DoppelkopfState, seat: int) -> None:
+    """One seat's observation shows its own hand and no hidden team, reservation or poverty card
+    (leaks and sampled worlds in general: tests/contract)."""
     view = state.view(seat)
-    json.dumps(view)
     assert sorted(view["hand"]) == sorted(card_text(c) for c in cards_of(state.hands[seat]))
     # Team knowledge is never wrong, and is complete once public.
     for other, team in enumerate(view["teams"]):
@@ -117,29 +100,20 @@ def check_view(state: st.DoppelkopfState, seat: int, rng: random.Random) -> bool
         assert view["poverty"]["given"] is None and view["poverty"]["returned"] is None
     if state.contract == st.SILENT_SOLO and seat != state.declarer and not state.is_terminal():
         assert view["contract"] == "normal"
-    # No leak: a world drawn from the view alone, with other hidden cards, shows the same view.
-    world = SPEC.sample_world(state.observe(seat), rng)
-    assert world.observe(seat) == state.observe(seat) and world.view(seat) == view
-    return [world.view(s)["hand"] for s in range(4)] != [state.view(s)["hand"] for s in range(4)]
 
 
 @pytest.mark.parametrize("contract,options", CASES)
 @settings(max_examples=3)
 @given(seed=hs.integers(0, 2**32 - 1))
-def test_views_hide_and_sampled_worlds_are_consistent(dk, contract, options, seed):
-    """Views show no hidden hand, reservation, poverty card or team; a world sampled
-    from a view is consistent with it (its view for that seat is the same view)."""
+def test_views_hide_what_the_seat_may_not_know(dk, contract, options, seed):
+    """Views show no hidden hand, reservation, poverty card or team, in every contract."""
     rng = random.Random(seed)
-    differed = early_checks = 0
     for _ in range(3):
         state, policy = new_state(dk, rng, contract, options)
         while True:
             if rng.random() < 0.1 or state.is_terminal() or not state.history:
                 for seat in range(4):
-                    differed += check_view(state, seat, rng)
-                    early_checks += sum(state.counts) - state.counts[seat] >= 20
+                    check_view(state, seat)
             if state.is_terminal():
                 break
             policy.step(state, rng)
-    # The hidden cards really were redrawn (the views matched in spite of that).
-    assert early_checks == 0 or differed > 0

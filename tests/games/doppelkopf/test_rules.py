@@ -474,16 +474,3 @@ def test_illegal_action_leaves_state_unchanged(dk):
             state.apply(bad)
     assert (state.view(0), list(state.history)) == before
 
-
-def test_action_ranges_never_overlap_and_cover_every_action(dk):
-    """Protocol: the declared action ranges are disjoint, and every action the deal offers lies in one."""
-    from tricktable.games.doppelkopf.actions import RANGES
-
-    spans = sorted((start, start + size, name) for name, start, size in RANGES)
-    assert all(stop <= next_start for (_, stop, _), (next_start, _, _) in zip(spans, spans[1:]))
-    state = poverty(dk)
-    rng = random.Random(5)
-    while not state.is_terminal():
-        for action in state.legal_actions():
-            assert sum(start <= action < stop for start, stop, _ in spans) == 1
-        state.apply(rng.choice(list(state.legal_actions())))

@@ -1,4 +1,4 @@
-"""Doppelkopf's action space, declared in one place.
+"""Doppelkopf's action space, declared in one place (``DoppelkopfSpec.actions``).
 
 A face 0..51 plays that card (``play QC`` is the same action whichever copy is
 held).  The poverty exchange carries three faces in one number
@@ -7,14 +7,17 @@ held).  The poverty exchange carries three faces in one number
 ``re``, ``kontra``, ``no 90``, ``no 60``, ``no 30``, ``schwarz``, ``accept``,
 ``decline``, ``play 10H``, ``give 9C 10D QD``, ``return AS KS 9H``.
 
->>> [name for name, start, size in RANGES if start <= RETURN + triple_code([0, 1, 2]) < start + size]
-['return']
+>>> ACTIONS.range_of(ANNOUNCE_KONTRA).name, ACTIONS.range_of(RETURN + triple_code([0, 1, 2])).name
+('announce', 'return')
+>>> ACTIONS.overlaps()
+[]
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
+from tricktable.core.actions import ActionRange, ActionSpace
 from tricktable.games.doppelkopf.rules import SOLO_NAMES
 
 HEALTHY, MARRIAGE, POVERTY = 200, 201, 202
@@ -26,16 +29,15 @@ TRIPLE_CODES = 1 << 18
 """Three faces of six bits each (``triple_code``)."""
 GIVE, RETURN = 1 << 20, 2 << 20
 
-RANGES: tuple[tuple[str, int, int], ...] = (
-    ("play", 0, 52),
-    ("reserve", HEALTHY, 3),
-    ("solo", SOLO, len(SOLO_NAMES)),
-    ("announce", ANNOUNCE_RE, SCHWARZ - ANNOUNCE_RE + 1),
-    ("offer", ACCEPT, 2),
-    ("give", GIVE, TRIPLE_CODES),
-    ("return", RETURN, TRIPLE_CODES),
+ACTIONS = ActionSpace(
+    ActionRange("play", 0, 52),
+    ActionRange("reserve", HEALTHY, 3),
+    ActionRange("solo", SOLO, len(SOLO_NAMES)),
+    ActionRange("announce", ANNOUNCE_RE, SCHWARZ - ANNOUNCE_RE + 1),
+    ActionRange("offer", ACCEPT, 2),
+    ActionRange("give", GIVE, TRIPLE_CODES),
+    ActionRange("return", RETURN, TRIPLE_CODES),
 )
-"""(name, first action, how many) of every kind of action."""
 
 
 def triple_code(faces: Sequence[int]) -> int:

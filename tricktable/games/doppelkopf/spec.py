@@ -10,6 +10,7 @@ from tricktable.core.match import MatchState
 from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
 from tricktable.core.rng import SeedStream, derive_seed, shuffled
 from tricktable.core.observation import Observation
+from tricktable.games.doppelkopf.actions import ACTIONS
 from tricktable.games.doppelkopf.observation import Outcome, doppelkopf_observation
 from tricktable.games.doppelkopf.rules import DEALS_PER_MATCH, DECK, HAND_SIZE
 from tricktable.games.doppelkopf.state import DoppelkopfState
@@ -24,6 +25,7 @@ class DoppelkopfSpec(GameSpec):
     rules_version = "doppelkopf-1"
     deck = DECK
     double_deck = True
+    actions = ACTIONS
     option_specs = (
         OptionSpec("second_heart_ten", False,
                    description="Second 10♥: of both 10♥ in one trick the second wins, except in the last trick."),
