@@ -2,6 +2,7 @@
 // #/rules/GAME, #/leaderboard/GAME) and the Rules button.
 
 import { api, ApiError, memory } from "./api.js";
+import { fairNewGame } from "./fairness.js";
 import { useFourColours } from "./cards.js";
 import { clear, el, toast } from "./dom.js";
 import { preferredLanguage, setLanguage, t, language } from "./i18n.js";
@@ -43,7 +44,7 @@ async function startGame(game, options, level = chosenLevel()) {
   if (spec && spec.first_game_option && !localStorage.getItem("tt.courtpiece.played")) {
     options = { ...options, first_game: true };
   }
-  const state = await api.newGame(game, options, level);
+  const state = await fairNewGame(game, options, level);
   if (spec && spec.first_game_option) localStorage.setItem("tt.courtpiece.played", "1");
   memory.setGameId(game, state.id);
   return state;

@@ -1,9 +1,10 @@
 // The home page (each game with Daily and New game, today's leaderboards) and
 // the full leaderboard page.
 
-import { api } from "./api.js";
+import { api, memory } from "./api.js";
 import { clear, el } from "./dom.js";
 import { t } from "./i18n.js";
+import { identityPanel } from "./identity.js";
 import { levelControl, rememberLevel } from "./levels.js";
 
 export function leaderboardTable(board, limit = 100) {
@@ -29,7 +30,8 @@ export async function renderHome(root, catalog) {
   const list = el("div", { class: "games" });
   root.append(el("section", { class: "home" },
     el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
-    levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), list));
+    levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), list,
+    identityPanel(() => memory.setNickname(""))));
   for (const game of catalog.games) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
     list.append(el("article", { class: "game-card", dataset: { game: game.name } },

@@ -7,6 +7,7 @@ import { clear, el, svgBox, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { leaderboardTable } from "./home.js";
+import { nicknameProblem } from "./identity.js";
 
 const dialog = () => document.getElementById("dialog");
 
@@ -153,6 +154,7 @@ function dailyExplanation(state) {
 
 async function dailyBlock(state) {
   const box = el("div", { class: "daily-block" });
+  if (state.daily.ranked === false) box.append(el("p", { class: "practice-note", id: "practice-note" }, t("daily.practice_note")));
   const board = el("div", { class: "board" });
   const refresh = async () => clear(board).append(leaderboardTable(await api.leaderboard(state.game)));
   if (memory.nickname()) {
@@ -173,7 +175,7 @@ async function dailyBlock(state) {
         form.replaceWith(el("p", {}, t("daily.playing_as", { name: saved.nickname })));
         await refresh();
       } catch (error) {
-        toast(t("daily.bad_nickname", { msg: error.message }));
+        toast(nicknameProblem(error));
       }
     } }, el("label", { for: "nickname" }, t("daily.nickname")), input,
     el("button", { type: "submit", class: "action" }, t("daily.save")));

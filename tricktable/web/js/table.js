@@ -8,6 +8,7 @@ import { backSVG, cardName, cardSVG, suitSVG } from "./cards.js";
 import { clear, el, reducedMotion, sleep, svgBox, toast } from "./dom.js";
 import { language, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
+import { renderFairness } from "./fairness.js";
 import { GameFeed } from "./live.js";
 import { paced, settings } from "./settings.js";
 import { matchSummary, openDialog, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
@@ -163,6 +164,7 @@ export class Table {
   build() {
     clear(this.root);
     this.scorebar = el("div", { class: "scorebar" });
+    this.fairness = el("div", { class: "fairness" });
     this.seats = [0, 1, 2, 3].map((seat) =>
       el("div", { class: `seat ${SEAT_CLASS[seat]}`, dataset: { seat } },
         el("div", { class: "name" }), el("div", { class: "tally" }), el("div", { class: "backs" }), el("div", { class: "bubble" })));
@@ -181,13 +183,14 @@ export class Table {
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
       el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0]);
     this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
-      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, felt, this.hintBox, this.hand, this.announcer));
+      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.fairness, felt, this.hintBox, this.hand, this.announcer));
     this.render();
   }
 
   render() {
     const view = this.state.view;
     this.renderScorebar(view);
+    renderFairness(this.fairness, this.state);
     this.renderSeats(view);
     this.renderTrick(this.trickOnScreen(view), { leader: view.leader });
     this.renderCentre(view);
