@@ -78,12 +78,7 @@ def test_the_commitment_is_shown_first_and_the_deals_verify_at_the_end(make_page
 
     # The same check fails when the revealed record is not what the seed gives.
     def tampered(route):
-        record = route.fetch().json()
-        hands = record["deals"][0]["hands"]
-        first, second = hands[1].split(), hands[2].split()
-        first[0], second[0] = second[0], first[0]
-        hands[1], hands[2] = " ".join(first), " ".join(second)
-        route.fulfill(json=record)
+        route.fulfill(json=swap_cards(route.fetch().json()))
 
     page.route(f"**/api/games/{game_id}/record", tampered)
     page.locator("#verify").click()
@@ -114,3 +109,33 @@ def test_a_transfer_code_moves_the_identity_to_another_browser(make_page):
     new.shot("trust-transfer-used-phone")
     # The browser logs the refused request itself; that one was expected.
     new.errors[:] = [e for e in new.errors if "status of 404" not in e]
+
+
+def test_the_browser_check_deals_every_game_family_again(make_page):
+    """The page's verify code for Euchre, Doppelkopf and the Court Piece
+    family, on games played to the end through the API from the same browser."""
+    p = make_page()
+    p.open("#/")
+    request, rng = p.page.request, random.Random(5)
+    for game in ("doppelkopf", "double-sar", "mendikot"):
+        offer = request.post(f"{p.server.url}/api/commitments").json()
+        state = request.post(f"{p.server.url}/api/games", data={
+            "game": game, "fairness": {"nonce": offer["nonce"], "client_seed": "browser-check"}}).json()
+        while not state["view"]["terminal"]:
+            state = request.post(f"{p.server.url}/api/games/{state['id']}/actions", data={
+                "action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+        outcome = p.page.evaluate("id => import('./js/fairness.js').then((m) => m.verifyGame(id))", state["id"])
+        assert outcome["ok"] and outcome["deals"] >= 1, (game, outcome)
+        # A record whose deal is not the seed's is caught for this family too.
+        p.page.route(f"**/api/games/{state['id']}/record", lambda route: route.fulfill(json=swap_cards(route.fetch().json())))
+        outcome = p.page.evaluate("id => import('./js/fairness.js').then((m) => m.verifyGame(id))", state["id"])
+        assert not outcome["ok"] and any("deal 1" in problem for problem in outcome["problems"]), (game, outcome)
+
+
+def swap_cards(record: dict) -> dict:
+    hands = record["deals"][0]["hands"]
+    first, second = hands[0].split(), hands[3].split()
+    other = next(j for j, card in enumerate(second) if card != first[-1])  # Doppelkopf has two of each card
+    first[-1], second[other] = second[other], first[-1]
+    hands[0], hands[3] = " ".join(first), " ".join(second)
+    return record
