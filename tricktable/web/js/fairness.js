@@ -18,10 +18,19 @@ function load(key) {
   }
 }
 
+// A commitment asked for ahead, while the person looks at a table, so that a
+// new game costs one request as before; ``null`` if that request failed.
+let ahead = null;
+
+function askAhead() {
+  ahead = api.commitment().catch(() => null);
+}
+
 /** A new game whose deal seed the server committed to before the page chose
  * its own half. */
 export async function fairNewGame(game, options, level) {
-  const offer = await api.commitment();
+  const offer = (ahead && (await ahead)) || (await api.commitment());
+  askAhead();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const clientSeed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   const state = await api.newGame(game, options, level, { nonce: offer.nonce, client_seed: clientSeed });
@@ -51,6 +60,7 @@ function note(state) {
  * verify button once the seed is out. */
 export function renderFairness(box, state) {
   note(state);
+  if (!ahead) askAhead();
   clear(box);
   if (state.daily) {
     const ranked = state.daily.ranked !== false;
