@@ -154,7 +154,8 @@ export class Table {
     if (!this.settled() || view.to_move !== 0) return;
     this.focusHand();
     const cards = (view.legal || []).filter((a) => this.r.cardOf(a));
-    if (settings().autoPlay && view.hand.length === 1 && cards.length === 1 && view.legal.length === 1) {
+    // Only the tab the person is looking at plays for him (a second tab just follows).
+    if (settings().autoPlay && document.hasFocus() && view.hand.length === 1 && cards.length === 1 && view.legal.length === 1) {
       setTimeout(() => this.settled() && this.state.view === view && this.send(cards[0], this.r.cardOf(cards[0])),
         paced(CARD_GAP_MS));
     }
@@ -189,6 +190,7 @@ export class Table {
 
   render() {
     const view = this.state.view;
+    this.root.dataset.version = this.state.version; // which version the screen shows (tests read it)
     this.renderScorebar(view);
     renderFairness(this.fairness, this.state);
     this.renderSeats(view);
