@@ -393,19 +393,30 @@ export class Table {
     return this.r.sortHand(hand, view, settings().sort);
   }
 
+  /** Whether ``key`` (what a part of the screen shows) changed since it was
+   * last drawn: unchanged buttons stay the same elements, so a tap while a
+   * computer player's move arrives is not lost on a button being replaced. */
+  changed(part, key) {
+    const text = JSON.stringify([language(), settings().fourColour, key]);
+    if (this.drawn?.[part] === text) return false;
+    this.drawn = { ...this.drawn, [part]: text };
+    return true;
+  }
+
   renderActions(view) {
-    clear(this.actions);
     const settled = this.settled();
     const mine = view.to_move === 0 && !view.terminal;
     const pick = this.selection(view);
+    const buttons = settled ? this.ownButtons(view).filter((a) => !(pick && pick.actions.includes(a))) : [];
+    const chosen = pick ? this.selectedCards(this.sortedHand(view)).join(" ") : null;
+    const hint = mine && settled && this.state.hints;
+    if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal])) return;
+    clear(this.actions);
     if (pick) {
-      const cards = this.sortedHand(view);
-      const chosen = this.selectedCards(cards).join(" ");
       const match = pick.actions.find((a) => a.split(" ").slice(1).sort().join(" ") === chosen);
       this.actions.append(el("button", { type: "button", class: "action primary", id: "confirm-selection",
         disabled: !match, onclick: () => match && this.send(match) }, pick.label));
     }
-    const buttons = settled ? this.ownButtons(view).filter((a) => !(pick && pick.actions.includes(a))) : [];
     for (const action of buttons) {
       const suit = this.r.actionSuit ? this.r.actionSuit(action) : null;
       const button = el("button", { type: "button", class: "action", dataset: { action }, onclick: () => this.send(action) });
@@ -413,7 +424,7 @@ export class Table {
       button.append(this.r.actionLabel(this.game, action));
       this.actions.append(button);
     }
-    if (mine && settled && this.state.hints) {
+    if (hint) {
       this.actions.append(el("button", { type: "button", class: "action subtle", id: "hint-button",
         onclick: () => this.askHint() }, t("hint.button")));
     }
@@ -433,6 +444,7 @@ export class Table {
       this.hint = { version: answer.version, hints: answer.hints };
     } catch (error) {
       toast(problemText(error));
+      if (button) button.disabled = false;
     }
     if (this.settled()) this.render();
   }
@@ -441,6 +453,7 @@ export class Table {
    * marked, and the best few are listed with their expected points per deal. */
   renderHint(view) {
     clear(this.hintBox);
+    for (const marked of this.root.querySelectorAll(".hinted")) marked.classList.remove("hinted");
     const hint = this.hint;
     if (!hint || hint.version !== this.state.version || view.to_move !== 0 || !this.settled() || !hint.hints.length) return;
     const best = hint.hints[0].action;
@@ -459,8 +472,6 @@ export class Table {
   }
 
   renderHand(view) {
-    const focused = this.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
-    clear(this.hand);
     const mine = view.to_move === 0 && !view.terminal && this.settled();
     const byCard = new Map();
     for (const action of view.legal || []) {
@@ -468,9 +479,12 @@ export class Table {
       if (card) byCard.set(card, action);
     }
     const cards = this.sortedHand(view);
+    const pick = this.selection(view);
+    if (!this.changed("hand", [cards, mine && [...byCard], pick && [...this.selected]])) return;
+    const focused = this.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    clear(this.hand);
     // Up to 13 cards in one overlapped row: the CSS overlaps them more as the hand grows.
     this.hand.style.setProperty("--n", cards.length);
-    const pick = this.selection(view);
     if (pick) return this.renderSelectableHand(view, cards, pick);
     this.selected = new Set();
     for (const card of cards) {

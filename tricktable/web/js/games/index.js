@@ -12,7 +12,7 @@ let chosen = {};
 
 /** Remember each game's renderer from ``GET /api/games``. */
 export function setRenderers(games) {
-  chosen = Object.fromEntries(games.map((game) => [game.name, MODULES[game.renderer] || base]));
+  chosen = Object.fromEntries(games.filter((game) => MODULES[game.renderer]).map((game) => [game.name, MODULES[game.renderer]]));
 }
 
 export function renderer(game) {
