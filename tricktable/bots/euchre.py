@@ -68,7 +68,7 @@ DISAGREE_WEIGHT = 0.2
 class Table:
     """What the seat to move knows, as masks and seats (see module docstring)."""
 
-    phase: Phase
+    phase: int  # a ``Phase`` value
     seat: int
     dealer: int
     hand: int
@@ -119,7 +119,7 @@ def table_from_observation(obs: EuchreObservation) -> Table:
                   obs.alone, sitting_out, [t.cards for t in obs.tricks], list(obs.trick), discard)
 
 
-def _table(phase: Phase, seat: int, dealer: int, hand: int, up: int, turned_down: int, trump: int, maker: int,
+def _table(phase: int, seat: int, dealer: int, hand: int, up: int, turned_down: int, trump: int, maker: int,
            alone: bool, sitting_out: int, tricks: Sequence[Sequence[tuple[int, int]]], trick: list[tuple[int, int]],
            discard: int) -> Table:
     voids = [0, 0, 0, 0]
@@ -378,7 +378,7 @@ def decide(table: Table, legal: Sequence[int]) -> int:
         return ALONE if should_go_alone(hand, table.trump, seat, table.dealer, up) else WITH_PARTNER
     if phase == DISCARDING:
         return DISCARD + best_discard(hand, table.trump)
-    raise ValueError(f"no decision in phase {phase.key!r}")
+    raise ValueError(f"no decision in phase {Phase(phase).key!r}")
 
 
 def heuristic_action(state: GameState) -> int:
