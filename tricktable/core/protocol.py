@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
-from tricktable.cards import COPY_OFFSET, card_text, parse_cards
+from tricktable.cards import COPY_OFFSET, card_text, mask_of, parse_cards
 from tricktable.core.actions import ActionSpace
 from tricktable.core.errors import (
     GameOver,
@@ -298,3 +298,15 @@ class GameState(ABC):
     def legal_texts_for(self, seat: int) -> list[str]:
         return [self.action_text(a) for a in self.legal_actions_for(seat)]
 
+
+class DealState(GameState):
+    """One deal of a game: the spec, the ``Deal``, the options, the dealer, each
+    hand as a card mask and the history; a game's deal state starts from here."""
+
+    def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
+        self.spec = spec
+        self.deal = deal
+        self.options = dict(options)
+        self.dealer = deal.dealer
+        self.hands = [mask_of(hand) for hand in deal.hands]
+        self._history = []

@@ -25,7 +25,7 @@ from tricktable.core.actions import ActionRange, ActionSpace
 from tricktable.core.errors import GameOver, IllegalAction, NotationError
 from tricktable.core.notation import Notation
 from tricktable.core.observation import Trick
-from tricktable.core.protocol import TERMINAL, Deal, GameSpec, GameState, ScoreLine
+from tricktable.core.protocol import TERMINAL, Deal, DealState, GameSpec, ScoreLine
 from tricktable.games.euchre.observation import EuchreObservation, EuchreResult, Phase, UpCard
 from tricktable.games.euchre.rules import (
     EFFECTIVE_SUIT,
@@ -61,15 +61,11 @@ ROUND1, ROUND2, ALONE_CHOICE, DISCARDING, PLAYING, DONE = (int(phase) for phase 
 
 
 
-class EuchreState(GameState):
+class EuchreState(DealState):
     """One hand of Euchre, from the deal to the score."""
 
     def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
-        self.spec = spec
-        self.deal = deal
-        self.options = dict(options)
-        self.dealer = deal.dealer
-        self.hands = [mask_of(hand) for hand in deal.hands]
+        super().__init__(spec, deal, options)
         self.up_card = deal.rest[0]
         self.phase = ROUND1
         self.turn = (self.dealer + 1) % 4
@@ -87,7 +83,6 @@ class EuchreState(GameState):
         self.tricks_won = [0, 0]
         self.outcome: Outcome | None = None  # set once the hand is over
         self.points = [0, 0]
-        self._history: list[int] = []
         self._actors: list[int] = []
 
     # -- protocol ----------------------------------------------------------
