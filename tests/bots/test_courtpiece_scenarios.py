@@ -16,6 +16,8 @@ from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import DECK, SPADES
 
+from ..courtpiece.helpers import observation_of
+
 SPECS = {"double-sar": DOUBLE_SAR, "single-sar": SINGLE_SAR}
 
 
@@ -123,6 +125,5 @@ def test_search_never_produces_an_illegal_action(game, seed, steps):
 
 
 def test_equivalent_cards_are_tried_once():
-    view = {"legal": ["play 9H", "play 10H", "play QH", "play 2C"], "hand": ["9H", "10H", "QH", "2C"],
-            "tricks": [{"cards": [[1, "JH"], [0, "2H"], [3, "3H"], [2, "4H"]]}], "trick": []}
-    assert cb.distinct_actions(view) == ["play 9H", "play 2C"]  # 9H, 10H and QH touch once JH is gone
+    obs = observation_of("double-sar", ["play 9H", "play 10H", "play QH", "play 2C"], "9H 10H QH 2C", ["JH 2H 3H 4H"])
+    assert cb.distinct_actions(obs) == ["play 9H", "play 2C"]  # 9H, 10H and QH touch once JH is gone

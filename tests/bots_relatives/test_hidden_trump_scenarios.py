@@ -43,7 +43,7 @@ def test_ask_for_the_reveal_when_trumping_wins_the_opponents_trick():
     """Seat 3 put 2S down and has no heart; seat 2's AH leads the trick: the
     reveal gives 2S back, and the cheapest trump takes the trick."""
     state = hidden_deal()
-    assert client_view(state)["hidden_card"] == "2S"
+    assert client_view(state).to_json()["hidden_card"] == "2S"
     play(state, "2C", "AC", "6C", "10D")  # seat 2 wins, leads hearts
     play(state, "AH", "2H", "JD")
     assert BOT.choose(client_view(state)) == "reveal"

@@ -4,6 +4,7 @@ from tricktable.bots import relatives as rb
 from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.games.courtpiece.rules import CLUBS, SPADES
 
+from ..courtpiece.helpers import observation_of
 from .helpers import legal_of, table
 
 
@@ -82,8 +83,6 @@ def test_a_ten_makes_a_suit_a_better_trump():
 
 
 def test_search_tries_a_ten_and_its_touching_cards_apart():
-    view = {"game": "mendikot", "legal": ["play 9H", "play 10H", "play JH", "play 2C"],
-            "hand": ["9H", "10H", "JH", "2C"], "tricks": [], "trick": []}
-    assert rb.distinct_actions(view) == ["play 9H", "play 10H", "play JH", "play 2C"]
-    view["game"] = "hidden-trump"
-    assert rb.distinct_actions(view) == ["play 9H", "play 2C"]
+    legal = ["play 9H", "play 10H", "play JH", "play 2C"]
+    assert rb.distinct_actions(observation_of("mendikot", legal, "9H 10H JH 2C")) == legal
+    assert rb.distinct_actions(observation_of("hidden-trump", legal, "9H 10H JH 2C")) == ["play 9H", "play 2C"]

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from tricktable.cards import parse_card
+from tricktable.cards import parse_card, parse_cards
+from tricktable.core.observation import Trick
 from tricktable.core.record import record_of, replay
 from tricktable.core.rng import derive_seed
 
+from tricktable.games import get_spec
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
+from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.state import CourtPieceState
 
 RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
@@ -115,6 +119,16 @@ def check_replay_and_worlds(spec: Any, state: CourtPieceState, rng_seed: int,
     rng = random.Random(rng_seed)
     for seat in range(4):
         view = state.view(seat)
-        world = spec.sample_world(view, rng)
+        world = spec.sample_world(state.observe(seat), rng)
         assert world.view(seat) == view
         conserved(world)
+
+
+def observation_of(game: str, legal: list[str], hand: str, tricks: Sequence[str] = ()) -> CourtPieceObservation:
+    """A play-phase observation with these legal actions, hand and finished tricks
+    (each led by seat 1, the cards in play order)."""
+    spec = get_spec(game)
+    base = spec.new_deal(spec.deal_from_seed("observation", 0, {}), spec.normalize_options({})).observe(0)
+    seats = (1, 0, 3, 2)
+    return replace(base, legal=tuple(legal), hand=tuple(parse_cards(hand)),
+                   tricks=tuple(Trick(1, tuple(zip(seats, parse_cards(t))), 1) for t in tricks), trick=())

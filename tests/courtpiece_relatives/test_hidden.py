@@ -211,11 +211,11 @@ def test_sampled_worlds_spread_the_face_down_card_over_the_suits():
     rng = random.Random(7)
     suits = set()
     for _ in range(60):
-        world = HIDDEN_TRUMP.sample_world(state.view(0), rng)
+        world = HIDDEN_TRUMP.sample_world(state.observe(0), rng)
         assert world.view(0) == state.view(0) and world.down in world.deal.hands[3][:5]
         suits.add(world.down // 13)
     assert len(suits) == 4
-    assert all(HIDDEN_TRUMP.sample_world(state.view(3), rng).down == state.down for _ in range(10))
+    assert all(HIDDEN_TRUMP.sample_world(state.observe(3), rng).down == state.down for _ in range(10))
 
 
 def test_sampled_worlds_after_a_change_of_card_and_a_reveal():
@@ -227,7 +227,7 @@ def test_sampled_worlds_after_a_change_of_card_and_a_reveal():
     rng = random.Random(3)
     for seat in range(4):
         for _ in range(20):
-            world = HIDDEN_TRUMP.sample_world(state.view(seat), rng)
+            world = HIDDEN_TRUMP.sample_world(state.observe(seat), rng)
             assert world.view(seat) == state.view(seat) and world.revealed == state.revealed
 
 

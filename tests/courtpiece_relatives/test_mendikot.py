@@ -184,7 +184,7 @@ def test_random_matches_replay_and_sampled_worlds_agree_with_match_views(game):
     while not match.is_terminal():
         view = match.view(match.to_move)
         if rng.random() < 0.2:
-            world = spec.sample_world(view, rng)
+            world = spec.sample_world(match.observe(match.to_move), rng)
             assert world.view(match.to_move) == {k: v for k, v in view.items() if k != "match"}
         if match.referee_actions() and rng.random() < 0.2:
             match.apply_referee(match.referee_actions()[0])

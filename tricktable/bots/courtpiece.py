@@ -12,20 +12,24 @@ shortest plain suit.  In Double Sar the pile changes what a trick is worth
 next, so we fight hardest to complete our own pair and to break an opponent's
 streak, and do not overtake a partner who is about to capture.
 
-The rules decide from a ``Table`` built from the view (the bot) or from a
-sampled world for the seat to move (rollouts), holding only that seat's knowledge.
+The rules (``decide``) decide from a ``Table`` built from the observation (the
+bot) or from a sampled world for the seat to move (rollouts), holding only that
+seat's knowledge.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Sequence
+from weakref import WeakKeyDictionary
 
 from tricktable.bots.search import SearchGame, team_value
-from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, parse_suit, rank_of
+from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
+from tricktable.core.observation import Observation
+from tricktable.core.protocol import GameSpec, GameState
+from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, action_text, parse_action
+from tricktable.games.courtpiece.observation import CourtPieceObservation, Phase
 from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
-from tricktable.games.courtpiece.actions import CALL, CHANGE, PASS
-from tricktable.games.courtpiece.tricks import Pile
 from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, CourtPieceState, cards_in
 
 HONOUR_POINTS = {ACE: 3.0, KING: 2.0, QUEEN: 1.0, JACK: 0.5}
@@ -34,18 +38,28 @@ PASS_BELOW = 7.0
 CHANGE_MARGIN = 6.0
 
 
-# -- what a seat knows in play -----------------------------------------------------
+# -- what a seat knows ----------------------------------------------------------------
 @dataclass
 class Table:
+    """What the seat to decide knows, from its observation (the bot) or from a
+    sampled world for the seat to move (rollouts): only that seat's knowledge."""
+
     seat: int
-    hand: int
-    trump: int
+    hand: int  # the cards it sees in its hand (the first five while trump is called)
+    trump: int  # the trump in force, NO_TRUMP while none is set or it is hidden
     trick: list[tuple[int, int]]
     gone: int  # cards played so far
     voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # bit s: void in suit s
-    pile: int = -1  # Double Sar: tricks in the pile (-1: Single Sar)
-    open_seat: int = -1  # Double Sar: who won the last trick and may capture with the next
+    pile: int = -1  # Double Sar, Be-Ranga: tricks in the pile (-1: no pile)
+    open_seat: int = -1  # who won the last trick and may capture with the next
     tricks_played: int = 0
+    phase: Phase = PLAYING
+    own_down: int = -1  # Hidden Trump, Mendikot: the card this seat put face down (-1: none or not his)
+    trump_hidden: bool = False  # a card lies face down
+    trump_by: int = -1
+    captured: tuple[int, int] = (0, 0)
+    after_reveal: bool = False  # this seat just asked to see trump
+    trump_trick: int = 0  # Be-Ranga: the trick that set trump
 
     def unseen(self) -> int:
         return DECK_MASK & ~self.gone & ~self.hand
@@ -77,46 +91,55 @@ def _seated(leader: int, cards: Sequence[int]) -> list[tuple[int, int]]:
 
 
 def table_from_state(state: CourtPieceState) -> Table:
-    gone, voids = _tally(state)
-    voids = list(voids)
+    """The seat to move's table in a (sampled) world: its own hand and face-down
+    card, and the public facts — the rollouts' fast path."""
+    seat = state.turn
+    gone, voids_t = _tally(state)
+    voids = list(voids_t)
     trick = _seated(state.leader, state.trick)
     if trick:
         gone |= _note(voids, trick)
-    on_pile = isinstance(state.variant.tricks, Pile)
-    pile = state.pile if on_pile else -1
-    open_seat = state.open_seat if on_pile else -1
-    return Table(state.turn, state.hands[state.turn], state.trump, trick, gone, voids, pile, open_seat,
-                 len(state.tricks))
+    on_pile = state.variant.has_pile
+    playing = state.phase == PLAYING
+    return Table(seat, state.hands[seat] if playing else state.first_five[seat], state.trump, trick, gone, voids,
+                 state.pile if on_pile else -1, state.open_seat if on_pile else -1, len(state.tricks), state.phase,
+                 state.down if seat == state.trump_by else -1, state.down >= 0, state.trump_by,
+                 (state.captured[0], state.captured[1]), state.must_trump, state.trump_trick)
+
+
+_TALLIES: "WeakKeyDictionary[CourtPieceState, tuple[int, int, tuple[int, ...]]]" = WeakKeyDictionary()
+"""Per (sampled) state: how many finished tricks are tallied, the cards in them and
+the voids they showed.  Rollouts ask after every card, so only the tricks since
+the last call are added; the bot keeps this itself and writes nothing on a state."""
 
 
 def _tally(state: CourtPieceState) -> tuple[int, tuple[int, ...]]:
-    """Cards played and voids shown in the finished tricks.  Rollouts ask after
-    every card, so the tally is kept on the (sampled) state and only the tricks
-    since the last call are added; clones share it safely (it is immutable)."""
-    count, gone, voids_t = state.__dict__.get("_bot_tally", (0, 0, (0, 0, 0, 0)))
+    count, gone, voids_t = _TALLIES.get(state, (0, 0, (0, 0, 0, 0)))
     if count > len(state.tricks):
         count, gone, voids_t = 0, 0, (0, 0, 0, 0)
     voids = list(voids_t)
     for leader, cards, _ in state.tricks[count:]:
         gone |= _note(voids, _seated(leader, cards))
-    state.__dict__["_bot_tally"] = (len(state.tricks), gone, tuple(voids))
+    _TALLIES[state] = (len(state.tricks), gone, tuple(voids))
     return gone, tuple(voids)
 
 
-def table_from_view(view: Mapping[str, Any]) -> Table:
+def table_from_observation(obs: CourtPieceObservation) -> Table:
     voids = [0, 0, 0, 0]
     gone = 0
-    for t in view["tricks"]:
-        gone |= _note(voids, [(s, parse_card(c)) for s, c in t["cards"]])
-    trick = [(s, parse_card(c)) for s, c in view["trick"]]
+    for t in obs.tricks:
+        gone |= _note(voids, t.cards)
+    trick = list(obs.trick)
     if trick:
         gone |= _note(voids, trick)
-    hand = mask_of(parse_card(c) for c in view["hand"])
-    pile = view.get("pile", -1)
-    open_pair = view.get("open_pair")
-    open_seat = open_pair["seat"] if open_pair else -1
-    return Table(view["seat"], hand, parse_suit(view["trump"]), trick, gone, voids, pile, open_seat,
-                 len(view["tricks"]))
+    hidden = obs.hidden
+    pile = obs.pile
+    open_seat = pile.open_pair[0] if pile and pile.open_pair else -1
+    return Table(obs.seat, mask_of(obs.hand), obs.trump if obs.trump is not None else NO_TRUMP, trick, gone, voids,
+                 pile.pile if pile else -1, open_seat, len(obs.tricks), obs.phase,
+                 hidden.hidden_card if hidden and hidden.hidden_card is not None else -1,
+                 bool(hidden and hidden.trump_hidden), obs.trump_by if obs.trump_by is not None else -1,
+                 obs.captured, bool(obs.actions) and obs.actions[-1] == (obs.seat, "reveal"), obs.trump_trick)
 
 
 # -- card play ---------------------------------------------------------------------
@@ -262,53 +285,61 @@ def change_choice(cards: Sequence[int], trump: int) -> int | None:
     return suit if suit != trump and points >= suit_points(cards, trump) + CHANGE_MARGIN else None
 
 
-# -- the policy ------------------------------------------------------------------------
-def heuristic_action(state: CourtPieceState) -> int:
-    """The rules' action for the seat to move in a (sampled) state."""
-    phase = state.phase
-    if phase == PLAYING:
-        legal = state.legal_actions()
-        if not state.trick and any(a >= CHANGE for a in legal):
-            change = change_choice(cards_in(state.hands[state.turn]), state.trump)
-            if change is not None:
-                return CHANGE + change
-        return choose_card(table_from_state(state), [a for a in legal if a < 52])
-    if phase in (CALLING, PARTNER_CALLING):
-        return call_action(cards_in(state.first_five[state.turn]), phase == CALLING)
-    raise ValueError(f"no decision in phase {phase}")
-
-
-def heuristic_text(view: Mapping[str, Any]) -> str:
-    legal = bot_actions(view)
+# -- the rules: one decision for the seat to move ----------------------------------------
+def decide(table: Table, legal: Sequence[int]) -> int:
+    """The rules' action for Double Sar and Single Sar (the one set of expert
+    rules, for the bot and the rollouts); ``legal`` without new cards."""
     if len(legal) == 1:
         return legal[0]
-    cards = [parse_card(c) for c in view["hand"]]
-    if view["phase"] in ("calling", "partner calling"):
-        action = call_action(cards, "pass to partner" in legal)
-        return "pass to partner" if action == PASS else f"call {'CDHS'[action - CALL]}"
-    trump = parse_suit(view["trump"])
-    if any(t.startswith("change trump") for t in legal):
-        change = change_choice(cards, trump)
+    if table.phase in (CALLING, PARTNER_CALLING):
+        return call_action(cards_in(table.hand), PASS in legal)
+    if not table.trick and any(CHANGE <= a < CHANGE + 4 for a in legal):
+        change = change_choice(cards_in(table.hand), table.trump)
         if change is not None:
-            return f"change trump {'CDHS'[change]}"
-    playable = [parse_card(t.split()[1]) for t in legal if t.startswith("play ")]
-    return "play " + card_text(choose_card(table_from_view(view), playable))
+            return CHANGE + change
+    return choose_card(table, [a for a in legal if a < 52])
 
 
-def bot_actions(view: Mapping[str, Any]) -> list[str]:
-    """The legal actions a computer player considers: never "new cards" (a
-    person's privilege), and one card of each run of equivalent cards."""
-    legal = [t for t in view["legal"] if t != "new cards"]
-    return legal or list(view["legal"])
+def heuristic_action(state: GameState) -> int:
+    """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
+    assert isinstance(state, CourtPieceState)
+    return decide(table_from_state(state), bot_legal(state.legal_actions()))
 
 
-def distinct_actions(view: Mapping[str, Any]) -> list[str]:
+def heuristic_text(obs: Observation) -> str:
+    """The rules' action for an observation (the ``heuristic`` bot)."""
+    assert isinstance(obs, CourtPieceObservation)
+    legal = bot_actions(obs)
+    if len(legal) == 1:
+        return legal[0]
+    return action_text(decide(table_from_observation(obs), [parse_action(t) for t in legal]))
+
+
+def bot_legal(legal: Sequence[int]) -> Sequence[int]:
+    """The legal actions a computer player considers: never new cards (a
+    person's privilege), unless it is all there is."""
+    kept = [a for a in legal if a != NEW_CARDS]
+    return kept if kept else legal
+
+
+def bot_actions(obs: CourtPieceObservation) -> list[str]:
+    """``bot_legal`` on an observation's texts."""
+    legal = [t for t in obs.legal if t != "new cards"]
+    return legal or list(obs.legal)
+
+
+def played_mask(obs: CourtPieceObservation) -> int:
+    """Every card played so far (finished tricks and the current one)."""
+    return mask_of(c for t in obs.tricks for _, c in t.cards) | mask_of(c for _, c in obs.trick)
+
+
+def distinct_actions(obs: Observation) -> list[str]:
     """``bot_actions`` without cards that are equivalent to a lower one: two cards of
     a suit with every card between them already played win and lose alike."""
-    legal = bot_actions(view)
-    gone = mask_of(parse_card(c) for t in view["tricks"] for _, c in t["cards"])
-    gone |= mask_of(parse_card(c) for _, c in view["trick"])
-    hand = mask_of(parse_card(c) for c in view["hand"])
+    assert isinstance(obs, CourtPieceObservation)
+    legal = bot_actions(obs)
+    gone = played_mask(obs)
+    hand = mask_of(obs.hand)
     kept = []
     for text in legal:
         if not text.startswith("play "):
@@ -325,24 +356,24 @@ def distinct_actions(view: Mapping[str, Any]) -> list[str]:
 
 
 # -- search ------------------------------------------------------------------------
-def _spec() -> Any:
+def _spec() -> GameSpec:
     from tricktable.games.courtpiece import DOUBLE_SAR
 
     return DOUBLE_SAR
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text)  # type: ignore[arg-type]
-"""The spec in ``SEARCH`` is only a default: ``search_game`` picks the view's game."""
+SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text)
+"""The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 ROLLOUTS_PER_MS = 1.5
 """Rollouts per millisecond of budget on the 2-core machine (a Court Piece rollout
 plays up to 52 cards), with margin (see docs/strength.md)."""
 
 
-def search_game(view: Mapping[str, Any]) -> SearchGame:
+def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
-    return SearchGame(get_spec(view["game"]), heuristic_action, team_value, rules=heuristic_text)  # type: ignore[arg-type]
+    return SearchGame(get_spec(obs.game), heuristic_action, team_value, rules=heuristic_text)
 
 
 def worlds_for(budget_ms: float, actions: int = 1) -> int:

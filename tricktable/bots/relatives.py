@@ -31,22 +31,26 @@ timing), with what each relative changes:
   chosen suit holds the ten it is the card put face down (out of reach until the
   reveal, then back in the hand as a trump).
 
-``heuristic_text`` decides from a view; ``policy`` plays the same rules on a
-(sampled) state in the search's rollouts, with only the seat's knowledge.
+``decide`` is the one set of rules: ``heuristic_text`` runs it on a seat's
+observation, ``policy`` on a (sampled) state in the search's rollouts, with only
+the seat's knowledge.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 from tricktable.bots import courtpiece as cp
 from tricktable.bots.courtpiece import Table, choose_card, choose_lead, is_safe, lowest, trick_winner
 from tricktable.bots.search import SearchGame, team_value
-from tricktable.cards import TEN, card_text, mask_of, parse_card, parse_suit, rank_of
-from tricktable.games.courtpiece.actions import CHANGE, HIDE, PASS, REVEAL, SWAP
+from tricktable.cards import TEN, parse_card, rank_of
+from tricktable.core.observation import Observation
+from tricktable.core.protocol import GameSpec, GameState
+from tricktable.games.courtpiece.actions import CHANGE, HIDE, PASS, REVEAL, SWAP, action_text, parse_action
+from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS_TO_WIN
-from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, cards_in
+from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, CourtPieceState, cards_in
 
 TEN_BONUS = 2.0
 """Mendikot: what holding a suit's ten adds to it as trump (it is then safe as a trump)."""
@@ -233,73 +237,70 @@ def choose_beranga(table: Table, legal: Sequence[int], trump_trick: int) -> int:
     return choose_card(beranga_table(table, trump_trick), legal)
 
 
-# -- views ----------------------------------------------------------------------------
-def table_of(view: Mapping[str, Any]) -> Table:
-    """The family's ``Table`` for a view whose trump may still be unset or hidden."""
-    if view["trump"]:
-        return cp.table_from_view(view)
-    table = cp.table_from_view({**view, "trump": "S"})
-    table.trump = NO_TRUMP
-    return table
-
-
-def _known_suit(view: Mapping[str, Any]) -> int:
-    if view["trump"]:
-        return parse_suit(view["trump"])
-    if view.get("hidden_card"):
-        return SUIT_OF[parse_card(view["hidden_card"])]
-    return NO_TRUMP
-
-
-def heuristic_text(view: Mapping[str, Any]) -> str:
-    legal = cp.bot_actions(view)
+# -- the rules: one decision for the seat to move ----------------------------------------
+def decide(table: Table, legal: Sequence[int], game: str) -> int:
+    """The rules' action for a relative (the one set of expert rules, for the bot
+    and the rollouts); ``legal`` without new cards."""
     if len(legal) == 1:
         return legal[0]
-    game = view["game"]
-    mendikot = game == "mendikot"
-    if view["phase"] in ("calling", "partner calling"):
-        first_five = [parse_card(c) for c in view["hand"]]
-        choice = hide_choice(first_five, "pass to partner" in legal, mendikot)
-        return "pass to partner" if choice is None else f"hide {card_text(choice)}"
-    playable = [parse_card(t.split()[1]) for t in legal if t.startswith("play ")]
-    table = table_of(view)
+    cards = [a for a in legal if a < 52]
     if game == "be-ranga":
-        return "play " + card_text(choose_beranga(table, playable, view.get("trump_trick") or 0))
-    changes = [t for t in legal if t.startswith("change trump")]
-    if changes:
-        choice_text = _change_text(view, changes)
-        if choice_text:
-            return choice_text
-    known = _known_suit(view)
-    hider = view["trump_by"] if view["trump_by"] is not None else -1
-    if "reveal" in legal and should_reveal(table, hider, known, mendikot, view["captured"]):
-        return "reveal"
-    actions = view["actions"]
-    after_reveal = bool(actions) and actions[-1][1] == "reveal" and actions[-1][0] == view["seat"]
-    card = choose_relative(table, playable, known, bool(view.get("trump_hidden")), mendikot, after_reveal)
-    return "play " + card_text(card)
+        return choose_beranga(table, cards, table.trump_trick)
+    mendikot = game == "mendikot"
+    if table.phase in (CALLING, PARTNER_CALLING):
+        choice = hide_choice(cards_in(table.hand), PASS in legal, mendikot)
+        return PASS if choice is None else HIDE + choice
+    if not table.trick:
+        change = _change(table, legal)
+        if change is not None:
+            return change
+    known = table.trump if table.trump != NO_TRUMP else (
+        SUIT_OF[table.own_down] if table.own_down >= 0 else NO_TRUMP)
+    if REVEAL in legal and should_reveal(table, table.trump_by, known, mendikot, table.captured):
+        return REVEAL
+    return choose_relative(table, cards, known, table.trump_hidden, mendikot, table.after_reveal)
 
 
-def _change_text(view: Mapping[str, Any], changes: Sequence[str]) -> str | None:
-    hand = [parse_card(c) for c in view["hand"]]
-    if view.get("hidden_card"):
-        swap = swap_choice(hand, parse_card(view["hidden_card"]))
-        return None if swap is None else f"change trump {card_text(swap)}"
-    if view["trump"]:  # open trump after a flip: as in Single Sar
-        suit = cp.change_choice(hand, parse_suit(view["trump"]))
-        return None if suit is None else f"change trump {'CDHS'[suit]}"
+def _change(table: Table, legal: Sequence[int]) -> int | None:
+    """Change trump: the card put down for one of a clearly better suit, or (after
+    a flip) the open suit as in Single Sar."""
+    if table.own_down >= 0 and any(a >= SWAP for a in legal):
+        swap = swap_choice(cards_in(table.hand), table.own_down)
+        return None if swap is None else SWAP + swap
+    if any(CHANGE <= a < CHANGE + 4 for a in legal):
+        suit = cp.change_choice(cards_in(table.hand), table.trump)
+        return None if suit is None else CHANGE + suit
     return None
 
 
-def distinct_actions(view: Mapping[str, Any]) -> list[str]:
+def policy(state: GameState) -> int:
+    """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
+    assert isinstance(state, CourtPieceState)
+    return decide(cp.table_from_state(state), cp.bot_legal(state.legal_actions()), state.spec.name)
+
+
+def heuristic_text(obs: Observation) -> str:
+    """The rules' action for an observation (the ``heuristic`` bot)."""
+    assert isinstance(obs, CourtPieceObservation)
+    legal = cp.bot_actions(obs)
+    if len(legal) == 1:
+        return legal[0]
+    hidden = obs.game != "be-ranga"
+    table = cp.table_from_observation(obs)
+    return action_text(decide(table, [parse_action(t, hidden) for t in legal], obs.game), hidden)
+
+
+def distinct_actions(obs: Observation) -> list[str]:
     """The family's candidates (equal cards once); in Mendikot a ten is never
     equal to its neighbours, and of the cards to put face down only each suit's
     lowest (and its ten in Mendikot) are tried."""
-    legal = cp.bot_actions(view)
-    kept = set(cp.distinct_actions(view))
-    mendikot = view["game"] == "mendikot"
+    assert isinstance(obs, CourtPieceObservation)
+    legal = cp.bot_actions(obs)
+    kept = set(cp.distinct_actions(obs))
+    mendikot = obs.game == "mendikot"
     if mendikot:
-        kept |= {t for t in legal if t.startswith("play ") and _ten_matters(view, parse_card(t.split()[1]))}
+        gone = cp.played_mask(obs)
+        kept |= {t for t in legal if t.startswith("play ") and _ten_matters(gone, parse_card(t.split()[1]))}
     hides = [parse_card(t.split()[1]) for t in legal if t.startswith("hide ")]
     if hides:
         wanted = {card_to_hide(hides, s, mendikot) for s in {SUIT_OF[c] for c in hides}}
@@ -316,55 +317,14 @@ def distinct_actions(view: Mapping[str, Any]) -> list[str]:
     return [t for t in legal if t in kept]
 
 
-def _ten_matters(view: Mapping[str, Any], c: int) -> bool:
+def _ten_matters(gone: int, c: int) -> bool:
     """A ten, or a card whose next lower live card is a ten (not equivalent in Mendikot)."""
     if is_ten(c):
         return True
-    gone = mask_of(parse_card(x) for t in view["tricks"] for _, x in t["cards"])
-    gone |= mask_of(parse_card(x) for _, x in view["trick"])
     below = c - 1
     while below >= 0 and SUIT_OF[below] == SUIT_OF[c] and gone >> below & 1:
         below -= 1
     return below >= 0 and SUIT_OF[below] == SUIT_OF[c] and is_ten(below)
-
-
-# -- rollouts: the same rules on a (sampled) state ----------------------------------------
-def policy(state: Any) -> int:
-    """The rules' action for the seat to move in a full state (only its knowledge used)."""
-    phase = state.phase
-    if state.spec.name == "be-ranga":
-        legal = state.legal_actions()
-        cards = [a for a in legal if a < 52]
-        return choose_beranga(cp.table_from_state(state), cards, state.trump_trick)
-    mendikot = state.spec.name == "mendikot"
-    if phase in (CALLING, PARTNER_CALLING):
-        choice = hide_choice(cards_in(state.first_five[state.turn]), phase == CALLING, mendikot)
-        return PASS if choice is None else HIDE + choice
-    if phase != PLAYING:
-        raise ValueError(f"no decision in phase {phase}")
-    legal = state.legal_actions()
-    cards = [a for a in legal if a < 52]
-    if not cards:
-        return legal[0]
-    seat = state.turn
-    hider = state.trump_by
-    down = state.down
-    known = state.trump if state.trump != NO_TRUMP else (SUIT_OF[down] if down >= 0 and seat == hider else NO_TRUMP)
-    if not state.trick and len(legal) > len(cards):
-        swaps = [a for a in legal if a >= SWAP]
-        if swaps and down >= 0:
-            swap = swap_choice(cards_in(state.hands[seat]), down)
-            if swap is not None:
-                return SWAP + swap
-        elif any(CHANGE <= a < CHANGE + 4 for a in legal):
-            suit = cp.change_choice(cards_in(state.hands[seat]), state.trump)
-            if suit is not None:
-                return CHANGE + suit
-    table = cp.table_from_state(state)
-    if REVEAL in legal and should_reveal(table, hider, known, mendikot, state.captured):
-        return REVEAL
-    after_reveal = bool(state.history) and state.history[-1] == REVEAL
-    return choose_relative(table, cards, known, down >= 0, mendikot, after_reveal)
 
 
 # -- search ------------------------------------------------------------------------
@@ -373,20 +333,20 @@ ROLLOUTS_PER_MS = 1.2
 13 tricks, Hidden Trump's play path is a little slower), with margin."""
 
 
-def search_game(view: Mapping[str, Any]) -> SearchGame:
+def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
-    return SearchGame(get_spec(view["game"]), policy, team_value, rules=heuristic_text)  # type: ignore[arg-type]
+    return SearchGame(get_spec(obs.game), policy, team_value, rules=heuristic_text)
 
 
-def _spec() -> Any:
+def _spec() -> GameSpec:
     from tricktable.games.courtpiece import HIDDEN_TRUMP
 
     return HIDDEN_TRUMP
 
 
-SEARCH = SearchGame(_spec(), policy, team_value, rules=heuristic_text)  # type: ignore[arg-type]
-"""The spec in ``SEARCH`` is only a default: ``search_game`` picks the view's game."""
+SEARCH = SearchGame(_spec(), policy, team_value, rules=heuristic_text)
+"""The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 
 def worlds_for(budget_ms: float, actions: int = 1) -> int:

@@ -6,12 +6,13 @@ construction."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING
 
 from tricktable.cards import card_text, parse_card
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.courtpiece.actions import MASKED
+from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK, DECK_MASK, FIRST_PACKET, SUIT_MASKS, SUIT_OF, TRICKS
 from tricktable.games.courtpiece.state import CourtPieceState, stock_order
 
@@ -21,14 +22,13 @@ if TYPE_CHECKING:
 SAMPLING_TRIES = 20
 
 
-def _played(view: Mapping[str, Any]) -> tuple[list[list[int]], list[int]]:
+def _played(obs: CourtPieceObservation) -> tuple[list[list[int]], list[int]]:
     """Per seat, the cards it played; per seat, the suits it showed out of (a mask)."""
     played: list[list[int]] = [[], [], [], []]
     barred = [0, 0, 0, 0]
-    for plays in [t["cards"] for t in view["tricks"]] + [view["trick"]]:
+    for plays in [t.cards for t in obs.tricks] + [obs.trick]:
         led = -1
-        for seat, text in plays:
-            c = parse_card(text)
+        for seat, c in plays:
             played[seat].append(c)
             if led < 0:
                 led = SUIT_OF[c]
@@ -37,35 +37,40 @@ def _played(view: Mapping[str, Any]) -> tuple[list[list[int]], list[int]]:
     return played, barred
 
 
-def sample_world(spec: CourtPieceSpec, view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
-    """A full deal consistent with ``view``: deal the unseen cards over the hidden
+def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+    """A full deal consistent with ``obs``: deal the unseen cards over the hidden
     places, then replay the public actions on it, so every public fact holds by
     construction.  While trump is called the seat has seen only its first five
     cards, so its own last eight are hidden too."""
-    me, dealer = view["seat"], view["dealer"]
-    mine = [parse_card(t) for t in view["hand"]]
-    played, barred = _played(view)
+    me, dealer = obs.seat, obs.dealer
+    mine = list(obs.hand)
+    played, barred = _played(obs)
     others = [s for s in range(4) if s != me]
-    calling = not view["all_dealt"]
+    calling = not obs.all_dealt
     known = set(mine).union(*played)
     unseen = [c for c in DECK if c not in known]
-    capacities = [TRICKS if calling else view["hand_sizes"][s] for s in others]
+    capacities = [TRICKS if calling else obs.hand_sizes[s] for s in others]
     allowed = [DECK_MASK & ~barred[s] for s in others]
     if calling:
         capacities.append(TRICKS - FIRST_PACKET)  # my own packets still to come
         allowed.append(DECK_MASK)
     placed = assign_cards(rng, unseen, capacities, allowed)
-    flip = parse_card(view["flip_card"]) if view["flip_card"] else -1
+    flip = obs.flip_card if obs.flip_card is not None else -1
     hands: list[list[int]] = [[], [], [], []]
     for index, seat in enumerate(others):
         hands[seat] = _packet_order(played[seat] + placed[index], flip)
     hands[me] = mine + placed[-1] if calling else _packet_order(played[me] + mine, flip)
     deal = Deal(dealer, tuple(tuple(h) for h in hands), ())
     flip_pick = stock_order(deal).index(flip) if flip >= 0 else None
-    state = spec.new_deal(deal, view["options"], flip_pick=flip_pick, new_cards_allowed=view["new_cards_allowed"])
-    for _, text in view["actions"]:
-        state.apply_any(state.parse_action(text))
+    state = spec.new_deal(deal, obs.options, flip_pick=flip_pick, new_cards_allowed=obs.new_cards_allowed)
+    _replay(state, [text for _, text in obs.actions])
     return state
+
+
+def _replay(state: CourtPieceState, texts: list[str]) -> None:
+    """Apply the public actions (every one is the seat to move's, or the referee's)."""
+    for text in texts:
+        state.apply_any(state.parse_action(text))
 
 
 def _packet_order(cards: list[int], flip: int) -> list[int]:
@@ -74,7 +79,7 @@ def _packet_order(cards: list[int], flip: int) -> list[int]:
     return sorted(cards, key=lambda c: c == flip)
 
 
-def sample_hidden_world(spec: CourtPieceSpec, view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
+def sample_hidden_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
     """A full deal consistent with a Hidden Trump (or Mendikot) view.  Before a card
     is put down this is the family's sampler.  After it, the face-down card is one
     more hidden place of one card (any unseen card: the other seats do not even
@@ -82,36 +87,37 @@ def sample_hidden_world(spec: CourtPieceSpec, view: Mapping[str, Any], rng: rand
     the asker holds none of the led suit, nor of trump if he did not trump after
     the reveal.  The public actions are then replayed with the sampled cards in
     place of ``?``, so the world agrees with the view by construction."""
-    if not any(text.startswith("hide") for _, text in view["actions"]):
-        return sample_world(spec, view, rng)
+    if not any(text.startswith("hide") for _, text in obs.actions):
+        return sample_world(spec, obs, rng)
     for _ in range(SAMPLING_TRIES):
-        sampled = _hidden_deal(view, rng)
+        sampled = _hidden_deal(obs, rng)
         if sampled is not None:
             break
     else:
         raise SamplingError("no card of another suit left for the card changed away")
     deal, texts = sampled
-    state = spec.new_deal(deal, view["options"], new_cards_allowed=view["new_cards_allowed"])
-    for text in texts:
-        state.apply_any(state.parse_action(text))
+    state = spec.new_deal(deal, obs.options, new_cards_allowed=obs.new_cards_allowed)
+    _replay(state, texts)
     return state
 
 
-def _hidden_deal(view: Mapping[str, Any], rng: random.Random) -> tuple[Deal, list[str]] | None:
+def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, list[str]] | None:
     """One draw of the hidden cards; ``None`` when the draw leaves the owner no card
     of another suit to have changed away from (the caller then draws again)."""
-    me, owner = view["seat"], view["trump_by"]
-    played, barred = _played(view)
-    revealed = parse_card(view["revealed_card"]) if view["revealed_card"] else -1
+    hidden = obs.hidden
+    assert hidden is not None and obs.trump_by is not None  # a card was put down
+    me, owner = obs.seat, obs.trump_by
+    played, barred = _played(obs)
+    revealed = hidden.revealed_card if hidden.revealed_card is not None else -1
     if revealed >= 0:
-        _bar_askers(view, barred, SUIT_OF[revealed])
-    mine = [parse_card(t) for t in view["hand"]]
-    mine_down = [parse_card(view["hidden_card"])] if view["hidden_card"] else []
+        _bar_askers(obs, barred, SUIT_OF[revealed])
+    mine = list(obs.hand)
+    mine_down = [hidden.hidden_card] if hidden.hidden_card is not None else []
     back_in_hand = revealed >= 0 and owner != me and revealed not in played[owner]
-    unknown_down = view["trump_hidden"] and owner != me
+    unknown_down = hidden.trump_hidden and owner != me
     known = set(mine + mine_down + ([revealed] if revealed >= 0 else [])).union(*played)
     others = [s for s in range(4) if s != me]
-    capacities = [view["hand_sizes"][s] - (s == owner and back_in_hand) for s in others]
+    capacities = [obs.hand_sizes[s] - (s == owner and back_in_hand) for s in others]
     allowed = [DECK_MASK & ~barred[s] for s in others]
     if unknown_down:
         capacities.append(1)
@@ -124,21 +130,21 @@ def _hidden_deal(view: Mapping[str, Any], rng: random.Random) -> tuple[Deal, lis
     down = placed[-1][0] if unknown_down else (mine_down[0] if mine_down else revealed)
     if owner != me:
         hands[owner] += [down] if unknown_down or back_in_hand else []
-    first = _first_down(view, hands[owner], down, rng)
+    first = _first_down(obs, hands[owner], down, rng)
     if first < 0:
         return None
     hands[owner].remove(first)
     hands[owner].insert(0, first)  # it was chosen from the first five
     texts = [{"hide ?": f"hide {card_text(first)}", "change trump ?": f"change trump {card_text(down)}"}.get(t, t)
-             for _, t in view["actions"]]
-    return Deal(view["dealer"], tuple(tuple(h) for h in hands), ()), texts
+             for _, t in obs.actions]
+    return Deal(obs.dealer, tuple(tuple(h) for h in hands), ()), texts
 
 
-def _first_down(view: Mapping[str, Any], cards: list[int], down: int, rng: random.Random) -> int:
+def _first_down(obs: CourtPieceObservation, cards: list[int], down: int, rng: random.Random) -> int:
     """The card first put face down: the current one, unless it was changed (after
     a ``hide`` every ``change trump`` is a change of card); then the owner's own
     record names it, or it is any of his cards of another suit."""
-    texts = [t for _, t in view["actions"]]
+    texts = [t for _, t in obs.actions]
     if not any(t.startswith("change trump") for t in texts):
         return down
     hide = next(t for t in texts if t.startswith("hide"))
@@ -148,10 +154,10 @@ def _first_down(view: Mapping[str, Any], cards: list[int], down: int, rng: rando
     return rng.choice(choices) if choices else -1
 
 
-def _bar_askers(view: Mapping[str, Any], barred: list[int], trump: int) -> None:
+def _bar_askers(obs: CourtPieceObservation, barred: list[int], trump: int) -> None:
     """Asking shows a void in the led suit (even before the asker's card is
     seen); a non-trump card after ``reveal`` shows that the asker had no trump."""
-    actions = view["actions"]
+    actions = obs.actions
     plays: list[int] = []
     for index, (asker, text) in enumerate(actions):
         if text.startswith("play "):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Mapping
 
 from tricktable.cards import TEN
 from tricktable.core.protocol import ScoreLine
@@ -70,9 +70,9 @@ class Scoring(ABC):
         """The score sheet's lines between the tricks and the result."""
         return []
 
-    def view(self, state: CourtPieceState) -> dict[str, Any]:
-        """This scoring's public facts."""
-        return {}
+    def facts(self, state: CourtPieceState) -> tuple[int, int] | None:
+        """This scoring's public facts (the tens each team took)."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -116,5 +116,5 @@ class Tens(Scoring):
     def lines(self, state: CourtPieceState) -> list[ScoreLine]:
         return [ScoreLine("tens", f"Tens taken: {state.tens[team]}", state.tens[team], team=team) for team in (0, 1)]
 
-    def view(self, state: CourtPieceState) -> dict[str, Any]:
-        return {"tens": list(state.tens)}
+    def facts(self, state: CourtPieceState) -> tuple[int, int]:
+        return (state.tens[0], state.tens[1])

@@ -8,9 +8,11 @@ import random
 from typing import Any, ClassVar, Mapping
 
 from tricktable.core.errors import RecordError
+from tricktable.core.observation import Observation
 from tricktable.core.protocol import Deal, GameSpec, OptionSpec
 from tricktable.core.rng import shuffled
 from tricktable.games.courtpiece.match import CourtPieceMatch
+from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK, NEXT, PACKETS, TARGET_KOTS, TARGET_POINTS, TRICKS
 from tricktable.games.courtpiece.state import CourtPieceState
 from tricktable.games.courtpiece import variants
@@ -73,8 +75,9 @@ class CourtPieceSpec(GameSpec):
             options = {**options, **{k: v for k, v in DAILY_OPTIONS.items() if k in names}}
         return CourtPieceMatch(self, seed, options, daily)
 
-    def sample_world(self, view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
-        return self.variant.trump.sample_world(self, view, rng)
+    def sample_world(self, obs: Observation, rng: random.Random) -> CourtPieceState:
+        assert isinstance(obs, CourtPieceObservation), "a Court Piece world needs a Court Piece observation"
+        return self.variant.trump.sample_world(self, obs, rng)
 
 
 class DoubleSarSpec(CourtPieceSpec):

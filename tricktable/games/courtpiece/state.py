@@ -31,15 +31,16 @@ Seats follow the room (0 South, 1 West, 2 North, 3 East); play goes to the right
 from __future__ import annotations
 
 import json
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text
 from tricktable.core.errors import GameOver, IllegalAction
+from tricktable.core.observation import Trick
 from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
 from tricktable.core.rng import SeedStream, derive_seed
 from tricktable.games.courtpiece import actions
 from tricktable.games.courtpiece.actions import CHANGE, NEW_CARDS, PASS, TIMEOUT
+from tricktable.games.courtpiece.observation import PHASE_KEYS, CourtPieceObservation, CourtPieceResult, Outcome, Phase
 from tricktable.games.courtpiece.rules import (
     CALL_SECONDS,
     FIRST_GAME_CALL_SECONDS,
@@ -58,20 +59,6 @@ if TYPE_CHECKING:
     from tricktable.games.courtpiece.variants import Variant
 
 
-class Phase(IntEnum):
-    """The phases of a deal; ``key`` is the stable name views and pages use."""
-
-    CALLING = 0
-    PARTNER_CALLING = 1
-    PLAYING = 2
-    DONE = 3
-
-    @property
-    def key(self) -> str:
-        return PHASE_KEYS[self]
-
-
-PHASE_KEYS = ("calling", "partner calling", "play", "done")
 CALLING, PARTNER_CALLING, PLAYING, DONE = Phase
 STOCK_SIZE = 52 - 4 * FIRST_PACKET
 
@@ -389,54 +376,48 @@ class CourtPieceState(GameState):
     def _visible_hand(self, seat: int) -> int:
         return self.hands[seat] if self.all_dealt else self.first_five[seat]
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def observe(self, seat: int) -> CourtPieceObservation:
         """What ``seat`` may know: its own cards (only the first five while trump is
         called), every card played and who won each trick, the flip card, and
         what the variant's parts show.  Never another hand, the undealt stock,
         the deal's seed or the flip position."""
-        to_move = self.to_move
+        variant = self.variant
+        trump_choice = variant.trump
+        done = self.phase == DONE
         calling = self.phase in (CALLING, PARTNER_CALLING)
         seconds = FIRST_GAME_CALL_SECONDS if self.options.get("first_game") else CALL_SECONDS
-        trump_choice = self.variant.trump
-        view: dict[str, Any] = {
-            "game": self.spec.name,
-            "seat": seat,
-            "dealer": self.dealer,
-            "caller": self.caller,
-            "phase": PHASE_KEYS[self.phase],
-            "to_move": to_move,
-            "hand": [card_text(c) for c in cards_in(self._visible_hand(seat))],
-            "hand_sizes": [self._visible_hand(s).bit_count() for s in range(4)],
-            "all_dealt": self.all_dealt,
-            "trump": SUIT_LETTERS[self.trump] if self.trump != NO_TRUMP else None,
-            "trump_by": self.trump_by if self.trump_by >= 0 else None,
-            "flip_card": card_text(self.flip_card) if self.flip_card >= 0 else None,
-            "changed_trump": self.changed_trump,
-            "new_cards_allowed": self.new_cards_allowed,
-            "deadline_seconds": seconds if calling else None,
-            "leader": self.leader,
-            "trick": self._seated(self.leader, self.trick),
-            "tricks": [{"leader": leader, "cards": self._seated(leader, cards), "winner": winner}
-                       for leader, cards, winner in self.tricks],
-            "captured": list(self.captured),
-            "actions": [[actor, trump_choice.seen_text(self, seat, actor, a)]
-                        for actor, a in zip(self._actors, self._history)],
-            "legal": self.legal_texts() if to_move == seat else [],
-            "terminal": self.phase == DONE,
-            "options": dict(self.options),
-        }
-        view.update(self.variant.tricks.view(self))
-        view.update(self.variant.scoring.view(self))
-        if self.phase == DONE:
-            view["result"] = {
-                "outcome": self.outcome,
-                "winners": self.winners if self.winners >= 0 else None,
-                "points": list(self.points),
-                "lines": [line.to_json() for line in self.breakdown()],
-            }
-        view.update(trump_choice.view(self, seat))
-        return view
+        return CourtPieceObservation(
+            game=self.spec.name,
+            seat=seat,
+            to_move=self.to_move,
+            hand=cards_in(self._visible_hand(seat)),
+            actions=tuple((actor, trump_choice.seen_text(self, seat, actor, a))
+                          for actor, a in zip(self._actors, self._history)),
+            legal=tuple(self.legal_texts_for(seat)),
+            terminal=done,
+            dealer=self.dealer,
+            caller=self.caller,
+            phase=Phase(self.phase),
+            hand_sizes=tuple(self._visible_hand(s).bit_count() for s in range(4)),
+            all_dealt=self.all_dealt,
+            trump=self.trump if self.trump != NO_TRUMP else None,
+            trump_by=self.trump_by if self.trump_by >= 0 else None,
+            flip_card=self.flip_card if self.flip_card >= 0 else None,
+            changed_trump=self.changed_trump,
+            new_cards_allowed=self.new_cards_allowed,
+            deadline_seconds=seconds if calling else None,
+            leader=self.leader,
+            trick=self._seated(self.leader, self.trick),
+            tricks=tuple(Trick(leader, self._seated(leader, cards), winner) for leader, cards, winner in self.tricks),
+            captured=(self.captured[0], self.captured[1]),
+            options=dict(self.options),
+            pile=variant.tricks.facts(self),
+            trump_facts=trump_choice.facts(self, seat),
+            tens=variant.scoring.facts(self),
+            result=CourtPieceResult(Outcome(self.outcome), self.winners if self.winners >= 0 else None,
+                                    (self.points[0], self.points[1]), tuple(self.breakdown())) if done else None,
+        )
 
     @staticmethod
-    def _seated(leader: int, cards: Sequence[int]) -> list[list[Any]]:
-        return [[SEAT_AFTER[leader][i], card_text(c)] for i, c in enumerate(cards)]
+    def _seated(leader: int, cards: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        return tuple((SEAT_AFTER[leader][i], c) for i, c in enumerate(cards))

@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
-
-from tricktable.cards import ACE, card, card_text
+from tricktable.cards import ACE, card
+from tricktable.games.courtpiece.observation import PileFacts
 from tricktable.games.courtpiece.rules import ACES, NO_TRUMP, TRICKS
 from tricktable.games.courtpiece.state import CourtPieceState
 
@@ -44,9 +43,9 @@ class TrickValue(ABC):
     def take(self, state: CourtPieceState, winner: int, card: int) -> None:
         """``winner`` won the last finished trick with ``card``."""
 
-    def view(self, state: CourtPieceState) -> dict[str, Any]:
+    def facts(self, state: CourtPieceState) -> PileFacts | None:
         """This value's public facts."""
-        return {}
+        return None
 
 
 @dataclass(frozen=True)
@@ -95,12 +94,8 @@ class Pile(TrickValue):
             return True
         return bool(options.get("no_pile_on_11_12")) and number in NO_PILE_TRICKS
 
-    def view(self, state: CourtPieceState) -> dict[str, Any]:
+    def facts(self, state: CourtPieceState) -> PileFacts:
         """The pile is face down: only how many tricks lie in it is shown (the
         cards themselves were seen as they were played, see ``tricks``)."""
-        return {
-            "pile": state.pile,
-            "open_pair": {"seat": state.open_seat, "card": card_text(state.open_card)}
-            if state.open_seat >= 0 else None,
-            "captures": [{"trick": n, "seat": s, "tricks": t} for n, s, t in state.captures],
-        }
+        open_pair = (state.open_seat, state.open_card) if state.open_seat >= 0 else None
+        return PileFacts(state.pile, open_pair, tuple(state.captures))

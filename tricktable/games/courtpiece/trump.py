@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING
 
-from tricktable.cards import card_text
 from tricktable.core.errors import IllegalAction
 from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, MASKED, NEW_CARDS, REVEAL, SWAP, kind_of
+from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
 from tricktable.games.courtpiece.rules import NO_TRUMP, SUIT_MASKS, SUIT_OF
 from tricktable.games.courtpiece.sampling import sample_hidden_world, sample_world
 from tricktable.games.courtpiece.state import CourtPieceState, cards_in
@@ -89,12 +89,12 @@ class TrumpChoice:
         """How ``seat`` reads ``actor``'s action."""
         return state.action_text(action)
 
-    def view(self, state: CourtPieceState, seat: int) -> dict[str, Any]:
+    def facts(self, state: CourtPieceState, seat: int) -> HiddenFacts | VoidFacts | None:
         """This choice's public facts (and the seat's own secrets)."""
-        return {}
+        return None
 
-    def sample_world(self, spec: "CourtPieceSpec", view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
-        return sample_world(spec, view, rng)
+    def sample_world(self, spec: "CourtPieceSpec", obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+        return sample_world(spec, obs, rng)
 
 
 def _open_changes(state: CourtPieceState) -> tuple[int, ...]:
@@ -188,20 +188,20 @@ class HiddenCard(TrumpChoice):
             return MASKED[kind]
         return state.action_text(action)
 
-    def view(self, state: CourtPieceState, seat: int) -> dict[str, Any]:
+    def facts(self, state: CourtPieceState, seat: int) -> HiddenFacts:
         """The face-down card for the player who put it down only, and the reveal
         (card, asker, trick number) for everyone once it happened."""
         down, revealed = state.down, state.revealed
-        return {
-            "trump_hidden": down >= 0,
-            "hidden_card": card_text(down) if down >= 0 and seat == state.trump_by else None,
-            "revealed_card": card_text(revealed) if revealed >= 0 else None,
-            "revealed_by": state.revealed_by if revealed >= 0 else None,
-            "revealed_trick": state.revealed_trick or None,
-        }
+        return HiddenFacts(
+            trump_hidden=down >= 0,
+            hidden_card=down if down >= 0 and seat == state.trump_by else None,
+            revealed_card=revealed if revealed >= 0 else None,
+            revealed_by=state.revealed_by if revealed >= 0 else None,
+            revealed_trick=state.revealed_trick or None,
+        )
 
-    def sample_world(self, spec: "CourtPieceSpec", view: Mapping[str, Any], rng: random.Random) -> CourtPieceState:
-        return sample_hidden_world(spec, view, rng)
+    def sample_world(self, spec: "CourtPieceSpec", obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+        return sample_hidden_world(spec, obs, rng)
 
 
 @dataclass(frozen=True)
@@ -220,5 +220,5 @@ class FirstVoid(TrumpChoice):
         if SUIT_OF[card] != SUIT_OF[state.trick[0]]:
             state.trump, state.trump_by, state.trump_trick = SUIT_OF[card], seat, len(state.tricks) + 1
 
-    def view(self, state: CourtPieceState, seat: int) -> dict[str, Any]:
-        return {"trump_trick": state.trump_trick or None}
+    def facts(self, state: CourtPieceState, seat: int) -> VoidFacts:
+        return VoidFacts(state.trump_trick or None)

@@ -21,6 +21,11 @@ class Variant:
     tricks: TrickValue
     scoring: Scoring
 
+    @property
+    def has_pile(self) -> bool:
+        """Won tricks go onto the pile (its facts are public)."""
+        return isinstance(self.tricks, Pile)
+
 
 BE_RANGA_TEXTS = {
     "callers_won": "The first leader's team won the deal",
