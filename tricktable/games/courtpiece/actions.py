@@ -1,9 +1,8 @@
 """The Court Piece family's action space, declared in one place, and its notation.
 
 Actions are ints: a card id (0-51) plays that card; every other action lives in
-one of the ranges below.  ``RANGES`` lists them all so a test can check that they
-never overlap; the numbers are those of every stored record (the notation is
-text, but the ints are what the search and the bots compare).
+one of the ranges of ``ACTIONS`` (core's ``ActionSpace``, checked for overlaps by
+the contract suite); the numbers are those the family always used.
 
 >>> action_text(CALL + 2), parse_action("change trump ♦") == CHANGE + 1
 ('call H', True)
@@ -14,30 +13,24 @@ text, but the ints are what the search and the bots compare).
 from __future__ import annotations
 
 from tricktable.cards import SUIT_LETTERS, card_text, parse_card, parse_suit
+from tricktable.core.actions import ActionRange, ActionSpace
 from tricktable.core.errors import NotationError
 
-CALL = 64  # + suit: name trump
-CHANGE = 68  # + suit: change trump to an open suit
-PASS = 72  # the caller passes the choice to his partner
-NEW_CARDS = 73  # the person throws the deal in
-TIMEOUT = 74  # the referee: the calling time ran out
-REVEAL = 75  # Hidden Trump: ask to see the face-down card
-HIDE = 128  # + card: put the card face down as trump
-SWAP = 192  # + card: change trump by putting this card face down instead
-
-RANGES: dict[str, range] = {
-    "play": range(0, 52),
-    "call": range(CALL, CALL + 4),
-    "change trump": range(CHANGE, CHANGE + 4),
-    "pass to partner": range(PASS, PASS + 1),
-    "new cards": range(NEW_CARDS, NEW_CARDS + 1),
-    "timeout": range(TIMEOUT, TIMEOUT + 1),
-    "reveal": range(REVEAL, REVEAL + 1),
-    "hide": range(HIDE, HIDE + 52),
-    "change trump card": range(SWAP, SWAP + 52),
-}
+ACTIONS = ActionSpace(
+    ActionRange("play", 0, 52),
+    ActionRange("call", 64, 4),  # + suit: name trump
+    ActionRange("change trump", 68, 4),  # + suit: change trump to an open suit
+    ActionRange("pass to partner", 72),  # the caller passes the choice to his partner
+    ActionRange("new cards", 73),  # the person throws the deal in
+    ActionRange("timeout", 74),  # the referee: the calling time ran out
+    ActionRange("reveal", 75),  # ask to see the face-down card
+    ActionRange("hide", 128, 52),  # + card: put the card face down as trump
+    ActionRange("change trump card", 192, 52),  # + card: put this card face down instead
+)
 """Every action of the family by kind; the hidden-card kinds (``reveal``, ``hide``,
 ``change trump card``) exist only in games that put trump face down."""
+CALL, CHANGE, PASS, NEW_CARDS, TIMEOUT, REVEAL, HIDE, SWAP = (ACTIONS[name].start for name in (
+    "call", "change trump", "pass to partner", "new cards", "timeout", "reveal", "hide", "change trump card"))
 
 HIDDEN_KINDS = frozenset({"reveal", "hide", "change trump card"})
 MASKED = {"hide": "hide ?", "change trump card": "change trump ?"}
@@ -48,10 +41,8 @@ _WORDS = {"pass to partner": PASS, "pass": PASS, "new cards": NEW_CARDS, "timeou
 
 def kind_of(action: int) -> str | None:
     """The range an action belongs to, or None."""
-    for kind, numbers in RANGES.items():
-        if action in numbers:
-            return kind
-    return None
+    found = ACTIONS.range_of(action)
+    return found.name if found else None
 
 
 def action_text(action: int, hidden: bool = False) -> str:
@@ -59,7 +50,7 @@ def action_text(action: int, hidden: bool = False) -> str:
     kind = kind_of(action)
     if kind is None or (kind in HIDDEN_KINDS and not hidden):
         raise NotationError(f"{action!r} is not a Court Piece action")
-    offset = action - RANGES[kind].start
+    offset = action - ACTIONS[kind].start
     if kind in ("play", "hide"):
         return f"{kind} {card_text(offset)}"
     if kind == "change trump card":

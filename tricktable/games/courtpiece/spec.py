@@ -16,6 +16,7 @@ from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK, NEXT, PACKETS, TARGET_KOTS, TARGET_POINTS, TRICKS
 from tricktable.games.courtpiece.state import CourtPieceState
 from tricktable.games.courtpiece import variants
+from tricktable.games.courtpiece.actions import ACTIONS
 from tricktable.games.courtpiece.variants import Variant
 
 COMMON_OPTIONS = (
@@ -43,6 +44,7 @@ class CourtPieceSpec(GameSpec):
     """What every Court Piece game shares; a game names its variant."""
 
     deck = DECK
+    actions = ACTIONS
     variant: ClassVar[Variant]
 
     def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
