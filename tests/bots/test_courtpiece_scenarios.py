@@ -16,7 +16,7 @@ from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import DECK, SPADES
 
-from ..courtpiece.helpers import observation_of
+from ..games.courtpiece.helpers import observation_of
 
 SPECS = {"double-sar": DOUBLE_SAR, "single-sar": SINGLE_SAR}
 

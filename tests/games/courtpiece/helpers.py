@@ -10,14 +10,12 @@ holder of 2S (``last``) wins it.  Seat ``s`` plays ``hands[s][t]`` at trick ``t`
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from tricktable.cards import parse_card, parse_cards
 from tricktable.core.observation import Trick
-from tricktable.core.record import record_of, replay
 from tricktable.core.rng import derive_seed
 
 from tricktable.games import get_spec
@@ -107,21 +105,6 @@ def card_words(value: Any) -> set[int]:
             except ValueError:
                 pass
     return found
-
-
-def check_replay_and_worlds(spec: Any, state: CourtPieceState, rng_seed: int,
-                            conserved: Callable[[CourtPieceState], None]) -> None:
-    """The record replays to the same deal, views included, and every seat's
-    sampled world shows that seat the same view and conserves the cards."""
-    again = replay(json.loads(record_of(state).dumps()))
-    assert again.history == state.history and again.returns() == state.returns()
-    assert all(again.view(s) == state.view(s) for s in range(4))
-    rng = random.Random(rng_seed)
-    for seat in range(4):
-        view = state.view(seat)
-        world = spec.sample_world(state.observe(seat), rng)
-        assert world.view(seat) == view
-        conserved(world)
 
 
 def observation_of(game: str, legal: list[str], hand: str, tricks: Sequence[str] = ()) -> CourtPieceObservation:

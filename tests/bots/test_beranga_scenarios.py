@@ -5,7 +5,7 @@ from tricktable.bots import relatives as rb
 from tricktable.cards import card_text
 from tricktable.games.courtpiece.rules import SPADES
 
-from .helpers import client_view, legal_of, new_state, play, table
+from .relatives_helpers import client_view, legal_of, new_state, play, table
 
 
 def choose(t, trump_trick=0):

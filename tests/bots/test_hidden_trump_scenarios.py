@@ -11,7 +11,7 @@ from tricktable.bots import relatives as rb
 from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.games.courtpiece.rules import HEARTS, SPADES
 
-from .helpers import client_view, legal_of, new_state, play, table
+from .relatives_helpers import client_view, legal_of, new_state, play, table
 
 HANDS = [
     "5S 6S 7S 8S 9S 10S JS QS 10D JD QD KD AD",

@@ -1,5 +1,5 @@
 """Be-Ranga, one scenario per rule — shared/rules/court-piece.md, "Relatives:
-Be-Ranga", and the decisions in tricktable/games/courtpiece/beranga.py.
+Be-Ranga", and the decisions in tricktable/games/courtpiece/trump.py (FirstVoid), tricks.py (Pile) and spec.py.
 
 Dealer 0, so seat 3 leads the first trick; play goes 3, 2, 1, 0.  In ``PILE``
 everyone follows clubs for three tricks (seat 3 wins them), seat 2 sets trump
@@ -12,8 +12,8 @@ from tricktable.core.errors import IllegalAction
 from tests.courtpiece.helpers import block_deal
 from tricktable.games.courtpiece import BE_RANGA, DOUBLE_SAR
 
-from .helpers import new_state, play
-from .test_hidden import HANDS
+from ..courtpiece.relatives_helpers import new_state, play
+from ..hidden_trump.test_hidden import HANDS
 
 PILE = [
     "4C 7C 10C 2S 4D 6D 7D 8D 9D 10D JD QD KD",

@@ -1,5 +1,5 @@
 """Hidden Trump (Chhupa Rang), one scenario per rule — shared/rules/court-piece.md,
-"Relatives: Hidden Trump", and the decisions in tricktable/games/courtpiece/hidden.py.
+"Relatives: Hidden Trump", and the decisions in tricktable/games/courtpiece/trump.py (HiddenCard).
 
 Dealer 0, so seat 3 calls and leads; play goes 3, 2, 1, 0.  In ``HANDS`` seat 3
 holds twelve clubs and 2S, seat 2 the ace of clubs, spades and low hearts, seat 1
@@ -16,7 +16,7 @@ from tricktable.core.record import record_of, replay
 from tricktable.games.courtpiece import HIDDEN_TRUMP
 from tricktable.games.courtpiece.actions import CHANGE, HIDE, REVEAL, SWAP, TIMEOUT
 
-from .helpers import new_state, play
+from ..courtpiece.relatives_helpers import new_state, play
 
 HANDS = [
     "10S JS QS KS AD 7H 8H 9H 10H JH QH KH AH",

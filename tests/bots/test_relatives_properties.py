@@ -10,7 +10,7 @@ from tricktable.bots import make_bot
 from tricktable.bots import relatives as rb
 from tricktable.games import entry
 
-from .helpers import SPECS, client_view, new_state, random_state
+from .relatives_helpers import SPECS, client_view, new_state, random_state
 
 GAMES = sorted(SPECS)
 

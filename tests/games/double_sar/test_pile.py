@@ -9,7 +9,7 @@ import pytest
 
 from tricktable.games.courtpiece.rules import CALLERS_KOT, CALLERS_WON, GOON_KOT, OTHERS_WON
 
-from .helpers import scripted
+from ..courtpiece.helpers import scripted
 
 ALTERNATE = [0, 3] * 6  # teams take turns: nobody ever wins two in a row
 

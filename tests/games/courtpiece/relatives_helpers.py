@@ -8,7 +8,7 @@ from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
 from tricktable.games.courtpiece.rules import DECK
 from tricktable.games.courtpiece.state import CourtPieceState
 
-from ..courtpiece.helpers import random_deal as family_random_deal
+from .helpers import random_deal as family_random_deal
 
 SPECS = {"hidden-trump": HIDDEN_TRUMP, "be-ranga": BE_RANGA, "mendikot": MENDIKOT}
 

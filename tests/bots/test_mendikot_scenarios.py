@@ -4,8 +4,8 @@ from tricktable.bots import relatives as rb
 from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.games.courtpiece.rules import CLUBS, SPADES
 
-from ..courtpiece.helpers import observation_of
-from .helpers import legal_of, table
+from ..games.courtpiece.helpers import observation_of
+from .relatives_helpers import legal_of, table
 
 
 def choose(t, known=SPADES, hidden=False, mendikot=True):

@@ -1,6 +1,6 @@
 """Mendikot, one scenario per rule — shared/rules/court-piece.md, "Relatives:
 Mendikot", issue 7's scoring decision, and the decisions in
-tricktable/games/courtpiece/mendikot.py.
+tricktable/games/courtpiece/scoring.py (Tens) and spec.py (MendikotSpec).
 
 Deals are ``block_deal``s (everyone follows in tricks 1-12; the tens are won in
 tricks 2, 5, 8 and 11, one suit each).  The caller puts his trick-13 card (2S)
