@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 from weakref import WeakKeyDictionary
 
+from tricktable.bots.base import note_trick
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
 from tricktable.core.observation import Observation
@@ -72,16 +73,6 @@ class Table:
         return seats
 
 
-def _note(voids: list[int], plays: Sequence[tuple[int, int]]) -> int:
-    led = SUIT_OF[plays[0][1]]
-    mask = 0
-    for seat, c in plays:
-        mask |= 1 << c
-        if SUIT_OF[c] != led:
-            voids[seat] |= 1 << led
-    return mask
-
-
 def _seated(leader: int, cards: Sequence[int]) -> list[tuple[int, int]]:
     plays, seat = [], leader
     for c in cards:
@@ -98,7 +89,7 @@ def table_from_state(state: CourtPieceState) -> Table:
     voids = list(voids_t)
     trick = _seated(state.leader, state.trick)
     if trick:
-        gone |= _note(voids, trick)
+        gone |= note_trick(voids, trick, SUIT_OF)
     on_pile = state.variant.has_pile
     playing = state.phase == PLAYING
     return Table(seat, state.hands[seat] if playing else state.first_five[seat], state.trump, trick, gone, voids,
@@ -119,7 +110,7 @@ def _tally(state: CourtPieceState) -> tuple[int, tuple[int, ...]]:
         count, gone, voids_t = 0, 0, (0, 0, 0, 0)
     voids = list(voids_t)
     for leader, cards, _ in state.tricks[count:]:
-        gone |= _note(voids, _seated(leader, cards))
+        gone |= note_trick(voids, _seated(leader, cards), SUIT_OF)
     _TALLIES[state] = (len(state.tricks), gone, tuple(voids))
     return gone, tuple(voids)
 
@@ -128,10 +119,10 @@ def table_from_observation(obs: CourtPieceObservation) -> Table:
     voids = [0, 0, 0, 0]
     gone = 0
     for t in obs.tricks:
-        gone |= _note(voids, t.cards)
+        gone |= note_trick(voids, t.cards, SUIT_OF)
     trick = list(obs.trick)
     if trick:
-        gone |= _note(voids, trick)
+        gone |= note_trick(voids, trick, SUIT_OF)
     hidden = obs.hidden
     pile = obs.pile
     open_seat = pile.open_pair[0] if pile and pile.open_pair else -1
