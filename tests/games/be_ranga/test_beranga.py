@@ -9,7 +9,7 @@ with 2D in trick 4 and wins trick 5 with AD.
 import pytest
 
 from tricktable.core.errors import IllegalAction
-from tests.courtpiece.helpers import block_deal
+from tests.games.courtpiece.helpers import block_deal
 from tricktable.games.courtpiece import BE_RANGA, DOUBLE_SAR
 
 from ..courtpiece.relatives_helpers import new_state, play

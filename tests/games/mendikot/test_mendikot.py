@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tests.courtpiece.helpers import block_deal
+from tests.games.courtpiece.helpers import block_deal
 from tricktable.core.record import record_of, replay
 from tricktable.games.courtpiece import MENDIKOT
 from tricktable.games.courtpiece.rules import NEXT
