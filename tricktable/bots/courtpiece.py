@@ -29,7 +29,7 @@ from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_c
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameSpec, GameState
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, action_text, parse_action
-from tricktable.games.courtpiece.observation import CourtPieceObservation, Phase
+from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
 from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, CourtPieceState, cards_in
 
@@ -54,7 +54,7 @@ class Table:
     pile: int = -1  # Double Sar, Be-Ranga: tricks in the pile (-1: no pile)
     open_seat: int = -1  # who won the last trick and may capture with the next
     tricks_played: int = 0
-    phase: Phase = PLAYING
+    phase: int = PLAYING  # a Phase value
     own_down: int = -1  # Hidden Trump, Mendikot: the card this seat put face down (-1: none or not his)
     trump_hidden: bool = False  # a card lies face down
     trump_by: int = -1

@@ -59,7 +59,9 @@ if TYPE_CHECKING:
     from tricktable.games.courtpiece.variants import Variant
 
 
-CALLING, PARTNER_CALLING, PLAYING, DONE = Phase
+CALLING, PARTNER_CALLING, PLAYING, DONE = (int(phase) for phase in Phase)
+"""The phases as plain ints on the state: the interpreter compares exact ints much
+faster than enum members, and the state compares its phase on every action."""
 STOCK_SIZE = 52 - 4 * FIRST_PACKET
 
 
