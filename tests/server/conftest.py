@@ -4,12 +4,13 @@ PostgreSQL server (initdb in a temp folder, random port), an app client."""
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tricktable.server import create_app
+from tricktable.server.scheduler import BotFactory, forced_bot
 from tricktable.server.testing import Postgres, find_pg_bin
 
 
@@ -44,11 +45,25 @@ def database_url(request, tmp_path) -> str:
 
 
 @pytest.fixture
-def client(sqlite_url, monkeypatch) -> Iterator[TestClient]:
-    # The uniform random bot keeps whole-match tests fast; one test below
-    # checks the real computer players separately.
-    monkeypatch.setenv("TRICKTABLE_BOT", "random")
-    app = create_app(sqlite_url)
-    with TestClient(app) as test_client:
-        yield test_client
-    app.state.room.store.close()
+def make_client(sqlite_url) -> Iterator[Callable[[BotFactory], TestClient]]:
+    """Apps on one SQLite file with the computer players a test chooses."""
+    apps: list[tuple[object, TestClient]] = []
+
+    def make(bot_factory: BotFactory) -> TestClient:
+        app = create_app(sqlite_url, bot_factory=bot_factory)
+        test_client = TestClient(app)
+        test_client.__enter__()
+        apps.append((app, test_client))
+        return test_client
+
+    yield make
+    for app, test_client in reversed(apps):
+        test_client.__exit__(None, None, None)
+        app.state.room.store.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def client(make_client) -> TestClient:
+    # The uniform random bot keeps whole-match tests fast; tests of the real
+    # computer players build their own client.
+    return make_client(forced_bot("random"))

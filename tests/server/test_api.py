@@ -13,13 +13,15 @@ from tricktable.bots import BOTS, RandomBot
 from tricktable.core.record import replay
 from tricktable.server.room import HUMAN
 from tricktable.bots.levels import DEFAULT_LEVEL
-from tricktable.server.testing import backdate_identities
+from tricktable.server.scheduler import default_bot_factory
+from tricktable.server.testing import act, backdate_identities, settle
 
 
-def new_game(client, **options):
-    answer = client.post("/api/games", json={"game": "euchre", "options": options})
+def new_game(client, game="euchre", **options):
+    """A new game once the computer players' opening moves are in."""
+    answer = client.post("/api/games", json={"game": game, "options": options})
     assert answer.status_code == 201, answer.text
-    return answer.json()
+    return settle(client, answer.json())
 
 
 def first_legal(state):
@@ -82,9 +84,11 @@ def test_a_whole_match_through_the_api(client):
         answer = client.post(f"/api/games/{state['id']}/actions",
                              json={"action": rng.choice(state["view"]["legal"]), "version": version})
         assert answer.status_code == 200, answer.text
-        state = answer.json()
-        assert state["version"] == version + 1  # one commit per request, bots included
-        assert state["steps"][0]["seat"] == HUMAN
+        mine = answer.json()
+        assert mine["version"] == version + 1  # the person's action is one commit
+        assert [step["seat"] for step in mine["steps"]] == [HUMAN]  # the bots answer on the live channel
+        state = settle(client, mine)
+        assert state["version"] == version + len(state["steps"])  # and commit one action each
     assert max(state["view"]["match"]["team_points"]) >= 10
     answer = client.post(f"/api/games/{state['id']}/actions", json={"action": "pass", "version": state["version"]})
     assert answer.status_code == 409 and "over" in answer.json()["detail"]
@@ -95,8 +99,7 @@ def test_a_whole_match_through_the_api(client):
 def play_until_cards(client, state):
     """Pass/accept until the person has cards to play."""
     while not any(a.startswith("play ") for a in state["view"]["legal"]):
-        state = client.post(f"/api/games/{state['id']}/actions",
-                            json={"action": first_legal(state), "version": state["version"]}).json()
+        state = act(client, state, first_legal(state))
     return state
 
 
@@ -144,10 +147,10 @@ def test_nicknames_are_checked(client, nickname, ok):
 
 
 def test_daily_is_one_attempt_per_identity_and_the_same_deal_for_all(client):
-    mine = client.post("/api/daily/euchre").json()
+    mine = settle(client, client.post("/api/daily/euchre").json())
     again = client.post("/api/daily/euchre").json()
     client.cookies.clear()  # another person
-    other = client.post("/api/daily/euchre").json()
+    other = settle(client, client.post("/api/daily/euchre").json())
     assert mine["id"] == again["id"] != other["id"]
     assert mine["fairness"]["commitment"] == other["fairness"]["commitment"]  # the same deals for everybody
     assert mine["daily"]["score"] is None and mine["view"]["match"]["deals_total"] == 8
@@ -156,12 +159,11 @@ def test_daily_is_one_attempt_per_identity_and_the_same_deal_for_all(client):
 def test_a_finished_daily_reaches_the_leaderboard_with_the_servers_score(client):
     client.put("/api/nickname", json={"nickname": "Anna"})
     backdate_identities(client.app.state.room.store, days=1)  # issued before today began: ranked
-    state = client.post("/api/daily/euchre").json()
+    state = settle(client, client.post("/api/daily/euchre").json())
     assert state["daily"]["ranked"] is True
     rng = random.Random(2)
     while not state["view"]["terminal"]:
-        state = client.post(f"/api/games/{state['id']}/actions",
-                            json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+        state = act(client, state, rng.choice(state["view"]["legal"]))
     match = state["view"]["match"]
     assert match["deals_total"] == 8 and len([r for r in match["results"] if r["counts"]]) == 8
     score = match["team_points"][0] - match["team_points"][1]
@@ -224,48 +226,45 @@ def test_no_response_shows_a_card_the_person_cannot_see(client):
                 assert not leaked, f"leaked {leaked} of the previous deal at version {state['version']}"
             if state["view"]["terminal"]:
                 break
-            state = client.post(f"/api/games/{state['id']}/actions",
-                                json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+            state = act(client, state, rng.choice(state["view"]["legal"]))
 
 
-def test_computer_players_do_not_block_other_requests(client, monkeypatch):
+def test_computer_players_do_not_block_other_requests(make_client):
+    thinking = threading.Event()
+
     class SlowBot(RandomBot):
         def choose(self, view):
+            thinking.set()
             time.sleep(0.4)
             return super().choose(view)
 
+    client = make_client(lambda game, level, seed: SlowBot(seed=seed))
     state = new_game(client)
-    monkeypatch.setitem(BOTS, "slow", SlowBot)
-    monkeypatch.setenv("TRICKTABLE_BOT", "slow")
-    answers = {}
-    worker = threading.Thread(target=lambda: answers.setdefault("act", client.post(
-        f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})))
-    worker.start()
-    time.sleep(0.1)
+    client.post(f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})
+    assert thinking.wait(5)
     started = time.monotonic()
     assert client.get("/healthz").status_code == 200
+    assert client.get(f"/api/games/{state['id']}").status_code == 200
     quick = time.monotonic() - started
-    worker.join()
-    assert answers["act"].status_code == 200
-    assert quick < 0.3, f"/healthz waited {quick:.2f}s behind the bots"
+    assert quick < 0.3, f"requests waited {quick:.2f}s behind the bots"
 
 
-def test_the_strongest_available_bot_plays(client, monkeypatch):
-    monkeypatch.delenv("TRICKTABLE_BOT")
+def test_the_strongest_available_bot_plays(make_client):
+    client = make_client(default_bot_factory)
     bots = client.get("/healthz").json()["bots"]
     assert bots["euchre"] == "search"
     state = new_game(client)
     started = time.monotonic()
-    answer = client.post(f"/api/games/{state['id']}/actions", json={"action": first_legal(state), "version": state["version"]})
-    assert answer.status_code == 200
+    state = act(client, state, first_legal(state))
     assert time.monotonic() - started < 10
+    assert state["steps"][0]["seat"] == HUMAN and len(state["steps"]) > 1
 
 
 def test_the_server_enforces_the_calling_clock(client):
     """Court Piece: the caller's 20 seconds are the server's, not the page's."""
     room = client.app.state.room
     for _ in range(40):  # find a deal where the person is the one calling
-        state = client.post("/api/games", json={"game": "double-sar"}).json()
+        state = new_game(client, "double-sar")
         if state["view"]["phase"] in ("calling", "partner calling") and state["view"]["to_move"] == HUMAN:
             break
     else:
@@ -280,10 +279,10 @@ def test_the_server_enforces_the_calling_clock(client):
         db.execute(update(games).where(games.c.id == row.id).values(deadline=row.deadline - 30))
     answer = client.post(f"/api/games/{state['id']}/actions", json={"action": "call S", "version": state["version"]})
     assert answer.status_code == 409 and "time ran out" in answer.json()["detail"]
-    after = client.get(f"/api/games/{state['id']}").json()
-    assert after["version"] == state["version"] + 1
-    record = room.store.load(state["id"]).record
-    assert "timeout" in record["actions"]
+    row = room.store.load(state["id"])
+    assert row.version > state["version"]  # the timeout, then the computer players' answers
+    base = row.record["version_base"]
+    assert row.record["actions"][base["actions"] + state["version"] - base["version"]] == "timeout"
 
 
 def courtpiece_hidden(deal) -> set[str]:
@@ -306,7 +305,7 @@ def courtpiece_hidden(deal) -> set[str]:
 def test_court_piece_responses_show_no_hidden_card(client, game):
     room = client.app.state.room
     for number in range(3):
-        state, rng = client.post("/api/games", json={"game": game}).json(), random.Random(number)
+        state, rng = new_game(client, game), random.Random(number)
         for _ in range(60):
             truth = replay(room.store.load(state["id"]).record)
             view = {k: v for k, v in state["view"].items() if k != "match"}
@@ -316,8 +315,7 @@ def test_court_piece_responses_show_no_hidden_card(client, game):
             assert not leaked, f"leaked {leaked} in phase {state['view']['phase']}"
             if state["view"]["terminal"]:
                 break
-            state = client.post(f"/api/games/{state['id']}/actions",
-                                json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+            state = act(client, state, rng.choice(state["view"]["legal"]))
 
 
 def test_the_first_game_calls_in_ten_seconds_and_the_seat_is_the_rooms(client):
@@ -327,7 +325,7 @@ def test_the_first_game_calls_in_ten_seconds_and_the_seat_is_the_rooms(client):
     answer = client.post("/api/games", json={"game": "double-sar", "options": {"person_seat": 2}})
     assert answer.status_code == 422
     for _ in range(40):
-        state = client.post("/api/games", json={"game": "double-sar", "options": {"first_game": True}}).json()
+        state = new_game(client, "double-sar", first_game=True)
         if state["deadline_in"] is not None:
             assert state["deadline_in"] <= 10 and state["view"]["deadline_seconds"] == 10
             return
@@ -360,7 +358,7 @@ def test_doppelkopf_responses_show_no_card_the_person_has_not_seen(client):
     room = client.app.state.room
     checked = 0
     for number in range(4):
-        state, rng = client.post("/api/games", json={"game": "doppelkopf"}).json(), random.Random(number)
+        state, rng = new_game(client, "doppelkopf"), random.Random(number)
         for _ in range(40):
             truth = replay(room.store.load(state["id"]).record)
             # "trumps" is the contract's rank table (rules, not cards anyone holds).
@@ -372,21 +370,19 @@ def test_doppelkopf_responses_show_no_card_the_person_has_not_seen(client):
             assert not hidden & current, f"leaked {hidden & current} in phase {state['view']['phase']}"
             if state["view"]["terminal"]:
                 break
-            state = client.post(f"/api/games/{state['id']}/actions",
-                                json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+            state = act(client, state, rng.choice(state["view"]["legal"]))
     assert checked > 100  # the check had cards to look for
 
 
 # -- levels and hints (issue 6) --------------------------------------------------------
-def test_an_easy_game_seats_the_expert_rules_and_stores_its_level(client, monkeypatch):
-    monkeypatch.delenv("TRICKTABLE_BOT")
+def test_an_easy_game_seats_the_expert_rules_and_stores_its_level(make_client):
+    client = make_client(default_bot_factory)
     answer = client.post("/api/games", json={"game": "euchre", "level": "easy"})
     assert answer.status_code == 201, answer.text
-    state, rng = answer.json(), random.Random(3)
+    state, rng = settle(client, answer.json()), random.Random(3)
     assert state["level"] == "easy" and state["hints"] is True
     for _ in range(12):
-        state = client.post(f"/api/games/{state['id']}/actions",
-                            json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+        state = act(client, state, rng.choice(state["view"]["legal"]))
     record = client.app.state.room.store.load(state["id"]).record
     assert record["level"] == "easy"
     # Replaying the record, every computer player's action is the heuristic's

@@ -1,60 +1,76 @@
 """Real server processes: two servers sharing one PostgreSQL database, and a
-server killed with SIGKILL mid-game that resumes the same game."""
+server killed with SIGKILL mid-game, also in the middle of the computer
+players' turn, whose successor resumes the same game."""
 
 from __future__ import annotations
 
 import random
 import threading
+import time
 
 import httpx
 
-from tricktable.server.testing import ServerProcess
+from tricktable.core.record import replay
+from tricktable.server.testing import ServerProcess, act, read_events, settle
+from tricktable.store import Store
 
 
-def play(http: httpx.Client, base: str, state: dict, rng: random.Random) -> dict:
-    answer = http.post(f"{base}/api/games/{state['id']}/actions",
-                       json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
-    assert answer.status_code == 200, answer.text
-    return answer.json()
+def play(http: httpx.Client, state: dict, rng: random.Random) -> dict:
+    return act(http, state, rng.choice(state["view"]["legal"]))
 
 
 def test_two_servers_on_one_postgres_database(postgres):
     url = postgres.new_database()
     first, second = ServerProcess(url).start(), ServerProcess(url).start()
     try:
-        with httpx.Client(timeout=30) as http:
-            state = http.post(f"{first.url}/api/games", json={"game": "euchre"}).json()
-            rng, servers, turn = random.Random(5), [first.url, second.url], 0
-            while not state["view"]["terminal"]:
-                state = play(http, servers[turn % 2], state, rng)  # requests alternate between processes
-                turn += 1
-            assert turn > 10
-            # Both processes share the daily secret, so both give the same deal.
-            one = http.post(f"{first.url}/api/daily/euchre").json()
-            with httpx.Client(timeout=30) as someone_else:  # its own identity cookie
-                two = someone_else.post(f"{second.url}/api/daily/euchre").json()
-            # (The commitment to the day's seed: the computer players differ per attempt, so
-            # the first view may already be in another deal when a partner went alone.)
-            assert one["fairness"]["commitment"] == two["fairness"]["commitment"] and one["id"] != two["id"]
-            # A race across processes: the same version sent to both; one wins.
-            outcomes = []
+        clients = [httpx.Client(base_url=first.url, timeout=30), httpx.Client(base_url=second.url, timeout=30)]
+        state = settle(clients[0], clients[0].post("/api/games", json={"game": "euchre"}).json())
+        rng, turn = random.Random(5), 0
+        while not state["view"]["terminal"]:
+            state = play(clients[turn % 2], state, rng)  # requests alternate between processes
+            turn += 1
+        assert turn > 10
+        # Both processes share the daily secret, so both give the same deal.
+        one = settle(clients[0], clients[0].post("/api/daily/euchre").json())
+        with httpx.Client(base_url=second.url, timeout=30) as someone_else:  # its own identity cookie
+            two = someone_else.post("/api/daily/euchre").json()
+        # (The commitment to the day's seed: the computer players differ per attempt.)
+        assert one["fairness"]["commitment"] == two["fairness"]["commitment"] and one["id"] != two["id"]
+        # A race across processes: the same version sent to both; one wins.
+        outcomes = []
 
-            def send(base: str) -> None:
-                answer = http.post(f"{base}/api/games/{one['id']}/actions",
-                                   json={"action": one["view"]["legal"][0], "version": one["version"]})
-                outcomes.append(answer.status_code)
+        def send(http: httpx.Client) -> None:
+            answer = http.post(f"/api/games/{one['id']}/actions",
+                               json={"action": one["view"]["legal"][0], "version": one["version"]})
+            outcomes.append(answer.status_code)
 
-            threads = [threading.Thread(target=send, args=(base,)) for base in servers]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            assert sorted(outcomes) == [200, 409]
-            final = http.get(f"{second.url}/api/games/{one['id']}").json()
-            assert final["version"] == one["version"] + 1
+        threads = [threading.Thread(target=send, args=(http,)) for http in clients]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(outcomes) == [200, 409]
+        final = clients[1].get(f"/api/games/{one['id']}").json()
+        assert final["version"] > one["version"]
+        told = [d for k, d in events_after(clients[1], one["id"], one["version"], final["version"])]
+        assert told[0]["steps"][0]["seat"] == 0  # exactly one person's action at that version
+        for http in clients:
+            http.close()
     finally:
         first.stop()
         second.stop()
+
+
+def events_after(http: httpx.Client, game_id: str, version: int, until: int) -> list[tuple[str, dict]]:
+    """The step events after ``version`` up to ``until`` (catch-up only)."""
+    out = []
+    with http.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as response:
+        for kind, data in read_events(response):
+            if data is not None and kind == "step":
+                out.append((kind, data))
+                if data["version"] >= until:
+                    break
+    return out
 
 
 def test_kill_9_mid_game_loses_nothing(tmp_path):
@@ -62,17 +78,63 @@ def test_kill_9_mid_game_loses_nothing(tmp_path):
     server = ServerProcess(url).start()
     rng = random.Random(9)
     try:
-        with httpx.Client(timeout=30) as http:
-            state = http.post(f"{server.url}/api/games", json={"game": "euchre"}).json()
-            for _ in range(6):
-                state = play(http, server.url, state, rng)
-            server.kill()  # SIGKILL: no shutdown handler runs
-            server = ServerProcess(url, port=server.port).start()
-            resumed = http.get(f"{server.url}/api/games/{state['id']}").json()
-            assert (resumed["version"], resumed["view"]) == (state["version"], state["view"])
-            state = resumed
-            while not state["view"]["terminal"]:
-                state = play(http, server.url, state, rng)
-            assert max(state["view"]["match"]["team_points"]) >= 10
+        http = httpx.Client(base_url=server.url, timeout=30)
+        state = settle(http, http.post("/api/games", json={"game": "euchre"}).json())
+        for _ in range(6):
+            state = play(http, state, rng)
+        server.kill()  # SIGKILL: no shutdown handler runs
+        server = ServerProcess(url, port=server.port).start()
+        resumed = http.get("/api/games/" + state["id"]).json()
+        assert (resumed["version"], resumed["view"]) == (state["version"], state["view"])
+        state = resumed
+        while not state["view"]["terminal"]:
+            state = play(http, state, rng)
+        assert max(state["view"]["match"]["team_points"]) >= 10
+        http.close()
+    finally:
+        server.stop()
+
+
+def test_kill_9_during_the_computer_players_turn_and_the_restarted_server_finishes_it(tmp_path):
+    """The real (searching) computer players are killed mid-thought; every step
+    acknowledged before is kept, and the new server finishes their turn by
+    itself (its start-up scan; nobody loads the game)."""
+    url = f"sqlite:///{tmp_path / 'crash.db'}"
+    server = ServerProcess(url, bot=None).start()
+    try:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        state = settle(http, http.post("/api/games", json={"game": "doppelkopf", "level": "hard"}).json())
+        mine = http.post(f"/api/games/{state['id']}/actions",
+                         json={"action": state["view"]["legal"][0], "version": state["version"]}).json()
+        assert mine["thinking"] is not None
+        acknowledged = {mine["version"]: mine["view"]}
+        with http.stream("GET", f"/api/games/{mine['id']}/events", params={"version": mine["version"]}) as response:
+            for kind, data in read_events(response):
+                if kind == "step":
+                    acknowledged[data["version"]] = data["view"]
+                    break  # the next computer player is thinking now
+        server.kill()
+        server = ServerProcess(url, bot=None, port=server.port).start()
+        store, deadline = Store(url), time.monotonic() + 90
+        try:  # watch the database only: no request wakes the game, the start-up scan must
+            while replay(store.load(mine["id"]).record).to_move != 0:
+                assert time.monotonic() < deadline, "the restarted server did not finish the bots' turn"
+                time.sleep(0.2)
+        finally:
+            store.close()
+        told = {}
+        with http.stream("GET", f"/api/games/{mine['id']}/events", params={"version": state["version"]}) as response:
+            for kind, data in read_events(response):
+                if kind == "step":
+                    told[data["version"]] = data["view"]
+                    if data["thinking"] is None:
+                        break
+        for version, view in acknowledged.items():
+            assert told[version] == view, f"version {version} changed after the restart"
+        last = max(told)
+        assert last > max(acknowledged) and sorted(told) == list(range(state["version"] + 1, last + 1))
+        final = http.get(f"/api/games/{mine['id']}").json()
+        assert final["version"] == last and final["thinking"] is None
+        http.close()
     finally:
         server.stop()

@@ -15,27 +15,25 @@ from fastapi.testclient import TestClient
 from tricktable.server import create_app
 from tricktable.server.identity import COOKIE
 from tricktable.server.limits import Limits, Rate
-from tricktable.server.testing import backdate_identities
+from tricktable.server.scheduler import forced_bot
+from tricktable.server.testing import act, backdate_identities, settle
 
 
 def finish(client: TestClient, state: dict, seed: int = 3) -> dict:
     rng = random.Random(seed)
+    state = settle(client, state)
     while not state["view"]["terminal"]:
-        answer = client.post(f"/api/games/{state['id']}/actions",
-                             json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
-        assert answer.status_code == 200, answer.text
-        state = answer.json()
+        state = act(client, state, rng.choice(state["view"]["legal"]))
     return state
 
 
 @pytest.fixture
-def tight(sqlite_url, monkeypatch):
+def tight(sqlite_url):
     """An app with small limits, to reach them in a few requests."""
-    monkeypatch.setenv("TRICKTABLE_BOT", "random")
     limits = Limits(identity_per_address=Rate(3, 3600), games_per_identity=Rate(4, 60),
                     nickname_per_identity=Rate(2, 600), actions_per_identity=Rate(3, 60),
                     daily_per_identity=Rate(2, 60), open_games_per_identity=3)
-    app = create_app(sqlite_url, limits=limits)
+    app = create_app(sqlite_url, limits=limits, bot_factory=forced_bot("random"))
     with TestClient(app) as test_client:
         yield test_client
     app.state.room.store.close()
@@ -144,13 +142,12 @@ def test_daily_computer_players_draw_from_a_secret_per_attempt(client):
     runs = []
     for _person in range(4):
         client.cookies.clear()
-        state = client.post("/api/daily/euchre").json()
+        state = settle(client, client.post("/api/daily/euchre").json())
         texts = [s["text"] for s in state["steps"]]
         for _ in range(12):
             if state["view"]["terminal"]:
                 break
-            state = client.post(f"/api/games/{state['id']}/actions",
-                                json={"action": state["view"]["legal"][0], "version": state["version"]}).json()
+            state = act(client, state, state["view"]["legal"][0])
             texts += [s["text"] for s in state["steps"]]
         row = client.app.state.room.store.load(state["id"])
         assert row.bot_secret and row.bot_secret not in str(state)
@@ -221,7 +218,7 @@ def test_a_body_over_16_kb_is_refused_before_it_is_read(client):
     ({"action": 5, "version": 1}, "action"),
 ])
 def test_action_fields_are_strictly_typed(client, body, field):
-    state = client.post("/api/games", json={"game": "euchre"}).json()
+    state = settle(client, client.post("/api/games", json={"game": "euchre"}).json())
     answer = client.post(f"/api/games/{state['id']}/actions", json=body)
     assert answer.status_code == 422 and field in answer.json()["detail"]
     assert client.get(f"/api/games/{state['id']}").json()["version"] == state["version"]
@@ -256,14 +253,14 @@ def test_creating_games_is_rate_limited_and_open_games_are_capped(tight):
 
 
 def test_actions_and_daily_attempts_are_rate_limited(tight):
-    state = tight.post("/api/games", json={"game": "euchre"}).json()
+    state = settle(tight, tight.post("/api/games", json={"game": "euchre"}).json())
     codes = []
     for _ in range(4):
         answer = tight.post(f"/api/games/{state['id']}/actions",
                             json={"action": state["view"]["legal"][0], "version": state["version"]})
         codes.append(answer.status_code)
         if answer.status_code == 200:
-            state = answer.json()
+            state = settle(tight, answer.json())
     assert codes == [200, 200, 200, 429]
     assert [tight.post("/api/daily/euchre").status_code for _ in range(3)] == [200, 200, 429]
 
@@ -288,14 +285,13 @@ def test_a_locked_database_answers_503_within_3_seconds(client, sqlite_url):
     assert client.post("/api/games", json={"game": "euchre"}).status_code == 201
 
 
-def test_an_unreachable_database_answers_503(monkeypatch, tmp_path):
-    monkeypatch.setenv("TRICKTABLE_BOT", "random")
+def test_an_unreachable_database_answers_503(tmp_path):
     from tricktable.server.testing import Postgres, find_pg_bin
 
     if find_pg_bin() is None:
         pytest.skip("PostgreSQL is not installed")
     server = Postgres.start()
-    app = create_app(server.new_database())
+    app = create_app(server.new_database(), bot_factory=forced_bot("random"))
     try:
         with TestClient(app) as http:
             assert http.get("/healthz").status_code == 200

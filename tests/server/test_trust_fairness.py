@@ -12,14 +12,15 @@ import random
 import pytest
 
 from tricktable.cli import main
-from tricktable.server import room as room_module
+from tricktable.server import responses as responses_module
+from tricktable.server.testing import act, settle
 
 
 def finish(client, state, seed=4):
     rng = random.Random(seed)
+    state = settle(client, state)
     while not state["view"]["terminal"]:
-        state = client.post(f"/api/games/{state['id']}/actions",
-                            json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+        state = act(client, state, rng.choice(state["view"]["legal"]))
     return state
 
 
@@ -111,7 +112,7 @@ def test_the_daily_seed_is_revealed_when_its_day_has_ended(client, monkeypatch):
     state = finish(client, state)
     assert state["fairness"]["server_seed"] is None  # over, but the day is not: others still play it
     assert client.get(f"/api/games/{state['id']}/record").status_code == 403
-    monkeypatch.setattr(room_module, "utc_day", lambda now=None: "9999-12-31")
+    monkeypatch.setattr(responses_module, "utc_day", lambda now=None: "9999-12-31")
     record = client.get(f"/api/games/{state['id']}/record").json()
     seed = record["fairness"]["server_seed"]
     assert record["seed"] == seed and record["fairness"]["client_seed"] is None

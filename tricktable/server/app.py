@@ -1,10 +1,13 @@
 """The HTTP API and the static web page.
 
 Every route that touches games is a plain ``def``: FastAPI runs those in its
-thread pool, so replaying records and the computer players' thinking never hold
-the event loop, and other requests go on meanwhile.  The pool has
+thread pool, so replaying records never holds the event loop.  The pool has
 ``REQUEST_THREADS`` threads and the database pool as many connections (plus the
-background workers'), so no request waits for a connection.
+background workers'), so no request waits for a connection.  The computer
+players think in the room's own workers, never in a request; the event stream
+(``/api/games/{id}/events``) is the one ``async`` game route, so an open stream
+costs no thread.  Room errors reach the client through one table
+(``errors.py``): routes just raise.
 """
 
 from __future__ import annotations
@@ -14,31 +17,38 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Union
 
 import anyio.to_thread
-from fastapi import Depends, FastAPI, HTTPException, Request, Response
+from fastapi import BackgroundTasks, Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.concurrency import run_in_threadpool
 
-from tricktable.core.errors import GameError, NotYourTurn
-from tricktable.games import ENTRIES, GAMES, UnknownGame, entry
+from tricktable.core.errors import OptionError
+from tricktable.games import ENTRIES, GAMES, entry
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
+from tricktable.server.errors import HTTP_STATUS, status_for
 from tricktable.server.fairness import CLIENT_SEED_PATTERN, NONCE_PATTERN
 from tricktable.server.guards import identity, known_identity, limit, responses
 from tricktable.server.identity import Identities, Identity, IdentityRefused
 from tricktable.server.limits import BodyLimit, Limits, RateLimiter, TooMany
-from tricktable.server.room import HintRefused, Room, best_bot_name, utc_day
+from tricktable.server.room import Room, utc_day
+from tricktable.server.scheduler import BotFactory, default_bot_factory
 from tricktable.server.static import PageFiles
+from tricktable.server.stream import event_stream
 from tricktable.server.trust import trust_routes
-from tricktable.store import StaleVersion, Store
+from tricktable.store import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 REQUEST_THREADS = 16
-BACKGROUND_THREADS = 4
+BOT_WORKERS = 2
+"""Threads in which the computer players think (one game each at a time)."""
+BACKGROUND_THREADS = BOT_WORKERS + 2
 """Threads outside the request pool that use the database (the computer
-players' workers); the connection pool has room for them too."""
+players' workers, the start-up scan, one spare); the connection pool has room
+for them too."""
 RETRY_SECONDS = 2
 SERVER_OPTIONS = {"person_seat"}
 """Options the room sets itself (the person is always seat 0), never accepted."""
@@ -117,14 +127,21 @@ def check_option_types(game: str, options: dict[str, Any]) -> None:
             raise HTTPException(422, f"option {name!r} cannot be {value!r}; allowed: {list(spec.choices)}")
 
 
-def create_app(database_url: str | None = None, limits: Limits | None = None) -> FastAPI:
+def create_app(database_url: str | None = None, limits: Limits | None = None,
+               bot_factory: BotFactory = default_bot_factory) -> FastAPI:
+    """The app; ``bot_factory(game, level, seed)`` seats the computer players
+    (tests and ``tricktable serve`` choose; the default is ``bots/levels.py``)."""
     store = Store(database_url, pool_size=REQUEST_THREADS + BACKGROUND_THREADS)
-    room = Room(store)
+    room = Room(store, bot_factory=bot_factory, workers=BOT_WORKERS)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
-        yield
+        room.start()  # the computer players move only while the app runs
+        try:
+            yield
+        finally:
+            await run_in_threadpool(room.stop)
 
     # No /docs: its page loads scripts from a CDN, which neither works offline
     # nor passes our Content-Security-Policy.  /openapi.json is served.
@@ -174,22 +191,29 @@ def _error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OperationalError, _busy)
     app.add_exception_handler(PoolTimeout, _busy)
 
+    async def _room_error(_request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=status_for(error))
+
+    for kind, _status in HTTP_STATUS:
+        app.add_exception_handler(kind, _room_error)
+
 
 def _routes(app: FastAPI, room: Room) -> None:
     @app.get("/healthz", responses=responses(200))
     def healthz() -> dict[str, Any]:
         room.store.ping()
         games = list(GAMES)
-        return {"ok": True, "games": games, "bots": {g: best_bot_name(g) for g in games}}
+        return {"ok": True, "games": games, "bots": {g: room.bot_name(g) for g in games}}
 
     @app.get("/api/games", responses=responses(200))
     def games() -> dict[str, Any]:
         return {"games": game_catalog(), "day": utc_day(), "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
 
     @app.post("/api/games", status_code=201, responses=responses(201, 401, 403, 404, 409, 429))
-    def new_game(request: Request, body: NewGame, who: Identity = Depends(identity)) -> dict[str, Any]:
+    def new_game(request: Request, body: NewGame, later: BackgroundTasks,
+                 who: Identity = Depends(identity)) -> dict[str, Any]:
         if SERVER_OPTIONS & set(body.options):
-            raise HTTPException(422, f"options {sorted(SERVER_OPTIONS)} are set by the room")
+            raise OptionError(f"options {sorted(SERVER_OPTIONS)} are set by the room")
         check_option_types(body.game, body.options)
         limit(request, "games", who)
         cap = request.app.state.limits.open_games_per_identity
@@ -197,54 +221,52 @@ def _routes(app: FastAPI, room: Room) -> None:
             raise TooMany(f"you have {cap} unfinished games; finish one before starting another", 60)
         fair = {"nonce": body.fairness.nonce, "client_seed": body.fairness.client_seed} if body.fairness else {}
         try:
-            return room.new_game(body.game, body.options, level=body.level, owner=who.id, **fair)
-        except UnknownGame as error:
-            raise HTTPException(404, str(error)) from None
-        except GameError as error:
-            raise HTTPException(422, str(error)) from None
+            started = room.new_game(body.game, body.options, level=body.level, owner=who.id, **fair)
         except IntegrityError:
             raise HTTPException(409, "that commitment was used already; ask for a new one") from None
+        later.add_task(room.resume, started["id"])  # the opening moves, once the answer is sent
+        return started
 
     @app.get("/api/games/{game_id}", responses=responses(200, 404, 409))
     def get_game(game_id: str) -> dict[str, Any]:
-        try:
-            found = room.load(game_id)
-        except StaleVersion as error:
-            raise HTTPException(409, str(error)) from None
-        if found is None:
-            raise HTTPException(404, "no such game")
-        return found
+        return room.load(game_id)
 
     @app.post("/api/games/{game_id}/actions", responses=responses(200, 403, 404, 409, 429))
-    def act(request: Request, game_id: str, body: Action) -> dict[str, Any]:
+    def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> dict[str, Any]:
+        """Commits the person's action and answers at once (``thinking``: the
+        computer player who moves next); the computer players' actions follow
+        on ``/events``.  They start once the answer has been sent (a background
+        task), so their thinking never delays it."""
         limit(request, "actions", known_identity(request))
+        answer = room.act(game_id, body.version, body.action)
+        later.add_task(room.resume, game_id)
+        return answer
+
+    @app.get("/api/games/{game_id}/events", responses=responses(200, 404),
+             response_class=StreamingResponse)
+    async def events(request: Request, game_id: str, version: int = Query(ge=0)) -> StreamingResponse:
+        """Server-sent events: every ``step`` after ``version`` (or one
+        ``state`` if that is too far back), then each step as it is committed
+        and ``thinking`` when a computer player starts; a comment every 15 s.
+        A reconnecting EventSource resumes from its ``Last-Event-ID``."""
+        resume = request.headers.get("last-event-id", "")
+        if resume.isdigit():
+            version = int(resume)
+        subscription = room.channel.subscribe(game_id)  # before catching up, so nothing falls between
         try:
-            found = room.act(game_id, body.version, body.action)
-        except StaleVersion as error:
-            raise HTTPException(409, str(error)) from None
-        except NotYourTurn as error:
-            raise HTTPException(409, str(error)) from None
-        except GameError as error:
-            raise HTTPException(422, str(error)) from None
-        if found is None:
-            raise HTTPException(404, "no such game")
-        return found
+            backlog = await run_in_threadpool(room.catch_up, game_id, version)
+        except BaseException:
+            subscription.close()
+            raise
+
+        async def refresh(seen: int) -> list[Any]:
+            return await run_in_threadpool(room.refresh, game_id, seen)
+
+        return StreamingResponse(event_stream(subscription, backlog, version, refresh), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @app.get("/api/games/{game_id}/hint", responses=responses(200, 403, 404, 409))
     def get_hint(game_id: str, version: int) -> dict[str, Any]:
-        try:
-            found = room.hint(game_id, version)
-        except HintRefused as error:
-            raise HTTPException(403, str(error)) from None
-        except (StaleVersion, NotYourTurn) as error:
-            raise HTTPException(409, str(error)) from None
-        if found is None:
-            raise HTTPException(404, "no such game")
-        return found
-
-def _known(game: str) -> None:
-    if game not in GAMES:
-        raise HTTPException(404, f"unknown game {game!r}")
-
+        return room.hint(game_id, version)
 
 __all__ = ["create_app", "game_catalog"]

@@ -1,58 +1,38 @@
-"""The referee: games as stored records, the person's actions, the computer
-players' answers, and the daily deals.
+"""The room: what the HTTP layer asks of games, composed of the referee
+(``referee.py``: load, apply, commit under the version check, the clock), the
+computer players' scheduling (``scheduler.py``, with an injected bot factory),
+the live channel (``channel.py``) and response shaping (``responses.py``).
 
 The person always sits at seat 0 (South); seats 1..3 are computer players, at
 the level the person chose for a new game (``bots/levels.py``; the daily deal is
 always played against the default level, so its leaderboard compares like with
 like).  The stored record carries that ``level`` beside the game's own fields
-(replay ignores it).  Every response carries only ``view(0)`` and the public
-steps since the person's last action, never the record (its seed would reveal
-every hand).
+(replay ignores it).  The person's action is committed and answered at once;
+the computer players then move in the background, one commit each, and every
+commit is published on the channel.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
-import threading
-import time
-from collections import OrderedDict
-from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from tricktable.bots import BOTS, Bot, hint, make_bot
-from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, best_bot
-from tricktable.core.errors import GameError, NotYourTurn
-from tricktable.core.protocol import GameState
-from tricktable.core.record import RECORD_FORMAT, parse_record, replay
+from tricktable.bots import hint
+from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
+from tricktable.core.errors import GameError, GameOver, NotYourTurn
+from tricktable.core.record import RECORD_FORMAT, parse_record, record_of
 from tricktable.games import get_spec
+from tricktable.server.channel import Channel, Event, LocalChannel
+from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
-from tricktable.store import GameRow, StaleVersion, Store
-
-HUMAN = 0
-DEFAULT_DECISION_SECONDS = 20
-
-
-def best_bot_name(game: str, level: str = DEFAULT_LEVEL) -> str:
-    return room_bot(game, level, seed="name").name
-
-
-def room_bot(game: str, level: str, seed: str) -> Bot:
-    """The computer player the room seats for ``game`` at ``level``
-    (``TRICKTABLE_BOT`` overrides it, e.g. ``random`` for fast tests)."""
-    forced = os.environ.get("TRICKTABLE_BOT")
-    if forced and forced in BOTS:
-        return make_bot(forced, seed=seed)
-    return best_bot(game, level, seed)
-
-
-def utc_day(now: datetime | None = None) -> str:
-    return (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d")
-
+from tricktable.server.referee import Position, Referee, daily_score
+from tricktable.server.responses import HUMAN, bot_to_move, fairness_of, seed_revealed, shape, utc_day
+from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
+from tricktable.store import StaleVersion, Store
 
 def daily_seed(secret: str, game: str, day: str) -> str:
     """The day's match seed: an HMAC, so nobody without the server secret can
@@ -60,52 +40,32 @@ def daily_seed(secret: str, game: str, day: str) -> str:
     return hmac.new(secret.encode(), f"daily/{game}/{day}".encode(), hashlib.sha256).hexdigest()
 
 
-def bot_seed(row_or_seed: GameRow | str, game: str = "", bot_secret: str | None = None) -> str:
-    """Where the computer players of a game draw their random choices from:
-    the match seed, and in a daily attempt also the attempt's secret (stored
-    with the game, never sent), so two attempts with the same moves do not
-    unfold identically although the deals are the same for everybody."""
-    if isinstance(row_or_seed, GameRow):
-        row_or_seed, game, bot_secret = row_or_seed.record["seed"], row_or_seed.game, row_or_seed.bot_secret
-    return f"{row_or_seed}/{bot_secret}/{game}" if bot_secret else f"{row_or_seed}/{game}"
+class Room:
+    """Everything the HTTP layer asks of games; safe to call from many threads.
 
-
-class StateCache:
-    """A small per-process cache of replayed states keyed by game id and version.
-
-    Only a shortcut: the database stays the truth, and a version mismatch means
-    the entry is ignored and the record replayed.
+    The computer players move only between ``start()`` and ``stop()`` (the
+    app's lifetime); a room used by a tool just stores games, and the server
+    that loads them later lets the bots move.
     """
 
-    def __init__(self, size: int = 256):
-        self.size = size
-        self._items: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def take(self, row: GameRow) -> GameState:
-        """A state of ``row`` the caller may mutate."""
-        with self._lock:
-            found = self._items.get(row.id)
-        if found and found[0] == row.version:
-            return found[1].clone()
-        return replay(row.record)
-
-    def put(self, row: GameRow, state: GameState) -> None:
-        with self._lock:
-            self._items[row.id] = (row.version, state)
-            self._items.move_to_end(row.id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-
-class Room:
-    """Everything the HTTP layer asks of games; safe to call from many threads."""
-
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, bot_factory: BotFactory = default_bot_factory, channel: Channel | None = None,
+                 workers: int = 2):
         self.store = store
         self.secret = store.secret()
-        self.cache = StateCache()
         self.commitments = Commitments(self.secret)
+        self.bot_factory = bot_factory
+        self.referee = Referee(store)
+        self.channel: Channel = channel or LocalChannel()
+        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, bot_factory, workers)
+
+    def start(self) -> None:
+        self.scheduler.start()
+
+    def stop(self) -> None:
+        self.scheduler.stop()
+
+    def bot_name(self, game: str, level: str = DEFAULT_LEVEL) -> str:
+        return self.bot_factory(game, level, "name").name
 
     # -- creating and loading ------------------------------------------------
     @staticmethod
@@ -145,215 +105,131 @@ class Room:
             except IntegrityError:  # the same identity raced itself; use the winner
                 row = self.store.find_daily(spec.name, day, device)
                 assert row is not None
-        return self.response(row, self.cache.take(row), [])
+        return self.load(row.id)  # (a new attempt's opening moves: the route ``resume``s)
 
     def _start(self, game: str, seed: str, options: dict[str, Any], daily: bool, level: str = DEFAULT_LEVEL,
-               **where: Any) -> dict[str, Any]:
-        spec = get_spec(game)
-        state = spec.new_match(seed, options, daily=daily)
-        steps = self._bots_move(state, bot_seed(seed, game, where.get("bot_secret")), level)
-        record = self._record(state, seed, options, daily, level)
-        stored = {k: where.get(k) for k in ("owner", "ranked", "bot_secret", "server_seed", "client_seed")}
-        row = self.store.create_game(record, self._status(state), daily_day=where.get("day"), device=where.get("device"),
-                                     deadline=self._deadline(state), commitment=where.get("commitment"), **stored)
-        if state.is_terminal():  # a daily match cannot end before the person acts, but be exact
-            row = self.store.save(row, record, "over", score=self._score(state, row))
-        self.cache.put(row, state)
-        return self.response(row, state, steps)
+               day: str | None = None, device: str | None = None, **stored: Any) -> dict[str, Any]:
+        """``stored``: the row's owner, ranking and fairness fields (``Store.create_game``)."""
+        state = get_spec(game).new_match(seed, options, daily=daily)
+        record = {
+            "format": RECORD_FORMAT, "game": game, "rules_version": state.spec.rules_version, "options": options,
+            "kind": "match", "seed": seed, "daily": daily, "actions": record_of(state).actions, "level": level,
+        }
+        parse_record(record)  # fail here, not at the next load, if the format drifts
+        position = self.referee.create(state, record, daily_day=day, device=device, **stored)
+        return self.respond(position, [])  # the caller ``resume``s: the computer players' opening moves
 
-    def load(self, game_id: str) -> dict[str, Any] | None:
-        """The game as the person sees it; a timed decision that ran out is
-        settled first (the referee's timeout and the computer players' answers)."""
+    def load(self, game_id: str) -> dict[str, Any]:
+        """The game as the person sees it.  A timed decision that ran out is
+        settled first (the scheduler's clock normally does it; this is the
+        fallback), and a pending bot turn is (re)started."""
         for _attempt in range(3):
-            row = self.store.load(game_id)
-            if row is None:
-                return None
-            state = self.cache.take(row)
-            if not self._expired(row, state):
-                return self.response(row, state, [])
-            try:
-                return self._commit(row, state, self._time_out(row, state))
-            except StaleVersion:
-                continue  # someone else settled it first: read again
+            position = self._position(game_id)
+            if self.referee.expired(position):
+                try:
+                    position, step = self.referee.time_out(position)
+                except StaleVersion:
+                    continue  # someone else settled it first: read again
+                self._announce(position, step)
+            self._resume(position)
+            return self.respond(position, [])
         raise StaleVersion("the game keeps changing; try again")
 
     # -- playing ------------------------------------------------------------------
-    def act(self, game_id: str, version: int, action: str) -> dict[str, Any] | None:
-        """Apply the person's action and the computer players' answers, commit,
-        and return the new view.  ``StaleVersion`` if ``version`` is not the
-        stored one; a ``GameError`` for an illegal action (nothing changes)."""
-        row = self.store.load(game_id)
-        if row is None:
-            return None
-        if version != row.version:
-            raise StaleVersion(f"this game is at version {row.version}, not {version}: reload it")
-        state = self.cache.take(row)
-        if state.is_terminal():
-            raise NotYourTurn("the game is over")
-        if self._expired(row, state):
-            self._commit(row, state, self._time_out(row, state))
-            raise NotYourTurn("time ran out for that decision")
-        if state.to_move != HUMAN:
-            raise NotYourTurn("it is not your turn")
-        steps = [self._step(state, HUMAN, lambda: state.act(HUMAN, action))]
-        steps += self._bots_move(state, bot_seed(row), level_of(row))
-        return self._commit(row, state, steps)
+    def act(self, game_id: str, version: int, action: str) -> dict[str, Any]:
+        """Commit the person's action (also out of turn, where the rules allow
+        it) and publish it; the response.  The computer players answer after
+        ``resume``.  ``StaleVersion`` if ``version`` is not the stored one; a
+        ``GameError`` for an illegal action (nothing changes)."""
+        position = self._position(game_id)
+        if version != position.row.version:
+            raise StaleVersion(f"this game is at version {position.row.version}, not {version}: reload it")
+        if position.state.is_terminal():
+            raise GameOver("the game is over")
+        if self.referee.expired(position):
+            position, step = self.referee.time_out(position)
+            self._announce(position, step)
+            self.scheduler.wake(game_id)
+            raise TimeRanOut("time ran out for that decision")
+        position, step = self.referee.play(position, HUMAN, action)
+        return self._announce(position, step)
 
-    def hint(self, game_id: str, version: int) -> dict[str, Any] | None:
+    def resume(self, game_id: str) -> None:
+        """Let the computer players take their turn: called once the answer to
+        the person's action (or a new game) is on its way, so their thinking
+        does not compete with sending it."""
+        self.scheduler.wake(game_id)
+
+    def hint(self, game_id: str, version: int) -> dict[str, Any]:
         """What the strongest computer player would do in the person's seat, with
         every legal action's expected value, computed from the person's view
         alone.  Refused in the daily game (a fair leaderboard), on a stale
         version, and when it is not the person's turn."""
-        row = self.store.load(game_id)
-        if row is None:
-            return None
+        position = self._position(game_id)
+        row, state = position.row, position.state
         if row.daily_day:
             raise HintRefused("no hints in the daily game")
         if version != row.version:
             raise StaleVersion(f"this game is at version {row.version}, not {version}: reload it")
-        state = self.cache.take(row)
         if state.is_terminal() or state.to_move != HUMAN or not state.legal_actions():
             raise NotYourTurn("a hint is for your own turn")
         obs = state.observe(HUMAN)
         return {"version": row.version, "hints": hint(obs, seed=f"{row.record['seed']}/hint/{row.version}")}
 
-    def _commit(self, row: GameRow, state: GameState, steps: list[dict[str, Any]]) -> dict[str, Any]:
-        """Save the state's record under the version check; the response."""
-        record = dict(row.record, actions=self._actions(state))
-        row = self.store.save(row, record, self._status(state), score=self._score(state, row),
-                              deadline=self._deadline(state))
-        self.cache.put(row, state)
-        return self.response(row, state, steps)
+    # -- the live channel -----------------------------------------------------------
+    def catch_up(self, game_id: str, version: int) -> list[Event]:
+        """What a stream that has seen ``version`` missed: a ``step`` event per
+        later version, or one ``state`` event when they cannot be told one by
+        one; then, if a computer player is thinking now, a ``thinking`` event."""
+        position = self._position(game_id)
+        self._resume(position)
+        row = position.row
+        events = []
+        if version != row.version:
+            told = self.referee.history(row, version)
+            if told is None:
+                events.append(Event(game_id, "state", row.version, self.respond(position, [])))
+            else:
+                for number, state, step in told:
+                    data = shape(row, state, [step], daily_score(state, row), version=number)
+                    events.append(Event(game_id, "step", number, data))
+        thinking = self.scheduler.thinking(game_id)
+        if thinking is not None and thinking[1] == row.version:
+            events.append(Event(game_id, "thinking", row.version, {"seat": thinking[0], "version": row.version}))
+        return events
 
-    # -- the referee's clock (Court Piece: calling trump) --------------------------
-    @staticmethod
-    def _deadline(state: GameState) -> float | None:
-        """When the person's timed decision runs out, if one is pending now."""
-        if state.is_terminal() or state.to_move != HUMAN or not state.referee_actions():
-            return None
-        seconds = state.view(HUMAN).get("deadline_seconds") or DEFAULT_DECISION_SECONDS
-        return time.time() + seconds
+    def refresh(self, game_id: str, version: int) -> list[Event]:
+        """``catch_up`` if the stored game is past ``version`` (it was moved by
+        another process, whose channel this one does not hear), else nothing."""
+        stored = self.store.version_of(game_id)
+        if stored is None or stored <= version:
+            return []
+        return self.catch_up(game_id, version)
 
-    @staticmethod
-    def _expired(row: GameRow, state: GameState) -> bool:
-        return row.deadline is not None and time.time() >= row.deadline and bool(state.referee_actions())
+    def _announce(self, position: Position, step: dict[str, Any]) -> dict[str, Any]:
+        """Publish a committed step; its response."""
+        row = position.row
+        response = self.respond(position, [step])
+        self.channel.publish(Event(row.id, "step", row.version, response))
+        return response
 
-    def _time_out(self, row: GameRow, state: GameState) -> list[dict[str, Any]]:
-        timeout = state.referee_actions()[0]
-        steps = [self._step(state, HUMAN, lambda: state.apply_referee(timeout))]
-        return steps + self._bots_move(state, bot_seed(row), level_of(row))
+    # -- helpers ----------------------------------------------------------------------
+    def _resume(self, position: Position) -> None:
+        """Wake the scheduler for a game with pending work (a bot's turn, the
+        person's clock): after a restart, loading a game continues it."""
+        if bot_to_move(position.state) is not None or position.row.deadline is not None:
+            self.scheduler.wake(position.row.id)
 
-    def _bots_move(self, state: GameState, seed: str, level: str) -> list[dict[str, Any]]:
-        bots: dict[int, Bot] = {}
-        steps = []
-        while not state.is_terminal() and state.to_move != HUMAN:
-            seat = state.to_move
-            if seat < 0:  # only the referee can act (a timeout); the client asks for it
-                break
-            bot = bots.setdefault(seat, room_bot(state.spec.name, level, seed=f"{seed}/seat{seat}"))
-            choice = bot.choose(state.observe(seat))
-            steps.append(self._step(state, seat, lambda: state.act(seat, choice)))
-        return steps
-
-    @staticmethod
-    def _step(state: GameState, seat: int, apply: Any) -> dict[str, Any]:
-        """Apply one action and describe it as the person sees it: the action's
-        public text, the trick on the table, the trick it completed, whether it
-        ended the deal."""
-        before = state.view(HUMAN)
-        results_before = len((before.get("match") or {}).get("results", []))
-        tricks_before = len(before.get("tricks", []))
-        apply()
-        after = state.view(HUMAN)
-        match = after.get("match") or {}
-        deal_over = len(match.get("results", [])) > results_before
-        deal = match["previous_deal"] if deal_over else after
-        tricks = deal.get("tricks", [])
-        actions = deal.get("actions", [])
-        return {
-            "seat": seat,
-            "text": actions[-1][1] if actions else "",
-            "trick": deal.get("trick", []),
-            "completed": tricks[-1] if len(tricks) > tricks_before else None,
-            "deal_over": deal_over,
-        }
-
-    # -- records and responses ----------------------------------------------------
-    @staticmethod
-    def _actions(state: GameState) -> list[str]:
-        from tricktable.core.record import record_of
-
-        return record_of(state).actions
-
-    def _record(self, state: GameState, seed: str, options: dict[str, Any], daily: bool, level: str) -> dict[str, Any]:
-        record = {
-            "format": RECORD_FORMAT,
-            "game": state.spec.name,
-            "rules_version": state.spec.rules_version,
-            "options": options,
-            "kind": "match",
-            "seed": seed,
-            "daily": daily,
-            "actions": self._actions(state),
-            "level": level,
-        }
-        parse_record(record)  # fail here, not at the next load, if the format drifts
-        return record
+    def _position(self, game_id: str) -> Position:
+        position = self.referee.load(game_id)
+        if position is None:
+            raise GameNotFound("no such game")
+        return position
 
     @staticmethod
-    def _status(state: GameState) -> str:
-        return "over" if state.is_terminal() else "open"
-
-    @staticmethod
-    def _score(state: GameState, row: GameRow) -> int | None:
-        """The daily score, computed here and only once the match is over."""
-        if not (row.daily_day and state.is_terminal()):
-            return None
-        match = state.view(HUMAN).get("match") or {}
-        if "daily_score" in match:
-            return int(match["daily_score"])
-        return int(state.returns()[HUMAN])
-
-    def response(self, row: GameRow, state: GameState, steps: list[dict[str, Any]]) -> dict[str, Any]:
-        view = state.view(HUMAN)
-        daily = None
-        if row.daily_day:
-            daily = {"day": row.daily_day, "score": self._score(state, row) if state.is_terminal() else None,
-                     "ranked": row.counts_on_leaderboard}
-        deadline_in = max(0.0, row.deadline - time.time()) if row.deadline is not None else None
-        return {"id": row.id, "version": row.version, "game": row.game, "daily": daily, "level": level_of(row),
-                "hints": not row.daily_day, "view": view, "steps": steps, "deadline_in": deadline_in,
-                "fairness": fairness_of(row, state)}
+    def respond(position: Position, steps: list[dict[str, Any]]) -> dict[str, Any]:
+        return shape(position.row, position.state, steps, daily_score(position.state, position.row))
 
 
-class HintRefused(GameError):
-    """Hints are not offered in this game (the daily deal)."""
-
-
-def seed_revealed(row: GameRow, state: GameState) -> bool:
-    """An ordinary game's seed once it is over; the daily's once its UTC day
-    has ended (before that it would show everybody's cards of the day)."""
-    if row.daily_day:
-        return row.daily_day < utc_day()
-    return state.is_terminal()
-
-
-def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
-    """The commitment (always) and the seeds (once revealed) of a game; None
-    for games stored before commitments existed."""
-    if row.server_seed is None:
-        return None
-    shown = seed_revealed(row, state)
-    return {"commitment": commitment_of(row.server_seed), "client_seed": row.client_seed,
-            "server_seed": row.server_seed if shown else None, "revealed": shown}
-
-
-def level_of(row: GameRow) -> str:
-    """The computer players' level of a stored game (games stored before levels
-    existed played the default)."""
-    level = row.record.get("level", DEFAULT_LEVEL)
-    return level if level in LEVELS else DEFAULT_LEVEL
-
-
-__all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "best_bot_name", "bot_seed", "room_bot", "daily_seed",
-           "fairness_of", "seed_revealed", "utc_day"]
+__all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "bot_seed", "daily_seed", "fairness_of",
+           "seed_revealed", "utc_day"]

@@ -4,6 +4,7 @@ processes on free ports.  Nothing here runs in production."""
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import signal
@@ -15,7 +16,9 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterator
+
+import httpx
 
 if TYPE_CHECKING:
     from tricktable.store import Store
@@ -143,3 +146,66 @@ class ServerProcess:
 
     def stop(self) -> None:
         self.kill(signal.SIGTERM)
+
+
+# -- the live channel, as a client reads it ---------------------------------------------
+def read_events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any] | None]]:
+    """The server-sent events of a streamed response as (kind, data); a
+    comment (keep-alive) comes as ("comment", None) so readers can check a clock."""
+    kind, data = "message", ""
+    for line in response.iter_lines():
+        if line.startswith(":"):
+            yield "comment", None
+        elif line.startswith("event:"):
+            kind = line[6:].strip()
+        elif line.startswith("data:"):
+            data += line[5:].strip()
+        elif not line and data:
+            yield kind, json.loads(data)
+            kind, data = "message", ""
+
+
+def events_until_settled(http: httpx.Client, game_id: str, version: int,
+                         timeout: float = 60.0) -> list[tuple[str, dict[str, Any]]]:
+    """The events after ``version`` until the computer players have moved (a
+    step or state in which nobody thinks); ``TimeoutError`` after ``timeout``
+    seconds (checked at each event or keep-alive)."""
+    deadline = time.monotonic() + timeout
+    seen: list[tuple[str, dict[str, Any]]] = []
+    with http.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as response:
+        if response.status_code != 200:
+            response.read()
+            raise AssertionError(f"events: {response.status_code} {response.text}")
+        for kind, data in read_events(response):
+            if data is not None:
+                seen.append((kind, data))
+                if kind in ("step", "state") and data["thinking"] is None:
+                    return seen
+            if time.monotonic() > deadline:
+                break
+    raise TimeoutError(f"the computer players of {game_id} did not finish in {timeout} s: {seen[-3:]}")
+
+
+def settle(http: httpx.Client, state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` once the computer players have answered: the last response,
+    with every step since ``state`` (the shape one answer had before the
+    live channel)."""
+    if state["thinking"] is None:
+        return state
+    steps = list(state["steps"])
+    final = state
+    for kind, data in events_until_settled(http, state["id"], state["version"]):
+        if kind == "step":
+            steps += data["steps"]
+            final = data
+        elif kind == "state":
+            steps, final = [], data
+    return {**final, "steps": steps}
+
+
+def act(http: httpx.Client, state: dict[str, Any], action: str) -> dict[str, Any]:
+    """The person's action, then ``settle``; an HTTP error status raises."""
+    answer = http.post(f"/api/games/{state['id']}/actions", json={"action": action, "version": state["version"]})
+    if answer.status_code != 200:
+        raise AssertionError(f"{action!r} at version {state['version']}: {answer.status_code} {answer.text}")
+    return settle(http, answer.json())

@@ -65,7 +65,9 @@ def trust_routes(app: FastAPI, room: Room) -> None:
     def daily(request: Request, game: str, who: Identity = Depends(identity)) -> dict[str, Any]:
         _known(game)
         limit(request, "daily", who)
-        return room.daily_game(game, who.id, may_rank=who.issued_before(utc_day()))
+        attempt = room.daily_game(game, who.id, may_rank=who.issued_before(utc_day()))
+        room.resume(attempt["id"])  # a new attempt's opening moves (live: the bots move in the background)
+        return attempt
 
     @app.get("/api/daily/{game}/leaderboard", responses=responses(200, 401, 403, 404))
     def leaderboard(
@@ -104,7 +106,7 @@ def trust_routes(app: FastAPI, room: Room) -> None:
         row = room.store.load(game_id)
         if row is None:
             raise HTTPException(404, "no such game")
-        state = room.cache.take(row)
+        state = room.referee.cache.take(row)
         fairness = fairness_of(row, state)
         if fairness is None:
             raise HTTPException(404, "this game was made before deal commitments; it has none")

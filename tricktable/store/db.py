@@ -282,6 +282,17 @@ class Store:
             found = db.execute(select(games).where(games.c.id == game_id)).mappings().first()
         return _row(found) if found else None
 
+    def version_of(self, game_id: str) -> int | None:
+        """A game's version alone (cheap: for live streams polling for changes)."""
+        with self.engine.begin() as db:
+            return db.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+
+    def open_game_ids(self, limit: int) -> list[str]:
+        """The ids of the ``limit`` most recently changed games still being played."""
+        query = select(games.c.id).where(games.c.status == "open").order_by(games.c.updated_at.desc()).limit(limit)
+        with self.engine.begin() as db:
+            return list(db.execute(query).scalars())
+
     def find_daily(self, game: str, day: str, device: str) -> GameRow | None:
         query = select(games).where(games.c.game == game, games.c.daily_day == day, games.c.device == device)
         with self.engine.begin() as db:

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""How quickly the table answers, measured through the real HTTP API and the
+live channel (issue 12).
+
+Starts ``tricktable serve`` on a free loopback port (its own SQLite file, the
+page's default level unless ``--level``), plays whole matches of every game as
+a person who acts the moment it is his turn, and prints, per person action:
+
+* click → own card: until the action's response (it carries the person's card);
+* click → first bot card: until the first computer player's action arrives
+  (an SSE ``step`` event; on a server without the live channel, the response
+  that carries every bot action);
+* longest idle gap: the longest time after the click in which nothing arrived
+  and nothing said which computer player was thinking (``thinking`` on a
+  response or step, or a ``thinking`` event).  The wait for the response
+  counts as idle, so this is a bound on what a page can show.
+
+``--source DIR`` runs the server from another checkout (e.g. an old commit,
+which has no live channel) so both can be compared side by side.  ``--json``
+prints ``{"click_to_own_ms": {"p50", "p95", "max"}, "click_to_first_bot_ms":
+{...}, "longest_idle_ms": {...}}`` (plus ``meta``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
+
+
+@dataclass
+class Samples:
+    own: list[float] = field(default_factory=list)
+    first_bot: list[float] = field(default_factory=list)
+    idle: list[float] = field(default_factory=list)
+    actions: int = 0
+    matches: int = 0
+    unfinished: int = 0
+    retries: int = 0
+
+    def add(self, other: "Samples") -> None:
+        self.own += other.own
+        self.first_bot += other.first_bot
+        self.idle += other.idle
+        self.actions += other.actions
+        self.matches += other.matches
+        self.unfinished += other.unfinished
+        self.retries += other.retries
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``tricktable serve`` from ``source`` in a child process."""
+
+    def __init__(self, source: Path, folder: str):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONPATH": str(source), "TRICKTABLE_LIMIT_SCALE": "1000"}
+        env.pop("TRICKTABLE_BOT", None)  # the real computer players
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port),
+             "--database", f"sqlite:///{folder}/latency.db"],
+            cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"server exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise SystemExit("the server did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class Stream:
+    """The game's SSE stream, read in a thread; arrivals timestamped there."""
+
+    def __init__(self, http: httpx.Client, game_id: str, version: int):
+        self.arrivals: queue.Queue[tuple[float, str, dict[str, Any]]] = queue.Queue()
+        self._http, self._url, self._version = http, f"/api/games/{game_id}/events", version
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            self._read_events()
+        except httpx.HTTPError:
+            pass  # the server stopped or the match is over; follow() times out if it mattered
+
+    def _read_events(self) -> None:
+        with self._http.stream("GET", self._url, params={"version": self._version}, timeout=None) as response:
+            kind, data = "message", ""
+            for line in response.iter_lines():
+                if self._stop.is_set():
+                    return
+                if line.startswith("event:"):
+                    kind = line[6:].strip()
+                elif line.startswith("data:"):
+                    data += line[5:].strip()
+                elif not line and data:
+                    self.arrivals.put((time.monotonic(), kind, json.loads(data)))
+                    kind, data = "message", ""
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+def persons_turn(state: dict[str, Any]) -> bool:
+    view = state["view"]
+    return view["terminal"] or (view["to_move"] == 0 and state.get("thinking") is None)
+
+
+def post(http: httpx.Client, path: str, body: dict[str, Any], samples: Samples) -> httpx.Response:
+    """A POST that waits out a rate limit (counted, so a run that hit one says so)."""
+    while True:
+        answer = http.post(path, json=body)
+        if answer.status_code != 429:
+            return answer
+        samples.retries += 1
+        time.sleep(float(answer.headers.get("Retry-After", "1")))
+
+
+def follow(stream: Stream, state: dict[str, Any], clicked: float, answered: float,
+           samples: Samples, deadline: float) -> dict[str, Any]:
+    """Read events until the person's turn: the first bot card's time and the
+    longest idle gap of this action; the state then."""
+    arrivals = [(answered, state.get("thinking") is not None)]
+    first_bot = None
+    while not persons_turn(state):
+        try:
+            at, kind, data = stream.arrivals.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
+            raise TimeoutError("the computer players did not answer in time") from None
+        if kind == "thinking":
+            if data["version"] >= state["version"]:
+                arrivals.append((at, True))
+            continue
+        if data["version"] <= state["version"]:
+            continue  # the person's own step, already in the response
+        state = data
+        arrivals.append((at, data.get("thinking") is not None))
+        if first_bot is None and kind == "step" and data["steps"] and data["steps"][0]["seat"] != 0:
+            first_bot = at
+    if first_bot is not None:
+        samples.first_bot.append(first_bot - clicked)
+    samples.idle.append(longest_idle(clicked, sorted(arrivals)))
+    return state
+
+
+def longest_idle(clicked: float, arrivals: list[tuple[float, bool]]) -> float:
+    """The longest stretch after ``clicked`` with no arrival while no thinking
+    indicator was on (the first stretch, until the first arrival, always is)."""
+    longest, since, indicated = 0.0, clicked, False
+    for at, thinking in arrivals:
+        if not indicated:
+            longest = max(longest, at - since)
+        since, indicated = at, thinking
+    return longest
+
+
+def play_match(http: httpx.Client, game: str, level: str | None, rng: random.Random, stop_at: float) -> Samples:
+    samples = Samples()
+    body: dict[str, Any] = {"game": game}
+    if level:
+        body["level"] = level
+    answer = post(http, "/api/games", body, samples)
+    answer.raise_for_status()
+    state = answer.json()
+    live = "thinking" in state
+    stream = Stream(http, state["id"], state["version"]) if live else None
+    try:
+        if stream is not None and not persons_turn(state):
+            now = time.monotonic()
+            state = follow(stream, state, now, now, Samples(), stop_at + 60)
+        while not state["view"]["terminal"]:
+            if time.monotonic() > stop_at:
+                samples.unfinished += 1
+                return samples
+            legal = state["view"]["legal"]
+            clicked = time.monotonic()
+            answer = post(http, f"/api/games/{state['id']}/actions",
+                          {"action": rng.choice(legal), "version": state["version"]}, samples)
+            answered = time.monotonic()
+            if answer.status_code == 409:  # e.g. the calling clock ran out: take the game as it is
+                state = http.get(f"/api/games/{state['id']}").json()
+                continue
+            answer.raise_for_status()
+            state = answer.json()
+            samples.actions += 1
+            samples.own.append(answered - clicked)
+            if stream is None:  # no live channel: the bots' cards came in this answer
+                if any(step["seat"] != 0 for step in state["steps"]):
+                    samples.first_bot.append(answered - clicked)
+                samples.idle.append(answered - clicked)
+            elif persons_turn(state):
+                samples.idle.append(answered - clicked)
+            else:
+                state = follow(stream, state, clicked, answered, samples, stop_at + 60)
+        samples.matches += 1
+        return samples
+    finally:
+        if stream is not None:
+            stream.close()
+
+
+def summary(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"p50": None, "p95": None, "max": None}
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return {"p50": round(statistics.median(ordered) * 1000, 1), "p95": round(p95 * 1000, 1),
+            "max": round(ordered[-1] * 1000, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all seven)")
+    parser.add_argument("--matches", type=int, default=1, help="whole matches per game (default 1)")
+    parser.add_argument("--max-seconds", type=float, default=480.0,
+                        help="stop starting actions after this long in all (default 480; shared by the games)")
+    parser.add_argument("--level", default=None, help="computer players' level (default: the server's default)")
+    parser.add_argument("--source", type=Path, default=REPO, help="checkout whose server to run (default: this one)")
+    parser.add_argument("--seed", type=int, default=1, help="the person's random choices")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    rng = random.Random(args.seed)
+    started = time.monotonic()
+    folder = tempfile.mkdtemp(prefix="tricktable-latency-")
+    server = Server(args.source.resolve(), folder)
+    per_game: dict[str, Samples] = {}
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as http:
+            http.post("/api/identity")  # servers that issue identities want one; others answer 404/405
+            default_level = http.get("/api/games").json().get("default_level")
+            level = args.level or default_level
+            for number, game in enumerate(games):
+                # Each game gets an equal share of what is left of the time.
+                share = (args.max_seconds - (time.monotonic() - started)) / (len(games) - number)
+                stop_at = time.monotonic() + share
+                per_game[game] = Samples()
+                for _ in range(args.matches):
+                    per_game[game].add(play_match(http, game, args.level, rng, stop_at))
+                    if time.monotonic() > stop_at:
+                        break
+    finally:
+        server.stop()
+    total = Samples()
+    for samples in per_game.values():
+        total.add(samples)
+    figures = {"click_to_own_ms": summary(total.own), "click_to_first_bot_ms": summary(total.first_bot),
+               "longest_idle_ms": summary(total.idle)}
+    meta = {"source": str(args.source), "level": level, "games": games, "person_actions": total.actions,
+            "matches_finished": total.matches, "matches_cut_short": total.unfinished,
+            "rate_limited_retries": total.retries, "seconds": round(time.monotonic() - started, 1)}
+    if args.json:
+        print(json.dumps({**figures, "meta": meta}))
+        return 0
+    print(f"tricktable latency: {args.source} at level {level}, {total.actions} person actions, "
+          f"{total.matches} whole matches ({total.unfinished} cut short), {meta['seconds']} s")
+    print(f"{'game':14} {'n':>4}  {'own p50/p95/max ms':>22}  {'first bot p50/p95/max ms':>26}  "
+          f"{'idle p50/p95/max ms':>22}")
+    for game, samples in [*per_game.items(), ("all", total)]:
+        cells = [summary(v) for v in (samples.own, samples.first_bot, samples.idle)]
+        text = ["/".join("-" if c[k] is None else f"{c[k]:.0f}" for k in ("p50", "p95", "max")) for c in cells]
+        print(f"{game:14} {samples.actions:>4}  {text[0]:>22}  {text[1]:>26}  {text[2]:>22}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The live channel: what the referee and the computer players commit is
+published here, and every open event stream of that game receives it.
+
+``Channel`` is the small interface the room needs; ``LocalChannel`` delivers
+within one process.  A cross-process channel (PostgreSQL LISTEN/NOTIFY, issue
+15) implements the same two methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing a stream sends: ``kind`` is ``step``, ``thinking`` or
+    ``state``; ``version`` is the game's version it belongs to."""
+
+    game_id: str
+    kind: str
+    version: int
+    data: dict[str, Any] = field(hash=False, compare=False)
+
+
+class Subscription:
+    """One stream's inbox, filled from any thread, read on its event loop."""
+
+    def __init__(self, channel: "LocalChannel", game_id: str, loop: asyncio.AbstractEventLoop):
+        self.game_id = game_id
+        self._channel = channel
+        self._loop = loop
+        self._queue: asyncio.Queue[Event] = asyncio.Queue()
+
+    def deliver(self, event: Event) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
+        except RuntimeError:  # the stream's loop has closed; it is going away
+            pass
+
+    async def next(self, timeout: float) -> Event | None:
+        """The next event, or ``None`` after ``timeout`` seconds of silence."""
+        try:
+            return await asyncio.wait_for(self._queue.get(), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    def close(self) -> None:
+        self._channel.unsubscribe(self)
+
+
+class Channel(Protocol):
+    def publish(self, event: Event) -> None: ...
+
+    def subscribe(self, game_id: str) -> Subscription:
+        """Must be called on the event loop that will read the subscription."""
+        ...
+
+
+class LocalChannel:
+    """An in-memory publish/subscribe for the streams of one process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscribers: dict[str, set[Subscription]] = {}
+
+    def publish(self, event: Event) -> None:
+        with self._lock:
+            targets = list(self._subscribers.get(event.game_id, ()))
+        for subscription in targets:
+            subscription.deliver(event)
+
+    def subscribe(self, game_id: str) -> Subscription:
+        subscription = Subscription(self, game_id, asyncio.get_running_loop())
+        with self._lock:
+            self._subscribers.setdefault(game_id, set()).add(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            found = self._subscribers.get(subscription.game_id)
+            if found is not None:
+                found.discard(subscription)
+                if not found:
+                    del self._subscribers[subscription.game_id]
+
+    def listeners(self, game_id: str) -> int:
+        with self._lock:
+            return len(self._subscribers.get(game_id, ()))
+
+
+__all__ = ["Channel", "Event", "LocalChannel", "Subscription"]

@@ -1,0 +1,177 @@
+"""The referee: a stored game as a state, one action at a time, committed under
+the version check, and the referee's own clock (Court Piece calling).
+
+Every commit adds exactly one action to the record and one to the version, so
+a version names one position and the steps after any version can be told
+again from the record (``history``).  The record keeps where that rule began
+(``version_base``: games stored by older servers committed several actions per
+version).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tricktable.core.protocol import GameState
+from tricktable.core.record import replay
+from tricktable.server.responses import HUMAN, describe_step
+from tricktable.store import GameRow, Store
+
+DEFAULT_DECISION_SECONDS = 20
+MAX_CATCH_UP = 200
+"""A stream resuming further back than this many versions gets the whole state."""
+OUT_OF_TURN_ENTRY = re.compile(r"^(\d+): (.*)$")
+
+
+@dataclass
+class Position:
+    """A stored game and a private copy of its state (the caller may change
+    the state; only a commit makes a change real)."""
+
+    row: GameRow
+    state: GameState
+
+
+class StateCache:
+    """A small per-process cache of replayed states keyed by game id and version.
+
+    Only a shortcut: the database stays the truth, and a version mismatch means
+    the entry is ignored and the record replayed.
+    """
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._items: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, row: GameRow) -> GameState:
+        """A state of ``row`` the caller may mutate."""
+        with self._lock:
+            found = self._items.get(row.id)
+        if found and found[0] == row.version:
+            return found[1].clone()
+        return replay(row.record)
+
+    def put(self, row: GameRow, state: GameState) -> None:
+        with self._lock:
+            self._items[row.id] = (row.version, state.clone())
+            self._items.move_to_end(row.id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+class Referee:
+    """Loads, applies and commits; safe to call from many threads (the version
+    check decides every race)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.cache = StateCache()
+
+    def load(self, game_id: str) -> Position | None:
+        row = self.store.load(game_id)
+        return Position(row, self.cache.take(row)) if row is not None else None
+
+    def create(self, state: GameState, record: dict[str, Any], daily_day: str | None = None,
+               device: str | None = None, **stored: Any) -> Position:
+        """Store a new game at version 1 (``IntegrityError`` if the identity has
+        that day's daily game already, or the commitment was used before);
+        ``stored``: more ``GameRow`` fields (owner, secrets, seeds)."""
+        record = dict(record, version_base={"version": 1, "actions": len(record["actions"])})
+        row = self.store.create_game(record, status_of(state), daily_day=daily_day, device=device,
+                                     deadline=deadline_of(state), **stored)
+        self.cache.put(row, state)
+        return Position(row, state)
+
+    def play(self, position: Position, seat: int, text: str) -> tuple[Position, dict[str, Any]]:
+        """Apply ``seat``'s action and commit it: the new position and the step
+        as the person sees it.  A ``GameError`` (nothing changed, nothing
+        stored) if the rules refuse it; ``StaleVersion`` if the game moved on."""
+        state = position.state
+        action = state.parse_action(text)
+        entry = state.action_text(action)  # the record's notation, taken before the action changes the state
+        if seat != state.to_move:
+            entry = f"{seat}: {entry}"  # an out-of-turn action keeps its seat (record interface)
+        step = describe_step(state, seat, lambda: state.act(seat, text))
+        return self._commit(position, entry), step
+
+    def time_out(self, position: Position) -> tuple[Position, dict[str, Any]]:
+        """Apply the referee's timeout of the person's expired decision and commit."""
+        state = position.state
+        timeout = state.referee_actions()[0]
+        entry = state.action_text(timeout)
+        step = describe_step(state, HUMAN, lambda: state.apply_referee(timeout))
+        return self._commit(position, entry), step
+
+    def _commit(self, position: Position, entry: str) -> Position:
+        row, state = position.row, position.state
+        base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
+        record = dict(row.record, actions=[*row.record["actions"], entry], version_base=base)
+        row = self.store.save(row, record, status_of(state), score=daily_score(state, row),
+                              deadline=deadline_of(state))
+        self.cache.put(row, state)
+        return Position(row, state)
+
+    @staticmethod
+    def expired(position: Position) -> bool:
+        deadline = position.row.deadline
+        return deadline is not None and time.time() >= deadline and bool(position.state.referee_actions())
+
+    def history(self, row: GameRow, version: int) -> list[tuple[int, GameState, dict[str, Any]]] | None:
+        """Every version after ``version`` up to ``row``'s: (version, state,
+        step).  ``None`` when the record cannot tell them one by one (too far
+        back, or from before one action per version)."""
+        base = row.record.get("version_base")
+        if base is None or not base["version"] <= version <= row.version or row.version - version > MAX_CATCH_UP:
+            return None
+        actions = row.record["actions"]
+        start = base["actions"] + version - base["version"]
+        state = replay(dict(row.record, actions=actions[:start]))
+        out = []
+        for number, entry in enumerate(actions[start:], start=version + 1):
+            seat, apply = entry_action(state, entry)
+            step = describe_step(state, seat, apply)
+            out.append((number, state.clone(), step))
+        return out
+
+
+def entry_action(state: GameState, entry: str) -> tuple[int, Callable[[], Any]]:
+    """One record entry as (the seat that acts, how to apply it).  A referee
+    timeout settles the person's decision, so it counts as the person's."""
+    found = OUT_OF_TURN_ENTRY.match(entry)
+    if found:
+        seat, text = int(found.group(1)), found.group(2)
+        return seat, lambda: state.act(seat, text)
+    action = state.parse_action(entry)
+    seat = HUMAN if action in state.referee_actions() or state.to_move < 0 else state.to_move
+    return seat, lambda: state.apply_any(action)
+
+
+def status_of(state: GameState) -> str:
+    return "over" if state.is_terminal() else "open"
+
+
+def deadline_of(state: GameState) -> float | None:
+    """When the person's timed decision runs out, if one is pending now."""
+    if state.is_terminal() or state.to_move != HUMAN or not state.referee_actions():
+        return None
+    seconds = state.view(HUMAN).get("deadline_seconds") or DEFAULT_DECISION_SECONDS
+    return time.time() + seconds
+
+
+def daily_score(state: GameState, row: GameRow) -> int | None:
+    """The daily score, computed here and only once the match is over."""
+    if not (row.daily_day and state.is_terminal()):
+        return None
+    match = state.view(HUMAN).get("match") or {}
+    if "daily_score" in match:
+        return int(match["daily_score"])
+    return int(state.returns()[HUMAN])
+
+
+__all__ = ["Position", "Referee", "StateCache", "entry_action", "daily_score", "deadline_of", "status_of"]

@@ -1,0 +1,96 @@
+"""Response shaping: what the person's seat receives, and nothing more.
+
+Every response carries only ``view(0)`` and the public steps, never the record
+(its seed would reveal every hand).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from tricktable.bots.levels import LEVELS
+from tricktable.core.protocol import GameState
+from tricktable.server.fairness import commitment_of
+from tricktable.store import GameRow
+
+HUMAN = 0
+"""The person's seat; seats 1..3 are computer players."""
+
+
+def describe_step(state: GameState, seat: int, apply: Callable[[], Any]) -> dict[str, Any]:
+    """Apply one action (``apply``) and describe it as the person sees it: the
+    action's public text, the trick on the table, the trick it completed,
+    whether it ended the deal."""
+    before = state.view(HUMAN)  # counted now: a view may share its lists with the live state
+    results_before = len((before.get("match") or {}).get("results", []))
+    tricks_before = len(before.get("tricks", []))
+    apply()
+    after = state.view(HUMAN)
+    match = after.get("match") or {}
+    deal_over = len(match.get("results", [])) > results_before
+    deal = match["previous_deal"] if deal_over else after
+    tricks = deal.get("tricks", [])
+    actions = deal.get("actions", [])
+    return {
+        "seat": seat,
+        "text": actions[-1][1] if actions else "",
+        "trick": deal.get("trick", []),
+        "completed": tricks[-1] if len(tricks) > tricks_before else None,
+        "deal_over": deal_over,
+    }
+
+
+def bot_to_move(state: GameState) -> int | None:
+    """The computer player whose turn it is, if any (it is thinking, or about to)."""
+    seat = state.to_move
+    return seat if not state.is_terminal() and seat != HUMAN and seat >= 0 else None
+
+
+LEGACY_LEVEL = "hard"
+"""The level of games stored before records named one: they were played by the
+strongest players, so they go on with those."""
+
+
+def level_of(row: GameRow) -> str:
+    """The computer players' level of a stored game."""
+    level = row.record.get("level", LEGACY_LEVEL)
+    return level if level in LEVELS else LEGACY_LEVEL
+
+
+def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_score: int | None,
+          version: int | None = None) -> dict[str, Any]:
+    """The response for ``state``: the stored game's current one, or (with
+    ``version``) an earlier version told again, whose clock is long gone."""
+    daily = {"day": row.daily_day, "score": daily_score, "ranked": row.counts_on_leaderboard} if row.daily_day else None
+    current = version is None or version == row.version
+    deadline_in = max(0.0, row.deadline - time.time()) if current and row.deadline is not None else None
+    return {"id": row.id, "version": row.version if version is None else version, "game": row.game, "daily": daily,
+            "level": level_of(row), "hints": not row.daily_day, "view": state.view(HUMAN), "steps": steps,
+            "deadline_in": deadline_in, "thinking": bot_to_move(state), "fairness": fairness_of(row, state)}
+
+
+def utc_day(now: datetime | None = None) -> str:
+    return (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d")
+
+
+def seed_revealed(row: GameRow, state: GameState) -> bool:
+    """An ordinary game's seed once it is over; the daily's once its UTC day
+    has ended (before that it would show everybody's cards of the day)."""
+    if row.daily_day:
+        return row.daily_day < utc_day()
+    return state.is_terminal()
+
+
+def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
+    """The commitment (always) and the seeds (once revealed) of a game; None
+    for games stored before commitments existed."""
+    if row.server_seed is None:
+        return None
+    shown = seed_revealed(row, state)
+    return {"commitment": commitment_of(row.server_seed), "client_seed": row.client_seed,
+            "server_seed": row.server_seed if shown else None, "revealed": shown}
+
+
+__all__ = ["HUMAN", "bot_to_move", "describe_step", "fairness_of", "level_of", "seed_revealed", "shape", "utc_day"]

@@ -1,0 +1,88 @@
+"""The server-sent-events wire format of the live channel."""
+
+from __future__ import annotations
+
+import json
+from typing import AsyncIterator, Awaitable, Callable
+
+from tricktable.server.channel import Event, Subscription
+
+KEEP_ALIVE_SECONDS = 15.0
+POLL_SECONDS = 1.0
+"""How often a quiet stream asks the database whether another process moved the game."""
+
+
+def encode(event: Event) -> str:
+    """One SSE message.  Steps and states carry their version as the event id,
+    so a reconnecting EventSource sends it back as ``Last-Event-ID``."""
+    head = f"event: {event.kind}\n"
+    if event.kind != "thinking":
+        head += f"id: {event.version}\n"
+    return head + f"data: {json.dumps(event.data, separators=(',', ':'))}\n\n"
+
+
+async def event_stream(subscription: Subscription, backlog: list[Event], seen: int,
+                       refresh: Callable[[int], Awaitable[list[Event]]], keep_alive: float = KEEP_ALIVE_SECONDS,
+                       poll: float = POLL_SECONDS) -> AsyncIterator[str]:
+    """The backlog, then live events the stream has not sent yet (a live event
+    may also be in the backlog: it was published while the backlog was read).
+
+    ``refresh(version)`` tells what the database has after ``version``; it
+    fills gaps left by commits this process's channel never saw (another
+    server process committed them), when an event shows a gap or after
+    ``poll`` seconds of silence.
+    """
+    fresh = Freshness(seen)
+    try:
+        yield ": connected\n\n"
+        for event in backlog:
+            if fresh.admit(event):
+                yield encode(event)
+        quiet = 0.0
+        while True:
+            event = await subscription.next(poll)
+            if event is None or fresh.gap(event):
+                for missed in await refresh(fresh.seen):
+                    if fresh.admit(missed):
+                        quiet = 0.0
+                        yield encode(missed)
+            if event is None:
+                quiet += poll
+                if quiet >= keep_alive:
+                    quiet = 0.0
+                    yield ": keep-alive\n\n"
+            elif fresh.admit(event):
+                quiet = 0.0
+                yield encode(event)
+    finally:
+        subscription.close()
+
+
+class Freshness:
+    """Which events a stream still has to send: steps and states newer than
+    the last version sent, a thinking event once, and only for that version."""
+
+    def __init__(self, seen: int):
+        self.seen = seen
+        self.thinking: tuple[int, int] | None = None
+
+    def admit(self, event: Event) -> bool:
+        if event.kind == "thinking":
+            key = (int(event.data["seat"]), event.version)
+            if event.version < self.seen or key == self.thinking:
+                return False
+            self.thinking = key
+            return True
+        if event.version <= self.seen:
+            return False
+        self.seen = event.version
+        return True
+
+    def gap(self, event: Event) -> bool:
+        """Whether ``event`` shows versions this stream has not been told."""
+        if event.kind == "thinking":
+            return event.version > self.seen
+        return event.kind == "step" and event.version > self.seen + 1
+
+
+__all__ = ["encode", "event_stream", "KEEP_ALIVE_SECONDS"]
