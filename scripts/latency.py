@@ -15,10 +15,12 @@ a person who acts the moment it is his turn, and prints, per person action:
   response or step, or a ``thinking`` event).  The wait for the response
   counts as idle, so this is a bound on what a page can show.
 
-``--source DIR`` runs the server from another checkout (e.g. an old commit,
-which has no live channel) so both can be compared side by side.  ``--json``
-prints ``{"click_to_own_ms": {"p50", "p95", "max"}, "click_to_first_bot_ms":
-{...}, "longest_idle_ms": {...}}`` (plus ``meta``).
+``--source DIR`` runs the server from another checkout; ``--compare DIR``
+measures a second checkout in the same run, game by game in turn (e.g. an old
+commit, which has no live channel: there the bots' cards come in the action's
+response).  ``--json`` prints ``{"click_to_own_ms": {"p50", "p95", "max"},
+"click_to_first_bot_ms": {...}, "longest_idle_ms": {...}}`` (plus ``meta``, and
+``compare`` with the same shape for the second checkout).
 """
 
 from __future__ import annotations
@@ -244,6 +246,49 @@ def summary(values: list[float]) -> dict[str, float | None]:
             "max": round(ordered[-1] * 1000, 1)}
 
 
+@dataclass
+class Run:
+    """One server under test and what was measured on it."""
+
+    source: Path
+    server: Server
+    http: httpx.Client
+    level: str
+    per_game: dict[str, Samples] = field(default_factory=dict)
+
+    def total(self) -> Samples:
+        total = Samples()
+        for samples in self.per_game.values():
+            total.add(samples)
+        return total
+
+    def figures(self) -> dict[str, Any]:
+        total = self.total()
+        return {"click_to_own_ms": summary(total.own), "click_to_first_bot_ms": summary(total.first_bot),
+                "longest_idle_ms": summary(total.idle),
+                "meta": {"source": str(self.source), "level": self.level, "games": list(self.per_game),
+                         "person_actions": total.actions, "matches_finished": total.matches,
+                         "matches_cut_short": total.unfinished, "rate_limited_retries": total.retries}}
+
+    def print(self) -> None:
+        total = self.total()
+        print(f"{self.source} at level {self.level}: {total.actions} person actions, "
+              f"{total.matches} whole matches ({total.unfinished} cut short)")
+        print(f"  {'game':14} {'n':>4}  {'own p50/p95/max ms':>22}  {'first bot p50/p95/max ms':>26}  "
+              f"{'idle p50/p95/max ms':>22}")
+        for game, samples in [*self.per_game.items(), ("all", total)]:
+            cells = [summary(v) for v in (samples.own, samples.first_bot, samples.idle)]
+            text = ["/".join("-" if c[k] is None else f"{c[k]:.0f}" for k in ("p50", "p95", "max")) for c in cells]
+            print(f"  {game:14} {samples.actions:>4}  {text[0]:>22}  {text[1]:>26}  {text[2]:>22}")
+
+
+def start_run(source: Path, level: str | None) -> Run:
+    server = Server(source.resolve(), tempfile.mkdtemp(prefix="tricktable-latency-"))
+    http = httpx.Client(base_url=server.url, timeout=60)
+    http.post("/api/identity")  # servers that issue identities want one; others answer 404/405
+    return Run(source, server, http, level or http.get("/api/games").json().get("default_level", "?"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all seven)")
@@ -252,50 +297,43 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop starting actions after this long in all (default 480; shared by the games)")
     parser.add_argument("--level", default=None, help="computer players' level (default: the server's default)")
     parser.add_argument("--source", type=Path, default=REPO, help="checkout whose server to run (default: this one)")
+    parser.add_argument("--compare", type=Path, default=None,
+                        help="another checkout (e.g. an old commit) measured in the same run, game by game in turn")
     parser.add_argument("--seed", type=int, default=1, help="the person's random choices")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
-    rng = random.Random(args.seed)
+    runs = [start_run(args.source, args.level)]
+    if args.compare is not None:
+        runs.append(start_run(args.compare, args.level))
     started = time.monotonic()
-    folder = tempfile.mkdtemp(prefix="tricktable-latency-")
-    server = Server(args.source.resolve(), folder)
-    per_game: dict[str, Samples] = {}
     try:
-        with httpx.Client(base_url=server.url, timeout=60) as http:
-            http.post("/api/identity")  # servers that issue identities want one; others answer 404/405
-            default_level = http.get("/api/games").json().get("default_level")
-            level = args.level or default_level
-            for number, game in enumerate(games):
-                # Each game gets an equal share of what is left of the time.
-                share = (args.max_seconds - (time.monotonic() - started)) / (len(games) - number)
-                stop_at = time.monotonic() + share
-                per_game[game] = Samples()
-                for _ in range(args.matches):
-                    per_game[game].add(play_match(http, game, args.level, rng, stop_at))
-                    if time.monotonic() > stop_at:
-                        break
+        slots = len(games) * len(runs)
+        for number, (game, run) in enumerate((g, r) for g in games for r in runs):
+            # Each game on each server gets an equal share of what is left of the time.
+            share = (args.max_seconds - (time.monotonic() - started)) / (slots - number)
+            stop_at = time.monotonic() + share
+            rng = random.Random(f"{args.seed}/{game}")  # the same person on both servers
+            run.per_game[game] = Samples()
+            for _ in range(args.matches):
+                run.per_game[game].add(play_match(run.http, game, args.level, rng, stop_at))
+                if time.monotonic() > stop_at:
+                    break
     finally:
-        server.stop()
-    total = Samples()
-    for samples in per_game.values():
-        total.add(samples)
-    figures = {"click_to_own_ms": summary(total.own), "click_to_first_bot_ms": summary(total.first_bot),
-               "longest_idle_ms": summary(total.idle)}
-    meta = {"source": str(args.source), "level": level, "games": games, "person_actions": total.actions,
-            "matches_finished": total.matches, "matches_cut_short": total.unfinished,
-            "rate_limited_retries": total.retries, "seconds": round(time.monotonic() - started, 1)}
+        for run in runs:
+            run.http.close()
+            run.server.stop()
+    seconds = round(time.monotonic() - started, 1)
     if args.json:
-        print(json.dumps({**figures, "meta": meta}))
+        figures = runs[0].figures()
+        if len(runs) > 1:
+            figures["compare"] = runs[1].figures()
+        figures["meta"]["seconds"] = seconds
+        print(json.dumps(figures))
         return 0
-    print(f"tricktable latency: {args.source} at level {level}, {total.actions} person actions, "
-          f"{total.matches} whole matches ({total.unfinished} cut short), {meta['seconds']} s")
-    print(f"{'game':14} {'n':>4}  {'own p50/p95/max ms':>22}  {'first bot p50/p95/max ms':>26}  "
-          f"{'idle p50/p95/max ms':>22}")
-    for game, samples in [*per_game.items(), ("all", total)]:
-        cells = [summary(v) for v in (samples.own, samples.first_bot, samples.idle)]
-        text = ["/".join("-" if c[k] is None else f"{c[k]:.0f}" for k in ("p50", "p95", "max")) for c in cells]
-        print(f"{game:14} {samples.actions:>4}  {text[0]:>22}  {text[1]:>26}  {text[2]:>22}")
+    print(f"tricktable latency ({seconds} s; the wait for a response counts as idle)")
+    for run in runs:
+        run.print()
     return 0
 
 

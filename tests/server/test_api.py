@@ -147,12 +147,14 @@ def test_nicknames_are_checked(client, nickname, ok):
 
 
 def test_daily_is_one_attempt_per_identity_and_the_same_deal_for_all(client):
-    mine = settle(client, client.post("/api/daily/euchre").json())
+    mine = client.post("/api/daily/euchre").json()  # as dealt: the computer players have not moved yet
     again = client.post("/api/daily/euchre").json()
     client.cookies.clear()  # another person
-    other = settle(client, client.post("/api/daily/euchre").json())
+    other = client.post("/api/daily/euchre").json()
     assert mine["id"] == again["id"] != other["id"]
     assert mine["fairness"]["commitment"] == other["fairness"]["commitment"]  # the same deals for everybody
+    assert (mine["version"], other["version"]) == (1, 1)  # as dealt, so the person's hands are the same too
+    assert mine["view"]["hand"] == other["view"]["hand"]
     assert mine["daily"]["score"] is None and mine["view"]["match"]["deals_total"] == 8
 
 
