@@ -24,7 +24,7 @@ class Gate:
 
     def __init__(self) -> None:
         self._permits = threading.Semaphore(0)
-        self.asked: list[dict] = []  # the view of every decision begun
+        self.asked: list = []  # the observation of every decision begun
         self.decided = 0
 
     def factory(self, _game: str, _level: str, seed: str) -> RandomBot:
@@ -357,6 +357,6 @@ def test_a_persons_announcement_out_of_turn_lands_while_a_computer_player_thinks
     row = room.store.load(waiting["id"])
     assert row.record["actions"][-1] == f"0: {announcements[0]}"
     assert row.version == announced["version"]  # nothing committed over the announcement
-    assert gate.asked[-1]["seat"] == gate.asked[asked - 1]["seat"]  # the same player thinks again
+    assert gate.asked[-1].seat == gate.asked[asked - 1].seat  # the same player thinks again
     gate.release(1000)
     assert settle(client, announced)["view"]["to_move"] in (HUMAN, -1)

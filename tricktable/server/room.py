@@ -34,6 +34,7 @@ from tricktable.server.responses import HUMAN, bot_to_move, fairness_of, seed_re
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.store import StaleVersion, Store
 
+
 def daily_seed(secret: str, game: str, day: str) -> str:
     """The day's match seed: an HMAC, so nobody without the server secret can
     compute the deals in advance."""
