@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tricktable.core.observation import LegacyView, Observation, hand_ids
+from tricktable.core.observation import Observation
 from tricktable.core.protocol import TERMINAL
 from tricktable.games import get_spec
 
@@ -25,21 +25,6 @@ def test_an_observation_cannot_be_changed():
         obs.seat = 2  # type: ignore[misc]  # the point of the test: assignment must fail
     assert obs.to_json() == {"game": "euchre", "seat": 0, "to_move": 0, "hand": ["3C", "4C"],
                              "actions": [[1, "pass"]], "legal": ["pass"], "terminal": False}
-
-
-def test_the_second_copy_of_a_face_in_a_hand_gets_the_copy_id():
-    assert hand_ids(["QC", "QC", "9H"]) == (10, 74, 33)
-
-
-def test_a_legacy_view_reads_like_the_view_it_wraps_and_is_read_only():
-    state = EUCHRE.new_deal(EUCHRE.deal_from_seed("legacy", 0, {}), EUCHRE.normalize_options({}))
-    view = state.view(1)
-    obs = LegacyView.of(view)
-    assert dict(obs) == view and obs.to_json() == view
-    assert obs.seat == 1 and obs.legal == tuple(view["legal"]) and obs.game == "euchre"
-    assert [t for t in obs.hand_texts()] == view["hand"]
-    with pytest.raises(TypeError):
-        obs.data["seat"] = 3  # type: ignore[index]  # the point of the test: the mapping is read-only
 
 
 def test_clearing_the_results_of_a_match_view_changes_nothing_in_the_match():

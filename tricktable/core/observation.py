@@ -13,21 +13,15 @@ it is not the seat to move, where the rules let it act out of turn).
 
 In a match, ``match`` carries the match-level facts (``MatchInfo``); a single
 deal has ``match=None``.
-
-``LegacyView`` is a temporary adapter for games whose state still builds a view
-dict: it is a read-only mapping over that dict (so bots written on dict keys keep
-working) that also carries the base attributes.  It goes once every game
-defines its own observation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Annotated, Any
 
-from tricktable.cards import COPY_OFFSET, card_text, parse_cards
+from tricktable.cards import card_text
 from tricktable.core.schema import FLATTENED, WireType
 
 Card = Annotated[int, WireType("string", "a card: rank and suit letter, e.g. QC or 10H")]
@@ -138,55 +132,3 @@ class MatchInfo:
             "previous_deal": self.previous_deal.to_json() if self.previous_deal else None,
             **self.extra,
         }
-
-
-def hand_ids(texts: list[str]) -> tuple[int, ...]:
-    """Card ids of a hand written as texts: a face seen twice is the second copy
-    (only a double deck has repeated faces, so this is right for every game)."""
-    seen: set[int] = set()
-    ids = []
-    for card_id in parse_cards(" ".join(texts)):
-        if card_id in seen:
-            card_id += COPY_OFFSET
-        seen.add(card_id)
-        ids.append(card_id)
-    return tuple(ids)
-
-
-@dataclass(frozen=True, eq=False)
-class LegacyView(Observation, Mapping[str, Any]):
-    """An old-style view dict as an observation (temporary, see the module
-    docstring).  Build it with ``LegacyView.of(view)``."""
-
-    data: Mapping[str, Any] = field(default_factory=dict, repr=False)
-
-    @classmethod
-    def of(cls, view: Mapping[str, Any]) -> LegacyView:
-        return cls(
-            game=view["game"],
-            seat=view["seat"],
-            to_move=view["to_move"],
-            hand=hand_ids(list(view["hand"])),
-            actions=tuple((seat, text) for seat, text in view["actions"]),
-            legal=tuple(view.get("legal", ())),
-            terminal=view["terminal"],
-            data=MappingProxyType(dict(view)),
-        )
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.data)
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.data)
-
-    def in_match(self, match: MatchInfo) -> Observation:
-        view = {**self.data, "match": match.to_json()}
-        if match.over:
-            view.update(terminal=True, to_move=TERMINAL, legal=[])
-        return replace(LegacyView.of(view), match=match)

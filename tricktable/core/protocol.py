@@ -14,8 +14,6 @@ they are listed by ``referee_actions`` and applied with ``apply_referee``.
 ``observe(seat)`` is the typed, immutable ``Observation`` of exactly what that
 seat may know (see ``tricktable.core.observation``); bots, samplers and hints
 work from it alone.  ``view(seat)`` is its JSON wire shape, ``observe(seat).to_json()``.
-A game overrides ``observe``; until it does, it overrides ``view`` and the base
-``observe`` wraps that dict in the temporary ``LegacyView`` adapter.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ from tricktable.core.errors import (
     RecordError,
 )
 from tricktable.core.observation import TERMINAL as TERMINAL  # re-exported: games take it from the protocol
-from tricktable.core.observation import LegacyView, Observation
+from tricktable.core.observation import Observation
 
 NUM_SEATS = 4
 
@@ -212,9 +210,9 @@ class GameState(ABC):
     def parse_action(self, text: str) -> int:
         """The action a notation means; ``NotationError`` if it means none."""
 
+    @abstractmethod
     def observe(self, seat: int) -> Observation:
-        """Exactly what ``seat`` may know (a game overrides this or ``view``)."""
-        return LegacyView.of(self.view(seat))
+        """Exactly what ``seat`` may know."""
 
     def view(self, seat: int) -> dict[str, Any]:
         """The observation's JSON wire shape."""
