@@ -108,6 +108,8 @@ export class Table {
     try {
       while (this.queue.length && !this.stopped) {
         const next = this.queue.shift();
+        // While its steps are shown, say who moves after them (no silent screen).
+        this.sayWhoIsNext(!next.view.terminal && next.view.to_move > 0 ? next.view.to_move : null);
         await this.showSteps(next);
         this.state = next;
         this.selected = new Set();
@@ -595,6 +597,15 @@ export class Table {
     }
   }
 
+  /** While steps are shown: the prompt and the highlighted seat name the same
+   * computer player (the one to move next), or ``text`` with no seat lit. */
+  sayWhoIsNext(seat, text = "") {
+    for (const box of this.seats) box.classList.remove("thinking", "to-move");
+    if (seat !== null) this.seats[seat].classList.add("thinking");
+    this.prompt.classList.remove("mine");
+    this.prompt.textContent = seat !== null ? t("table.thinking", { name: this.r.seatName(seat) }) : text;
+  }
+
   async showCard(step) {
     const own = step.seat === 0 && this.landed === step.text;
     this.landed = null;
@@ -608,7 +619,9 @@ export class Table {
     if (!step.completed) return;
     const winner = step.completed.winner;
     this.renderTrick(cards, { winner, animate: false });
-    this.announce(t("table.trick_won_by", { name: this.r.seatName(winner) }));
+    const won = t("table.trick_won_by", { name: this.r.seatName(winner) });
+    this.announce(won);
+    this.sayWhoIsNext(null, won);
     await sleep(paced(TRICK_SHOWN_MS));
     await this.gather(winner);
     this.gap = 0;
