@@ -1,0 +1,135 @@
+"""The table while the computer players think (issue 12): their moves arrive one
+by one over the live channel, the seat that thinks is highlighted and named,
+the person's seat lights up and the prompt asks him only when it is his turn;
+a second tab and a reload show the same game."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import tempfile
+import time
+
+import pytest
+
+from tests.web.conftest import PHONE, SMALL_PHONE, Page
+from tests.web.test_euchre_page import CORNER, close_dialog
+from tricktable.server.testing import ServerProcess
+
+SEATS = {"1": "West", "2": "Partner", "3": "East"}
+SAMPLE = """() => ({
+    prompt: document.querySelector('.prompt')?.textContent || '',
+    south: !!document.querySelector('.seat.south.to-move'),
+    thinking: [...document.querySelectorAll('.seat.thinking')].map(s => s.dataset.seat),
+    choices: document.querySelectorAll('.hand button.legal, button.action[data-action]').length,
+    dialog: !!document.querySelector('dialog[open]'),
+    at: performance.now(),
+})"""
+
+
+def longest_silence_ms(samples: list[dict]) -> float:
+    """The longest stretch in which the page neither asked the person, nor named a
+    thinking player, nor showed a dialog (a card sliding in is named by the prompt
+    of the player who thinks next)."""
+    longest, since = 0.0, None
+    for s in samples:
+        silent = not (s["south"] or s["thinking"] or s["dialog"] or s["prompt"])
+        if silent and since is None:
+            since = s["at"]
+        elif not silent and since is not None:
+            longest, since = max(longest, s["at"] - since), None
+    return longest
+
+
+@pytest.fixture(scope="module")
+def real_bots_server():
+    """A server whose computer players are the real default-level ones, which
+    take a noticeable moment to think."""
+    folder = tempfile.mkdtemp(prefix="tricktable-live-web-")
+    process = ServerProcess(f"sqlite:///{folder}/web.db", bot=None).start()
+    yield process
+    process.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_prompt_and_seat_highlight_follow_who_is_really_to_move(browser, real_bots_server):
+    p = Page(browser, real_bots_server, viewport=PHONE)
+    try:
+        p.open("#/play/euchre", speed=0.3)
+        page, rng = p.page, random.Random(1)
+        samples = []
+        for _ in range(12):
+            if page.locator("dialog[open]").count():
+                close_dialog(p)
+                continue
+            cards, buttons = page.locator(".hand button.legal"), page.locator("button.action[data-action]")
+            if cards.count():
+                cards.nth(rng.randrange(cards.count())).click(position=CORNER)
+            elif buttons.count():
+                buttons.nth(rng.randrange(buttons.count())).click()
+            else:
+                raise AssertionError("nothing to do")
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:  # sample until the person may act again
+                sample = page.evaluate(SAMPLE)
+                samples.append(sample)
+                if sample["dialog"] or (sample["south"] and sample["choices"]):
+                    break
+                page.wait_for_timeout(40)
+            p.settle()
+        assert len(samples) > 20
+        for s in samples:
+            if s["dialog"]:
+                continue
+            if s["south"]:
+                assert s["choices"] and not s["thinking"], s  # lit only when he can act
+            else:
+                assert "your turn" not in s["prompt"].lower() and "tap" not in s["prompt"].lower(), s
+                assert s["prompt"] == "" or re.search("thinking|Won by|over", s["prompt"]), s
+            for seat in s["thinking"]:
+                assert s["prompt"].startswith(SEATS[seat]), s  # "West is thinking…" names the lit seat
+        thinking = [s for s in samples if s["thinking"]]
+        assert thinking, "no computer player was ever shown thinking"
+        silence = longest_silence_ms(samples)
+        print(f"{len(samples)} samples, {len(thinking)} with a thinking seat, longest silence {silence:.0f} ms")
+        assert silence < 600  # issue 12: no moment over 600 ms where nothing says who is thinking
+        assert p.errors == []
+    finally:
+        p.close()
+
+
+def test_a_second_tab_and_a_reload_show_the_game_where_it_is(make_page):
+    p = make_page(viewport=SMALL_PHONE)
+    p.open("#/play/euchre")
+    page, rng = p.page, random.Random(2)
+    second = p.context.new_page()  # same device: same stored game
+    second.goto(page.url)
+    second.wait_for_selector("body[data-ready]")
+    for _ in range(6):
+        if page.locator("dialog[open]").count():
+            close_dialog(p)
+            continue
+        cards, buttons = page.locator(".hand button.legal"), page.locator("button.action[data-action]")
+        (cards.first.click(position=CORNER) if cards.count() else buttons.first.click())
+        p.settle()
+    game_id = page.evaluate("localStorage.getItem('tt.game.euchre')")
+    state = page.request.get(f"{p.server.url}/api/games/{game_id}").json()
+    hand = sorted(state["view"]["hand"])
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # the second tab shows each step too, sheets included
+        if second.locator("dialog[open]").count():
+            second.locator("dialog[open] button").last.click()
+        shown = sorted(second.locator(".hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+        if shown == hand and second.locator("#main").get_attribute("data-version") == str(state["version"]):
+            break
+        second.wait_for_timeout(100)
+    assert shown == hand and second.locator("#main").get_attribute("data-version") == str(state["version"])
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    p.settle()
+    shown = sorted(page.locator(".hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    assert shown == hand or page.locator("dialog[open]").count()
+    assert re.search(r"\d", page.locator(".scorebar").inner_text())
+    second.close()
+
