@@ -12,6 +12,7 @@ from typing import Any
 
 from tricktable.core.protocol import GameState
 from tricktable.games import entry
+from tricktable.games.doppelkopf.observation import Team, doppelkopf_observation
 
 
 class Stats:
@@ -77,11 +78,12 @@ class DoppelkopfStats(Stats):
     def add(self, state: GameState) -> None:
         counts = self.counts
         counts["deals"] += 1
-        contract = getattr(state, "contract")
-        counts[f"contract {contract or 'none'}"] += 1
-        settlement = getattr(state, "settlement")
-        winner = settlement.winner if settlement else None
-        for team, level in enumerate(getattr(state, "levels")):
+        # The finished deal as a seat sees it: everything is public at the end.
+        obs = doppelkopf_observation(state.observe(0))
+        contract = obs.contract
+        counts[f"contract {'solo' if contract and contract.is_solo else contract.value if contract else 'none'}"] += 1
+        winner = obs.result.winner if obs.result else None
+        for team, level in zip(Team, obs.levels):
             if level >= 0:
                 counts["announcements"] += 1
                 counts["announcements won"] += winner == team
