@@ -12,6 +12,7 @@ import tempfile
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import PHONE, SMALL_PHONE, Page
 from tests.web.test_euchre_page import CORNER, close_dialog
@@ -99,6 +100,19 @@ def test_the_prompt_and_seat_highlight_follow_who_is_really_to_move(browser, rea
         p.close()
 
 
+def tap_first_choice(page) -> None:
+    """Tap the first highlighted card (or else button) as a person would: a card
+    that moves or is redrawn under the finger is tapped again once it is still."""
+    for _attempt in range(4):
+        cards, buttons = page.locator(".hand button.legal"), page.locator("button.action[data-action]")
+        try:
+            (cards.first.click(position=CORNER, timeout=5000) if cards.count() else buttons.first.click(timeout=5000))
+            return
+        except PlaywrightTimeout:
+            page.wait_for_timeout(200)
+    raise AssertionError("the first choice never held still long enough to be tapped")
+
+
 def test_a_second_tab_and_a_reload_show_the_game_where_it_is(make_page):
     p = make_page(viewport=SMALL_PHONE)
     p.open("#/play/euchre")
@@ -110,8 +124,7 @@ def test_a_second_tab_and_a_reload_show_the_game_where_it_is(make_page):
         if page.locator("dialog[open]").count():
             close_dialog(p)
             continue
-        cards, buttons = page.locator(".hand button.legal"), page.locator("button.action[data-action]")
-        (cards.first.click(position=CORNER) if cards.count() else buttons.first.click())
+        tap_first_choice(page)
         p.settle()
     game_id = page.evaluate("localStorage.getItem('tt.game.euchre')")
     state = page.request.get(f"{p.server.url}/api/games/{game_id}").json()
@@ -132,4 +145,7 @@ def test_a_second_tab_and_a_reload_show_the_game_where_it_is(make_page):
     assert shown == hand or page.locator("dialog[open]").count()
     assert re.search(r"\d", page.locator(".scorebar").inner_text())
     second.close()
+    # Two tabs of one game may both act (the second auto-plays a forced card); the
+    # browser logs the loser's refused request itself, and the page reloads the game.
+    p.errors[:] = [e for e in p.errors if "status of 409" not in e]
 

@@ -9,6 +9,7 @@ import random
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.web.conftest import DESKTOP, GAMES, PHONE, SMALL_PHONE
 from tests.web.test_courtpiece_page import play_deal
@@ -307,7 +308,7 @@ def test_a_rules_page_states_the_calling_time_and_options_speak_the_language(mak
     page.locator("#apply-options").click()
     p.settle()
     dismiss_sheets(p)
-    assert "Spiel bis 3 Kots" in page.locator(".scorebar .deal").inner_text()
+    expect(page.locator(".scorebar .deal")).to_contain_text("Spiel bis 3 Kots", timeout=15000)  # the new game's bar
     page.reload()
     page.wait_for_selector("body[data-ready]")
     p.settle()

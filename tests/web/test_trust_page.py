@@ -122,8 +122,14 @@ def test_the_browser_check_deals_every_game_family_again(make_page):
         state = request.post(f"{p.server.url}/api/games", data={
             "game": game, "fairness": {"nonce": offer["nonce"], "client_seed": "browser-check"}}).json()
         while not state["view"]["terminal"]:
-            state = request.post(f"{p.server.url}/api/games/{state['id']}/actions", data={
-                "action": rng.choice(state["view"]["legal"]), "version": state["version"]}).json()
+            game_url = f"{p.server.url}/api/games/{state['id']}"
+            if state["view"]["to_move"] != 0 or not state["view"]["legal"]:
+                p.page.wait_for_timeout(20)  # the computer players move in the background
+                state = request.get(game_url).json()
+                continue
+            answer = request.post(f"{game_url}/actions", data={
+                "action": rng.choice(state["view"]["legal"]), "version": state["version"]})
+            state = answer.json() if answer.ok else request.get(game_url).json()  # 409: a timeout came first
         outcome = p.page.evaluate("id => import('./js/fairness.js').then((m) => m.verifyGame(id))", state["id"])
         assert outcome["ok"] and outcome["deals"] >= 1, (game, outcome)
         # A record whose deal is not the seed's is caught for this family too.
