@@ -229,7 +229,7 @@ def test_the_person_s_card_lands_before_the_server_answers(make_page):
     card.click(position=CORNER)
     page.wait_for_selector(f'.trick .slot.south .card[data-card="{played}"]', timeout=2000)
     click_to_card = page.evaluate("window.landed - window.clicked")
-    assert click_to_card >= 0  # shown while the answer is still held back: before any answer  # the 50 ms target is scripts/latency.py's, not a timed test
+    assert click_to_card >= 0  # shown while the answer is held back; the 50 ms target is scripts/latency.py's, not a timed test
     print(f"click to own card on the table: {click_to_card:.1f} ms")
     assert "Your turn" not in page.locator(".prompt").inner_text()
     assert not page.locator(".seat.south.to-move").count() and not page.locator(".hand button.legal").count()
