@@ -245,10 +245,15 @@ def _parser() -> argparse.ArgumentParser:
 
     j = commands.add_parser("schema", help="the JSON Schema of what the page receives for a game's seat")
     j.add_argument("game", choices=sorted(GAMES))
-    b = commands.add_parser("bench", help="random full deals per second through the protocol")
+    b = commands.add_parser("bench", help="random full deals per second through the protocol; with --search, "
+                            "the search bot's speed side by side with a baseline commit's")
     b.add_argument("game", choices=sorted(GAMES))
     b.add_argument("--seconds", type=float, default=5.0)
     b.add_argument("--json", action="store_true")
+    b.add_argument("--search", action="store_true", help="rollouts per CPU second and CPU ms per decision")
+    b.add_argument("--decisions", type=int, default=30, help="with --search: how many decisions")
+    b.add_argument("--budget-ms", type=float, default=250.0, help="with --search: the search budget")
+    b.add_argument("--baseline-commit", default=None, help="with --search: the frozen baseline (default 20c78f4)")
     return parser
 
 
@@ -295,6 +300,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = (lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)) if args.progress else None
             _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
                          not args.no_hard_stop), args.json)
+        elif args.command == "bench" and args.search:
+            from tricktable.speed import BASELINE_COMMIT, bench_search
+
+            _print(bench_search(args.game, args.decisions, args.budget_ms, args.baseline_commit or BASELINE_COMMIT),
+                   args.json)
         elif args.command == "bench":
             _print(bench(args.game, args.seconds), args.json)
         elif args.command == "schema":

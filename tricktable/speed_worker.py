@@ -1,0 +1,66 @@
+"""One side of ``tricktable bench GAME --search``: times the search bot of whatever
+``tricktable`` is first on ``sys.path`` (this checkout, or a frozen baseline
+commit unpacked by ``tricktable.speed``) on decisions read from stdin.
+
+It is run as a script in its own process, so it imports only what every commit
+since the protocol rewrite has: the registry, ``arena.deal_state``,
+``make_bot`` and ``bots.search``.  A decision is given in stable notation: the
+deal (seed and index) and the public action prefix as ``[seat, text]`` pairs.
+
+Protocol, one JSON object per line: in ``{"game", "seed", "index", "prefix",
+"budget_ms"}``, out ``{"cpu_ms", "rollouts", "action"}``.
+
+A rollout is one sampled world finished for one candidate action (by policy or
+solver).  A search that counts them itself says so in ``search.ROLLOUT_COUNTER``;
+for older code each call of ``search.rollout`` is one.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any, Callable
+
+
+def _rollout_counter() -> Callable[[], int]:
+    from tricktable.bots import search
+
+    counter = getattr(search, "ROLLOUT_COUNTER", None)
+    if counter is not None:
+        return lambda: int(counter.count)
+    calls = [0]
+    original = search.rollout
+
+    def counted(*args: Any, **kwargs: Any) -> float:
+        calls[0] += 1
+        return float(original(*args, **kwargs))
+
+    search.rollout = counted  # _try_all looks it up by name at each call
+    return lambda: calls[0]
+
+
+def main() -> None:
+    from tricktable.arena import deal_state
+    from tricktable.bots import make_bot
+    from tricktable.games import entry
+
+    rollouts = _rollout_counter()
+    for line in sys.stdin:
+        job = json.loads(line)
+        game_entry = entry(job["game"])
+        spec = game_entry.spec
+        options = spec.normalize_options(game_entry.bot_options)
+        state = deal_state(spec, job["seed"], job["index"], options)
+        for seat, text in job["prefix"]:
+            state.act(seat, text)
+        obs = state.observe(state.to_move)
+        bot = make_bot("search", seed="bench", budget_ms=job["budget_ms"], hard_ms=1e9)
+        before, start = rollouts(), time.process_time()
+        action = bot.choose(obs)
+        cpu_ms = (time.process_time() - start) * 1000
+        print(json.dumps({"cpu_ms": cpu_ms, "rollouts": rollouts() - before, "action": action}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
