@@ -454,7 +454,8 @@ seat_value = team_value
 
 # -- exact solving of the end of a hand --------------------------------------------------
 SOLVE_TRICKS = 3
-"""Solve exactly (all hands open) once this many tricks or fewer remain."""
+"""Solve exactly (all hands open) once this many tricks or fewer remain: the whole
+card play (a Euchre deal is small enough to solve whole)."""
 
 
 def solved_value(state: GameState, seat: int) -> float | None:
@@ -467,61 +468,129 @@ def solved_value(state: GameState, seat: int) -> float | None:
     won = state.tricks_won[makers]
     left = 5 - len(state.tricks)
     trick = list(zip(state.seats_of_trick(state.leader, len(state.trick)), state.trick)) if state.trick else []
-    solver = _Solver(list(state.hands), state.trump, state.sitting_out, 3 if state.alone else 4, makers)
-    # Only the thresholds of the score table matter: 3 tricks, and all 5.
+    solver = Solver(state.trump, state.sitting_out, makers)
+    hands = list(state.hands)
+    # Only the thresholds of the score table matter: 3 tricks, and all 5.  The
+    # score is monotone in the makers' tricks, so these two answers give the value.
     final = won
     if won < 3 and won + left >= 3:
-        final = 3 if solver.reach(list(trick), state.turn, 3 - won, left) else won
+        final = 3 if solver.reach(hands, trick, state.turn, 3 - won, left) else won
     if 3 <= max(final, won) and won + left == 5 and (won >= 3 or final == 3):
-        final = 5 if solver.reach(list(trick), state.turn, 5 - won, left) else max(final, 3)
+        final = 5 if solver.reach(hands, trick, state.turn, 5 - won, left) else max(final, 3)
     _, maker_points, defender_points = deal_score(final, state.alone)
     points = (maker_points, defender_points) if seat % 2 == makers else (defender_points, maker_points)
     return float(points[0] - points[1])
 
 
-class _Solver:
-    """Open-hand search: can the makers still win ``need`` of the ``left`` tricks?"""
+SOLVER_MEMO_LIMIT = 200_000
+"""Positions kept between solves (the candidates of one sampled world share most of
+their positions); the memo starts afresh beyond this."""
+_MEMO: dict[tuple[int, ...], bool] = {}
 
-    def __init__(self, hands: list[int], trump: int, out: int, active: int, makers: int):
-        self.hands, self.trump, self.out, self.active, self.makers = hands, trump, out, active, makers
-        self.memo: dict[tuple[int, ...], bool] = {}
 
-    def reach(self, trick: list[tuple[int, int]], turn: int, need: int, left: int) -> bool:
+class Solver:
+    """Open-hand search: can the makers still win ``need`` of the ``left`` tricks?
+
+    Cards are renumbered for the trump (``SolverCards``) so that each effective suit
+    is a block of bits in order of power, trumps highest: a card beats the trick's
+    best if its bit is higher and it follows suit or trumps.  Positions between
+    tricks are memoised across solves (the key holds every fact the answer depends
+    on: the candidates of one sampled world share most of them), and of two cards of
+    one hand with no card still in play between them only one is tried."""
+
+    def __init__(self, trump: int, out: int, makers: int):
+        self.cards = _SOLVER_CARDS[trump]
+        self.trump, self.out, self.makers = trump, out, makers
+        self.next = [(s + 1) % 4 if (s + 1) % 4 != out else (s + 2) % 4 for s in range(4)]
+        self.active = 3 if out >= 0 else 4
+        if len(_MEMO) > SOLVER_MEMO_LIMIT:
+            _MEMO.clear()
+
+    def reach(self, hands: Sequence[int], trick: Sequence[tuple[int, int]], turn: int, need: int, left: int) -> bool:
+        bit = self.cards.bit
+        bits = [sum(1 << bit[c] for c in cards_of(hand)) for hand in hands]
+        if not trick:
+            return self._lead(bits, turn, need, left)
+        win_seat, win_card = trick_winner(self.trump, trick)
+        led = self.cards.block_of[bit[trick[0][1]]]
+        return self._play(bits, turn, need, left, len(trick), led, win_seat, bit[win_card])
+
+    def _lead(self, hands: list[int], turn: int, need: int, left: int) -> bool:
         if need <= 0:
             return True
         if need > left:
             return False
-        if len(trick) == self.active:
-            winner = trick_winner(self.trump, trick)[0]
-            gained = 1 if winner % 2 == self.makers else 0
-            return self.reach([], winner, need - gained, left - 1)
-        hands = self.hands
-        key = (*hands, turn, need) if not trick else None  # positions between tricks are memoised
-        if key is not None:
-            known = self.memo.get(key)
-            if known is not None:
-                return known
+        key = (hands[0], hands[1], hands[2], hands[3], turn, need, self.trump, self.out, self.makers)
+        known = _MEMO.get(key)
+        if known is None:
+            known = self._play(hands, turn, need, left, 0, -1, -1, -1)
+            _MEMO[key] = known
+        return known
+
+    def _play(self, hands: list[int], turn: int, need: int, left: int, played: int, led: int,
+              win_seat: int, win_bit: int) -> bool:
         hand = hands[turn]
-        playable = hand
-        if trick:
-            playable = hand & SUIT_CARDS[self.trump][EFFECTIVE_SUIT[self.trump][trick[0][1]]] or hand
-        nxt = (turn + 1) % 4
-        if nxt == self.out:
-            nxt = (nxt + 1) % 4
+        playable = hand & led if played else hand
+        if not playable:
+            playable = hand
+        in_play = hands[0] | hands[1] | hands[2] | hands[3]
+        if win_bit >= 0:
+            in_play |= 1 << win_bit
+        block_of, trumps = self.cards.block_of, TRUMP_BLOCK
         maximizing = turn % 2 == self.makers
-        result = not maximizing
-        for c in cards_of(playable):
-            hands[turn] = hand & ~(1 << c)
-            trick.append((turn, c))
-            value = self.reach(trick, nxt, need, left)
-            trick.pop()
+        last = played + 1 == self.active
+        nxt = self.next[turn]
+        above = -1  # the card tried before, when of the same block
+        while playable:
+            b = playable.bit_length() - 1
+            playable ^= 1 << b
+            if above >= 0 and block_of[above] == block_of[b] and not in_play & ((1 << above) - (2 << b)):
+                above = b
+                continue  # next in power to the card tried before: the same play
+            above = b
+            if not played:
+                new_led, new_seat, new_bit = block_of[b], turn, b
+            elif b > win_bit and (block_of[b] == block_of[win_bit] or block_of[b] == trumps):
+                new_led, new_seat, new_bit = led, turn, b
+            else:
+                new_led, new_seat, new_bit = led, win_seat, win_bit
+            hands[turn] = hand & ~(1 << b)
+            if last:
+                gained = 1 if new_seat % 2 == self.makers else 0
+                value = self._lead(hands, new_seat, need - gained, left - 1)
+            else:
+                value = self._play(hands, nxt, need, left, played + 1, new_led, new_seat, new_bit)
             hands[turn] = hand
             if value == maximizing:
-                result = value
-                break
-        if key is not None:
-            self.memo[key] = result
-        return result
+                return value
+        return not maximizing
+
+
+TRUMP_BLOCK = 0xFF << 24
+"""The solver's bits of the trumps (``SolverCards``)."""
+
+
+@dataclass(frozen=True)
+class SolverCards:
+    """The solver's numbering of the cards for one trump: each effective suit is a
+    block of eight bits, its cards in order of power, the trumps' block highest."""
+
+    bit: dict[int, int]  # card id -> bit
+    block_of: tuple[int, ...]  # bit -> the mask of its block
+
+    @classmethod
+    def for_trump(cls, trump: int) -> "SolverCards":
+        effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        plain = [s for s in SUITS if s != trump]
+        bit: dict[int, int] = {}
+        for suit in SUITS:
+            block = 3 if suit == trump else plain.index(suit)
+            cards = sorted((c for c in range(52) if effective[c] == suit), key=lambda c: power[c])
+            bit.update({c: 8 * block + i for i, c in enumerate(cards)})
+        return cls(bit, tuple(0xFF << (8 * (b // 8)) for b in range(32)))
+
+
+_SOLVER_CARDS = {t: SolverCards.for_trump(t) for t in SUITS}
 
 
 # -- search ----------------------------------------------------------------------
