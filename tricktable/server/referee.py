@@ -17,6 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
 from tricktable.core.record import replay
 from tricktable.server.responses import HUMAN, describe_step
@@ -31,38 +32,69 @@ OUT_OF_TURN_ENTRY = re.compile(r"^(\d+): (.*)$")
 @dataclass
 class Position:
     """A stored game and a private copy of its state (the caller may change
-    the state; only a commit makes a change real)."""
+    the state; only a commit makes a change real), with the person's view of
+    that version when it is known already (views are new objects, never shared
+    with the state, so one can be kept)."""
 
     row: GameRow
     state: GameState
+    view: dict[str, Any] | None = None
+
+    def person_view(self) -> dict[str, Any]:
+        if self.view is None:
+            self.view = self.state.view(HUMAN)
+        return self.view
 
 
 class StateCache:
-    """A small per-process cache of replayed states keyed by game id and version.
+    """A small per-process cache of states keyed by game id, with the version
+    they are at and the person's view of it.
 
-    Only a shortcut: the database stays the truth, and a version mismatch means
-    the entry is ignored and the record replayed.
+    Only a shortcut: the database stays the truth.  A cached state behind the
+    stored version (another process committed since) is brought forward by
+    applying just the record's newer entries, so a commit never costs a replay
+    of the whole record; only a game this process has not seen is replayed.
     """
 
-    def __init__(self, size: int = 256):
+    def __init__(self, size: int = 1024):
         self.size = size
-        self._items: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[int, GameState, dict[str, Any] | None]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, row: GameRow) -> GameState:
-        """A state of ``row`` the caller may mutate."""
+    def take(self, row: GameRow) -> Position:
+        """A position of ``row`` whose state the caller may mutate."""
         with self._lock:
             found = self._items.get(row.id)
         if found and found[0] == row.version:
-            return found[1].clone()
-        return replay(row.record)
+            return Position(row, found[1].clone(), found[2])
+        if found and found[0] < row.version:
+            state = forward(row, found[0], found[1].clone())
+            if state is not None:
+                self.put(row, state)
+                return Position(row, state)
+        state = replay(row.record)
+        self.put(row, state)
+        return Position(row, state)
 
-    def put(self, row: GameRow, state: GameState) -> None:
+    def put(self, row: GameRow, state: GameState, view: dict[str, Any] | None = None) -> None:
         with self._lock:
-            self._items[row.id] = (row.version, state.clone())
+            self._items[row.id] = (row.version, state.clone(), view)
             self._items.move_to_end(row.id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
+
+
+def forward(row: GameRow, version: int, state: GameState) -> GameState | None:
+    """``state`` (the game at ``version``) brought to ``row.version`` by the
+    record's entries after it; ``None`` where the record cannot tell which
+    entries those are (stored before one action per version)."""
+    base = row.record.get("version_base")
+    if base is None or version < base["version"]:
+        return None
+    actions = row.record["actions"]
+    for entry in actions[base["actions"] + version - base["version"]:]:
+        entry_action(state, entry)[1]()
+    return state
 
 
 class Referee:
@@ -75,7 +107,7 @@ class Referee:
 
     def load(self, game_id: str) -> Position | None:
         row = self.store.load(game_id)
-        return Position(row, self.cache.take(row)) if row is not None else None
+        return self.cache.take(row) if row is not None else None
 
     def create(self, state: GameState, record: dict[str, Any], daily_day: str | None = None,
                device: str | None = None, **stored: Any) -> Position:
@@ -97,33 +129,34 @@ class Referee:
         entry = state.action_text(action)  # the record's notation, taken before the action changes the state
         if seat != state.to_move:
             entry = f"{seat}: {entry}"  # an out-of-turn action keeps its seat (record interface)
-        step = describe_step(state, seat, lambda: state.act(seat, text))
-        return self._commit(position, entry), step
+        step, view = describe_step(state, seat, lambda: state.act(seat, text), position.view)
+        return self._commit(position, entry, view), step
 
     def time_out(self, position: Position) -> tuple[Position, dict[str, Any]]:
         """Apply the referee's timeout of the person's expired decision and commit."""
         state = position.state
         timeout = state.referee_actions()[0]
         entry = state.action_text(timeout)
-        step = describe_step(state, HUMAN, lambda: state.apply_referee(timeout))
-        return self._commit(position, entry), step
+        step, view = describe_step(state, HUMAN, lambda: state.apply_referee(timeout), position.view)
+        return self._commit(position, entry, view), step
 
-    def _commit(self, position: Position, entry: str) -> Position:
+    def _commit(self, position: Position, entry: str, view: dict[str, Any]) -> Position:
         row, state = position.row, position.state
         base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
         record = dict(row.record, actions=[*row.record["actions"], entry], version_base=base)
-        row = self.store.save(row, record, status_of(state), score=daily_score(state, row),
-                              deadline=deadline_of(state))
-        self.cache.put(row, state)
-        return Position(row, state)
+        observed = state.observe(HUMAN)
+        row = self.store.save(row, record, status_of(state), score=daily_score(state, row, observed),
+                              deadline=deadline_of(state, observed))
+        self.cache.put(row, state, view)
+        return Position(row, state, view)
 
     @staticmethod
     def expired(position: Position) -> bool:
         deadline = position.row.deadline
         return deadline is not None and time.time() >= deadline and bool(position.state.referee_actions())
 
-    def history(self, row: GameRow, version: int) -> list[tuple[int, GameState, dict[str, Any]]] | None:
-        """Every version after ``version`` up to ``row``'s: (version, state,
+    def history(self, row: GameRow, version: int) -> list[tuple[int, Position, dict[str, Any]]] | None:
+        """Every version after ``version`` up to ``row``'s: (version, position,
         step).  ``None`` when the record cannot tell them one by one (too far
         back, or from before one action per version)."""
         base = row.record.get("version_base")
@@ -133,10 +166,11 @@ class Referee:
         start = base["actions"] + version - base["version"]
         state = replay(dict(row.record, actions=actions[:start]))
         out = []
+        view = None
         for number, entry in enumerate(actions[start:], start=version + 1):
             seat, apply = entry_action(state, entry)
-            step = describe_step(state, seat, apply)
-            out.append((number, state.clone(), step))
+            step, view = describe_step(state, seat, apply, view)
+            out.append((number, Position(row, state.clone(), view), step))
         return out
 
 
@@ -156,22 +190,25 @@ def status_of(state: GameState) -> str:
     return "over" if state.is_terminal() else "open"
 
 
-def deadline_of(state: GameState) -> float | None:
-    """When the person's timed decision runs out, if one is pending now."""
+def deadline_of(state: GameState, observed: Observation | None = None) -> float | None:
+    """When the person's timed decision runs out, if one is pending now (the
+    game's observation says how long it gives: Court Piece calling)."""
     if state.is_terminal() or state.to_move != HUMAN or not state.referee_actions():
         return None
-    seconds = state.view(HUMAN).get("deadline_seconds") or DEFAULT_DECISION_SECONDS
+    observed = observed or state.observe(HUMAN)
+    seconds = getattr(observed, "deadline_seconds", None) or DEFAULT_DECISION_SECONDS
     return time.time() + seconds
 
 
-def daily_score(state: GameState, row: GameRow) -> int | None:
-    """The daily score, computed here and only once the match is over."""
+def daily_score(state: GameState, row: GameRow, observed: Observation | None = None) -> int | None:
+    """The daily score, computed here and only once the match is over: the
+    match's own ``daily_score`` fact where the game has one."""
     if not (row.daily_day and state.is_terminal()):
         return None
-    match = state.view(HUMAN).get("match") or {}
-    if "daily_score" in match:
-        return int(match["daily_score"])
+    match = (observed or state.observe(HUMAN)).match
+    if match is not None and "daily_score" in match.extra:
+        return int(match.extra["daily_score"])
     return int(state.returns()[HUMAN])
 
 
-__all__ = ["Position", "Referee", "StateCache", "entry_action", "daily_score", "deadline_of", "status_of"]
+__all__ = ["Position", "Referee", "StateCache", "entry_action", "forward", "daily_score", "deadline_of", "status_of"]

@@ -19,11 +19,13 @@ HUMAN = 0
 """The person's seat; seats 1..3 are computer players."""
 
 
-def describe_step(state: GameState, seat: int, apply: Callable[[], Any]) -> dict[str, Any]:
+def describe_step(state: GameState, seat: int, apply: Callable[[], Any],
+                  before: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Apply one action (``apply``) and describe it as the person sees it: the
     action's public text, the trick on the table, the trick it completed,
-    whether it ended the deal."""
-    before = state.view(HUMAN)  # counted now: a view may share its lists with the live state
+    whether it ended the deal; with the person's view after it.  ``before``:
+    the person's view before, if the caller has it (one view less per step)."""
+    before = before or state.view(HUMAN)
     results_before = len((before.get("match") or {}).get("results", []))
     tricks_before = len(before.get("tricks", []))
     apply()
@@ -39,7 +41,7 @@ def describe_step(state: GameState, seat: int, apply: Callable[[], Any]) -> dict
         "trick": deal.get("trick", []),
         "completed": tricks[-1] if len(tricks) > tricks_before else None,
         "deal_over": deal_over,
-    }
+    }, after
 
 
 def bot_to_move(state: GameState) -> int | None:
@@ -60,14 +62,16 @@ def level_of(row: GameRow) -> str:
 
 
 def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_score: int | None,
-          version: int | None = None) -> dict[str, Any]:
+          version: int | None = None, view: dict[str, Any] | None = None) -> dict[str, Any]:
     """The response for ``state``: the stored game's current one, or (with
-    ``version``) an earlier version told again, whose clock is long gone."""
+    ``version``) an earlier version told again, whose clock is long gone.
+    ``view``: the person's view of ``state`` if the caller has it."""
     daily = {"day": row.daily_day, "score": daily_score, "ranked": row.counts_on_leaderboard} if row.daily_day else None
     current = version is None or version == row.version
     deadline_in = max(0.0, row.deadline - time.time()) if current and row.deadline is not None else None
     return {"id": row.id, "version": row.version if version is None else version, "game": row.game, "daily": daily,
-            "level": level_of(row), "hints": not row.daily_day, "view": state.view(HUMAN), "steps": steps,
+            "level": level_of(row), "hints": not row.daily_day,
+            "view": view if view is not None else state.view(HUMAN), "steps": steps,
             "deadline_in": deadline_in, "thinking": bot_to_move(state), "fairness": fairness_of(row, state)}
 
 

@@ -191,8 +191,10 @@ class Room:
             if told is None:
                 events.append(Event(game_id, "state", row.version, self.respond(position, [])))
             else:
-                for number, state, step in told:
-                    data = shape(row, state, [step], daily_score(state, row), version=number)
+                for number, told_position, step in told:
+                    state = told_position.state
+                    data = shape(row, state, [step], daily_score(state, row), version=number,
+                                 view=told_position.view)
                     events.append(Event(game_id, "step", number, data))
         thinking = self.scheduler.thinking(game_id)
         if thinking is not None and thinking[1] == row.version:
@@ -229,7 +231,8 @@ class Room:
 
     @staticmethod
     def respond(position: Position, steps: list[dict[str, Any]]) -> dict[str, Any]:
-        return shape(position.row, position.state, steps, daily_score(position.state, position.row))
+        return shape(position.row, position.state, steps, daily_score(position.state, position.row),
+                     view=position.person_view())
 
 
 __all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "bot_seed", "daily_seed", "fairness_of",

@@ -106,7 +106,7 @@ def trust_routes(app: FastAPI, room: Room) -> None:
         row = room.store.load(game_id)
         if row is None:
             raise HTTPException(404, "no such game")
-        state = room.referee.cache.take(row)
+        state = room.referee.cache.take(row).state
         fairness = fairness_of(row, state)
         if fairness is None:
             raise HTTPException(404, "this game was made before deal commitments; it has none")

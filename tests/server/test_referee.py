@@ -1,0 +1,64 @@
+"""The referee's per-process state cache: a shortcut that never changes an
+answer (issue 15: no full replay of the record on every commit)."""
+
+from __future__ import annotations
+
+import random
+
+from tricktable.core.record import replay
+from tricktable.server import referee
+from tricktable.server.referee import Referee
+from tricktable.server.responses import HUMAN
+from tricktable.server.room import Room
+from tricktable.store import Store
+
+
+def random_action(state) -> tuple[int, str]:
+    seat = state.to_move
+    return seat, random.Random(len(state.legal_actions())).choice([state.action_text(a) for a in state.legal_actions()])
+
+
+def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_state(sqlite_url, monkeypatch):
+    """Two referees on one database stand for two server processes: what one
+    commits, the other's older cached state catches up on by applying only the
+    new record entries, and it equals a full replay of the record."""
+    store = Store(sqlite_url)
+    try:
+        room = Room(store)
+        game_id = room.new_game("doppelkopf", {}, seed="cache")["id"]
+        here, elsewhere = Referee(store), Referee(store)
+        position = here.load(game_id)
+        assert position is not None
+        behind = position.row.version
+        for _ in range(9):  # the other process moves every seat, also the person's
+            moved = elsewhere.load(game_id)
+            assert moved is not None
+            elsewhere.play(moved, *random_action(moved.state))
+        replays = []
+        monkeypatch.setattr(referee, "replay", lambda record: replays.append(record) or replay(record))
+        caught_up = here.load(game_id)
+        assert replays == []  # brought forward, not replayed
+        assert caught_up is not None and caught_up.row.version == behind + 9
+        replayed = replay(caught_up.row.record)
+        assert caught_up.state.view(HUMAN) == replayed.view(HUMAN)
+        assert caught_up.state.legal_actions() == replayed.legal_actions()
+        assert [caught_up.state.observe(seat) for seat in range(4)] == [replayed.observe(seat) for seat in range(4)]
+    finally:
+        store.close()
+
+
+def test_the_view_kept_with_a_commit_is_the_view_of_the_stored_version(sqlite_url):
+    store = Store(sqlite_url)
+    try:
+        room = Room(store)
+        game_id = room.new_game("euchre", {}, seed="views")["id"]
+        referee = Referee(store)
+        for _ in range(12):
+            position = referee.load(game_id)
+            assert position is not None
+            committed, _step = referee.play(position, *random_action(position.state))
+            assert committed.view == replay(committed.row.record).view(HUMAN)
+            again = referee.load(game_id)
+            assert again is not None and again.view == committed.view
+    finally:
+        store.close()
