@@ -104,6 +104,15 @@ def rollout(state: GameState, game: SearchGame, seat: int) -> float:
     return game.value(state, seat)
 
 
+HALVING_SHARE = 4
+"""Every candidate is tried on the first ``worlds // HALVING_SHARE`` worlds (at least
+``HALVING_MIN``); after that only those not clearly worse than the leader go on."""
+HALVING_MIN = 8
+DROP_Z = 2.0
+"""A candidate whose paired deficit to the leader exceeds this many standard errors
+is dropped (the rules' action never is)."""
+
+
 def evaluate(
     game: SearchGame,
     obs: Observation,
@@ -112,11 +121,19 @@ def evaluate(
     hard_ms: float = 900.0,
     actions: Sequence[str] | None = None,
 ) -> Evaluation:
-    """Expected value of each action (default: every legal one) and the choice."""
+    """Expected value of each action (default: every legal one) and the choice.
+
+    Successive halving: once every candidate has its share of worlds, the ones
+    clearly worse than the leader stop there (their estimates keep the worlds they
+    had), and the remaining worlds go to the close ones only."""
     deadline = time.perf_counter() + hard_ms / 1000
     seat = obs.seat
     actions = list(actions if actions is not None else obs.legal)
-    samples: list[tuple[float, list[float]]] = []  # (weight, each action's value) per world
+    default = game.rules(obs) if game.rules else None
+    keep = actions.index(default) if default in actions else -1
+    live = list(range(len(actions)))
+    checkpoint = max(HALVING_MIN, worlds // HALVING_SHARE)
+    samples: list[tuple[float, list[float | None]]] = []  # (weight, each action's value) per world
     for _ in range(worlds):
         if samples and time.perf_counter() > deadline:
             break  # past the hard stop: do not even sample another world
@@ -124,37 +141,69 @@ def evaluate(
         if world is None:
             break
         weight = game.weight(world, obs, seat) if game.weight else 1.0
-        values = _try_all(game, world, seat, actions, deadline if samples else None)
+        values = _try_all(game, world, seat, [actions[i] for i in live], deadline if samples else None)
         if values is None:
             break  # past the hard stop: this world is dropped, the others stand
-        samples.append((weight, values))
-    weight_sum = sum(w for w, _ in samples)
-    scale = 1.0 / weight_sum if weight_sum else 0.0
-    estimates = [Estimate(a, scale * sum(w * v[i] for w, v in samples), len(samples)) for i, a in enumerate(actions)]
+        row: list[float | None] = [None] * len(actions)
+        for i, value in zip(live, values):
+            row[i] = value
+        samples.append((weight, row))
+        if len(samples) == checkpoint and len(live) > 2:
+            live = _close_ones(samples, live, keep)
+    estimates = [_estimate(a, i, samples) for i, a in enumerate(actions)]
     # Ties go to the earlier legal action, so the order is deterministic.
     order = {a: i for i, a in enumerate(actions)}
     estimates.sort(key=lambda e: (-round(e.value, 9), order[e.action]))
     if not samples:
         return Evaluation(estimates, None)
-    default = game.rules(obs) if game.rules else None
-    return Evaluation(estimates, _choose(actions, samples, estimates[0].action, default))
+    best = next(e.action for e in estimates if order[e.action] in live)
+    return Evaluation(estimates, _choose(actions, samples, best, default))
 
 
-def _choose(actions: Sequence[str], samples: Sequence[tuple[float, list[float]]], best: str,
+def _estimate(action: str, i: int, samples: Sequence[tuple[float, list[float | None]]]) -> Estimate:
+    """The weighted mean of action ``i`` over the worlds it was tried in."""
+    tried = [(w, v[i]) for w, v in samples if v[i] is not None]
+    weight_sum = sum(w for w, _ in tried)
+    scale = 1.0 / weight_sum if weight_sum else 0.0
+    return Estimate(action, scale * sum(w * value for w, value in tried if value is not None), len(tried))
+
+
+def _paired(samples: Sequence[tuple[float, list[float | None]]], i: int, j: int) -> tuple[float, float] | None:
+    """The weighted mean of (action i − action j) over the worlds and its standard
+    error; None with fewer than two effective worlds."""
+    pairs = [(w, a - b) for w, v in samples if (a := v[i]) is not None and (b := v[j]) is not None]
+    total = sum(w for w, _ in pairs)
+    squares = sum(w * w for w, _ in pairs)
+    effective = total * total / squares if squares else 0.0
+    if effective < 2:
+        return None
+    mean = sum(w * d for w, d in pairs) / total
+    variance = sum(w * (d - mean) ** 2 for w, d in pairs) / total
+    return mean, math.sqrt(variance / (effective - 1))
+
+
+def _close_ones(samples: Sequence[tuple[float, list[float | None]]], live: Sequence[int], keep: int) -> list[int]:
+    """The candidates of ``live`` not clearly worse than the leader, and ``keep``."""
+    means = {i: _estimate("", i, samples).value for i in live}
+    leader = max(live, key=lambda i: (round(means[i], 9), -i))
+    close = []
+    for i in live:
+        paired = _paired(samples, i, leader) if i not in (leader, keep) else None
+        if paired is None or paired[0] + DROP_Z * paired[1] >= 0:
+            close.append(i)
+    return close
+
+
+def _choose(actions: Sequence[str], samples: Sequence[tuple[float, Sequence[float | None]]], best: str,
             default: str | None) -> str:
     """``best`` if its paired advantage over ``default`` is clear, else ``default``."""
     if default is None or default not in actions or best == default:
         return best
-    i, j = actions.index(best), actions.index(default)
-    weights = [w for w, _ in samples]
-    diffs = [values[i] - values[j] for _, values in samples]
-    total = sum(weights)
-    effective = total * total / sum(w * w for w in weights)
-    if effective < 2:
+    paired = _paired([(w, list(v)) for w, v in samples], actions.index(best), actions.index(default))
+    if paired is None:
         return default
-    mean = sum(w * d for w, d in zip(weights, diffs)) / total
-    variance = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs)) / total
-    return best if mean > SWITCH_Z * math.sqrt(variance / (effective - 1)) else default
+    mean, stderr = paired
+    return best if mean > SWITCH_Z * stderr else default
 
 
 SAMPLE_TRIES = 1
