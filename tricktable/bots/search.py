@@ -97,7 +97,10 @@ def rollout(state: GameState, game: SearchGame, seat: int) -> float:
             exact = leaf(state, seat)
             if exact is not None:
                 return exact
-        if state.legal_actions():
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply(legal[0])  # a forced move needs no policy (every policy plays it)
+        elif legal:
             state.apply(policy(state))
         else:  # only the referee can act (a timeout rule)
             state.apply_referee(state.referee_actions()[0])
