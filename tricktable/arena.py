@@ -13,6 +13,12 @@ the same cards in the same seats:
 
 Decision times count only real decisions (two or more legal actions), measured
 around ``Bot.choose``; bots are handed observations only.
+
+B may be a frozen baseline: ``b_commit`` runs the search bot of that commit (its
+tree unpacked by ``tricktable.speed``) in a worker process of its own.  The worker
+is told the deal (seed and index) and the actions so far, rebuilds the deal with
+that commit's rules and hands its bot the seat's observation; B's times are then
+the worker's CPU milliseconds per decision.
 """
 
 from __future__ import annotations
@@ -43,21 +49,45 @@ def deal_state(spec: GameSpec, seed: str, index: int, options: dict[str, Any]) -
     return spec.new_deal(deal, options)
 
 
+class BaselineBot(Bot):
+    """The search bot of another commit, playing through a worker process (see the
+    module docstring); it decides from the deal's actions so far, not from an
+    observation of this process."""
+
+    name = "baseline"
+
+    def __init__(self, worker: Any, job: dict[str, Any]):
+        super().__init__(job["bot_seed"], job["budget_ms"])
+        self.worker, self.job = worker, job
+
+    def choose_after(self, actions: Sequence[tuple[int | str, str]]) -> tuple[str, float]:
+        """The action and the worker's CPU milliseconds for it."""
+        answer = self.worker.run(dict(self.job, prefix=list(actions)))
+        return str(answer["action"]), float(answer["cpu_ms"])
+
+
 def play_table(state: GameState, bots: Sequence[Bot], times: Sequence[list[float]]) -> GameState:
     """Play a deal to its end; ``times[seat]`` collects that seat's decision times."""
+    actions: list[tuple[int | str, str]] = []  # what a baseline worker replays: (seat, text) or ("referee", action)
     while not state.is_terminal():
         seat = state.to_move
         legal = state.legal_actions()
         if not legal:  # only the referee can act (a timeout rule)
-            state.apply_referee(state.referee_actions()[0])
+            action = state.referee_actions()[0]
+            state.apply_referee(action)
+            actions.append(("referee", str(action)))
             continue
-        obs = state.observe(seat)
-        start = time.perf_counter()
-        text = bots[seat].choose(obs)
-        elapsed = (time.perf_counter() - start) * 1000
+        bot = bots[seat]
+        if isinstance(bot, BaselineBot):
+            text, elapsed = bot.choose_after(actions)
+        else:
+            start = time.perf_counter()
+            text = bot.choose(state.observe(seat))
+            elapsed = (time.perf_counter() - start) * 1000
         if len(legal) > 1:
             times[seat].append(elapsed)
         state.act(seat, text)
+        actions.append((seat, text))
     return state
 
 
@@ -71,12 +101,23 @@ def _bots(name: str, seed: str, budget_ms: float | None, hard_stop: bool = True)
     return [make_bot(name, seed=f"{seed}/{name}/{seat}", **settings) for seat in range(4)]
 
 
+@dataclass(frozen=True)
+class Baseline:
+    """B as the search bot of ``commit`` at ``budget_ms`` (None: the shared budget)."""
+
+    commit: str
+    budget_ms: float | None = None
+
+
 def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None,
-                   hard_stop: bool = True) -> DealResult:
+                   hard_stop: bool = True, b_worker: tuple[Any, float] | None = None) -> DealResult:
+    """One duplicate deal; ``b_worker`` is (worker, budget) when B is a baseline commit's bot."""
     game_entry = entry(game)
     spec = game_entry.spec
     options = spec.normalize_options(game_entry.bot_options)
-    bots_a, bots_b = _bots(a, seed, budget_ms, hard_stop), _bots(b, seed, budget_ms, hard_stop)
+    bots_a = _bots(a, seed, budget_ms, hard_stop)
+    bots_b = _bots(b, seed, budget_ms, hard_stop) if b_worker is None else _baseline_bots(
+        *b_worker, game, seed, index)
     result = DealResult(0.0)
     if game_entry.seating is Seating.PARTNERS_OPPOSITE:
         diffs = []
@@ -102,14 +143,29 @@ def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: 
     return result
 
 
+def _baseline_bots(worker: Any, budget: float, game: str, seed: str, index: int) -> list[Bot]:
+    return [BaselineBot(worker, {"game": game, "seed": seed, "index": index, "budget_ms": budget,
+                                 "bot_seed": f"{seed}/search/{seat}"}) for seat in range(4)]
+
+
 def _collect(result: DealResult, times: Sequence[list[float]], is_a: Callable[[int], bool]) -> None:
     for seat, seat_times in enumerate(times):
         (result.a_ms if is_a(seat) else result.b_ms).extend(seat_times)
 
 
-def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool]) -> list[DealResult]:
-    game, a, b, seed, start, stop, budget_ms, hard_stop = args
-    return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop) for i in range(start, stop)]
+def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool, Baseline | None]) -> list[DealResult]:
+    game, a, b, seed, start, stop, budget_ms, hard_stop, baseline = args
+    if baseline is None:
+        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop) for i in range(start, stop)]
+    from tricktable.speed import Worker, baseline_tree
+
+    worker = Worker(baseline_tree(baseline.commit))
+    budget = next(ms for ms in (baseline.budget_ms, budget_ms, 250.0) if ms is not None)
+    try:
+        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, (worker, budget))
+                for i in range(start, stop)]
+    finally:
+        worker.close()
 
 
 def percentiles(times: Sequence[float]) -> dict[str, float]:
@@ -122,14 +178,20 @@ def percentiles(times: Sequence[float]) -> dict[str, float]:
 
 def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
           budget_ms: float | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
-          hard_stop: bool = True) -> dict[str, Any]:
+          hard_stop: bool = True, baseline: Baseline | None = None) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; see the module docstring for the scoring.
     ``progress`` gets the summary so far after every chunk of deals.  Without
     ``hard_stop`` a search always uses all its worlds, so the result does not
-    depend on how loaded the machine is (the decision times still do)."""
+    depend on how loaded the machine is (the decision times still do).
+    With ``baseline``, B is that commit's search bot instead of ``b``."""
     entry(game)  # fail early on an unknown game
+    if baseline is not None:
+        from tricktable.speed import baseline_tree
+
+        baseline_tree(baseline.commit)  # unpack it once, before the jobs start
+    label_b = b if baseline is None else f"search@{baseline.commit}"
     chunk = max(1, min(10, deals // max(1, jobs * 4)))
-    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop)
+    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop, baseline)
              for start in range(0, deals, chunk)]
     results: list[DealResult] = []
     if jobs > 1:
@@ -137,13 +199,13 @@ def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
             for done in pool.map(_run_chunk, tasks):
                 results += done
                 if progress:
-                    progress(summary(game, a, b, results))
+                    progress(summary(game, a, label_b, results))
     else:
         for task in tasks:
             results += _run_chunk(task)
             if progress:
-                progress(summary(game, a, b, results))
-    return summary(game, a, b, results)
+                progress(summary(game, a, label_b, results))
+    return summary(game, a, label_b, results)
 
 
 def summary(game: str, a: str, b: str, results: Sequence[DealResult]) -> dict[str, Any]:

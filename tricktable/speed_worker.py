@@ -8,7 +8,8 @@ since the protocol rewrite has: the registry, ``arena.deal_state``,
 deal (seed and index) and the public action prefix as ``[seat, text]`` pairs.
 
 Protocol, one JSON object per line: in ``{"game", "seed", "index", "prefix",
-"budget_ms"}``, out ``{"cpu_ms", "rollouts", "action"}``.
+"budget_ms"}`` (and the bot's ``bot_seed``; a prefix entry ``["referee", action]`` is
+a referee's action), out ``{"cpu_ms", "rollouts", "action"}``.
 
 A rollout is one sampled world finished for one candidate action (by policy or
 solver).  A search that counts them itself says so in ``search.ROLLOUT_COUNTER``;
@@ -53,9 +54,12 @@ def main() -> None:
         options = spec.normalize_options(game_entry.bot_options)
         state = deal_state(spec, job["seed"], job["index"], options)
         for seat, text in job["prefix"]:
-            state.act(seat, text)
+            if seat == "referee":
+                state.apply_referee(int(text))
+            else:
+                state.act(seat, text)
         obs = state.observe(state.to_move)
-        bot = make_bot("search", seed="bench", budget_ms=job["budget_ms"], hard_ms=1e9)
+        bot = make_bot("search", seed=job.get("bot_seed", "bench"), budget_ms=job["budget_ms"], hard_ms=1e9)
         before, start = rollouts(), time.process_time()
         action = bot.choose(obs)
         cpu_ms = (time.process_time() - start) * 1000

@@ -54,3 +54,19 @@ def test_timing_reports_wall_and_cpu_percentiles():
     result = measure("euchre", "heuristic", 3)
     assert result["decisions"] > 0 and result["cpu_ms"]["p50"] <= result["cpu_ms"]["max"]
     assert set(result["wall_ms"]) == {"p50", "p95", "max"}
+
+
+def test_a_baseline_commit_plays_b_through_its_own_worker():
+    # HEAD's search as the baseline of this checkout's search (same code, same seeds):
+    # every decision is the same, so the duplicate score is exactly zero.
+    import subprocess
+
+    from tricktable.arena import Baseline
+    from tricktable.speed import ROOT
+
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+    result = arena("euchre", "search", "search", 2, "base", budget_ms=5, hard_stop=False,
+                   baseline=Baseline(head))
+    assert result["b"] == f"search@{head}" and result["deals"] == 2
+    assert result["mean_diff"] == 0 and result["b_ms"]["p50"] > 0
