@@ -108,6 +108,9 @@ class OptionSpec:
     default: Any
     choices: tuple[Any, ...] = (False, True)
     description: str = ""
+    legacy: bool = False
+    """Kept only so that records of an older rules version replay (see
+    ``GameSpec.legacy_rules``); never offered in the Rules dialog."""
 
 
 @dataclass
@@ -123,6 +126,10 @@ class GameSpec(ABC):
     """Every action int the game uses, as named ranges (``tricktable.core.actions``)."""
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    legacy_rules: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    """Older rules versions whose records still replay: version → the (legacy)
+    options that reproduce its rules.  A record keeps the version it was made
+    under, and replaying it switches those options on."""
 
     def normalize_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Fill defaults, apply a ``preset``, and reject anything unknown."""

@@ -123,15 +123,14 @@ def parse_record(data: Any) -> GameRecord:
         spec = get_spec(data.get("game"))
     except GameError as error:
         raise RecordError(str(error)) from None
-    if data.get("rules_version") != spec.rules_version:
-        raise RecordError(
-            f"record was made under rules {data.get('rules_version')!r}, this is {spec.rules_version!r}"
-        )
+    version = data.get("rules_version")
+    if version != spec.rules_version and version not in spec.legacy_rules:
+        raise RecordError(f"record was made under rules {version!r}, this is {spec.rules_version!r}")
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError("options must be an object")
     try:
-        options = spec.normalize_options(options)
+        options = spec.normalize_options({**options, **spec.legacy_rules.get(str(version), {})})
     except GameError as error:
         raise RecordError(str(error)) from None
     actions = data.get("actions")
@@ -143,14 +142,14 @@ def parse_record(data: Any) -> GameRecord:
         if not isinstance(deal_data, Mapping):
             raise RecordError("a deal record needs a 'deal' object")
         deal = spec.deal_from_json(deal_data)
-        return GameRecord(spec.name, spec.rules_version, options, "deal", deal=deal, actions=list(actions))
+        return GameRecord(spec.name, str(version), options, "deal", deal=deal, actions=list(actions))
     if kind == "match":
         seed, daily = data.get("seed"), data.get("daily", False)
         if not isinstance(seed, str) or not seed:
             raise RecordError("a match record needs a non-empty 'seed' string")
         if not isinstance(daily, bool):
             raise RecordError("'daily' must be true or false")
-        return GameRecord(spec.name, spec.rules_version, options, "match", seed=seed, daily=daily, actions=list(actions))
+        return GameRecord(spec.name, str(version), options, "match", seed=seed, daily=daily, actions=list(actions))
     raise RecordError(f"kind must be 'deal' or 'match', not {kind!r}")
 
 

@@ -109,7 +109,7 @@ def game_catalog() -> list[dict[str, Any]]:
                 "options": [
                     {"name": o.name, "default": o.default, "choices": list(o.choices), "description": o.description}
                     for o in spec.option_specs
-                    if o.name not in HIDDEN_OPTIONS
+                    if o.name not in HIDDEN_OPTIONS and not o.legacy
                 ],
                 "presets": {k: dict(v) for k, v in spec.presets.items()},
                 "first_game_option": any(o.name == "first_game" for o in spec.option_specs),

@@ -8,11 +8,14 @@ Kontra; unless said otherwise seats 0 and 2 are Re, 1 and 3 Kontra.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from tricktable.cards import parse_card
+from tricktable.core.errors import RecordError
+from tricktable.core.record import record_of, replay
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import KONTRA, POINTS, RE, SOLO_NAMES, DealFacts, settle
 
@@ -188,6 +191,87 @@ def test_19_losers_announcement_missed_per_level():
     lines, seats = breakdown(facts(70, levels=(-1, 2)))
     assert lines == [("won", 1, RE), ("kontra_announced", 2, RE), ("missed_no_60", 2, RE)]
     assert seats == [5, -5, 5, -5]
+
+
+def test_20_told_no_90_side_wins_by_reaching_90():
+    """Announcements (rules doppelkopf-2), the rules file's example: Re says Re; Kontra says
+    Kontra and no 90 and takes 123.  Kontra missed 151, Re (told no 90, announced only Re)
+    reached 90: Re wins — won 1, Re announced 2, Kontra announced 2, no 90 announced by the
+    losers and missed 2 = 7.  (doppelkopf-1 scored it "nobody wins", value 0.)"""
+    lines, seats = breakdown(facts(117, levels=(0, 1)))
+    assert lines == [("won", 1, RE), ("re_announced", 2, RE), ("kontra_announced", 2, RE),
+                     ("missed_no_90", 2, RE)]
+    assert seats == [7, -7, 7, -7]
+    old = settle(dataclasses.replace(facts(117, levels=(0, 1)), told_wins=False))
+    assert old.winner is None and old.seat_points == [0, 0, 0, 0]
+
+
+def test_21_told_no_60_side_wins_by_reaching_60():
+    """Announcements: Kontra (Kontra only) told no 60 wins with 60: Re announced up to no 60
+    and took 180 (one short of 181).  Kontra: won 1, gegen die Alten 1, Re announced 2,
+    Kontra announced 2, no 60 missed by the losers 2 (no 90 was made: 180 ≥ 151) = 8."""
+    lines, seats = breakdown(facts(180, levels=(2, 0)))
+    assert lines == [("won", 1, KONTRA), ("against_the_old", 1, KONTRA), ("re_announced", 2, KONTRA),
+                     ("kontra_announced", 2, KONTRA), ("missed_no_60", 2, KONTRA)]
+    assert seats == [-8, 8, -8, 8]
+    assert settle(facts(181, levels=(2, 0))).winner == RE  # 181 made, Kontra 59 under 60
+
+
+def test_22_told_schwarz_side_wins_with_one_trick():
+    """Announcements: told schwarz, a side that announced only Kontra wins with one trick, even
+    one worth 0 card points: Re announced schwarz and took 240 points in 11 tricks.  Kontra:
+    won 1, gegen die Alten 1, Re announced 2, Kontra announced 2, schwarz missed by the
+    losers 2 = 8 (Re made no 90, no 60 and no 30)."""
+    lines, seats = breakdown(facts(240, levels=(4, 0), re_tricks=11))
+    assert lines == [("won", 1, KONTRA), ("against_the_old", 1, KONTRA), ("re_announced", 2, KONTRA),
+                     ("kontra_announced", 2, KONTRA), ("missed_schwarz", 2, KONTRA)]
+    assert seats == [-8, 8, -8, 8]
+
+
+def test_23_both_announced_no_90_both_miss_nobody_wins():
+    """Announcements: only when both teams announced no 90 or more and both miss does nobody
+    win — Re no 60 takes 160 (missed 181), Kontra no 90 takes 80 (missed 151)."""
+    assert settle(facts(160, levels=(2, 1))).winner is None
+    assert settle(facts(160, levels=(2, 0))).winner == KONTRA  # Kontra told no 60, 80 ≥ 60
+
+
+def told_no_90_deal(dk, seed: int) -> st.DoppelkopfState | None:
+    """A normal game where Re says Re and Kontra says Kontra and no 90 before the first
+    card, then random cards; ``None`` if the deal is no normal game."""
+    state = dk.run(dk.start(["", "", "", ""], seed=seed), "healthy", "healthy", "healthy", "healthy")
+    if state.contract != st.NORMAL_GAME:
+        return None
+    re_seat, kontra_seat = state.team.index(RE), state.team.index(KONTRA)
+    state.act(re_seat, "re")
+    state.act(kontra_seat, "kontra")
+    state.act(kontra_seat, "no 90")
+    return dk.advance(state, random.Random(seed), lambda s: s.is_terminal())
+
+
+def test_doppelkopf_1_records_replay_with_their_scoring(dk):
+    """Old records keep replaying: a record made under rules doppelkopf-1 replays with the old
+    winner rule (its stored version selects it); under doppelkopf-2 the same actions score anew."""
+    changed = 0
+    for seed in range(12):
+        state = told_no_90_deal(dk, seed)
+        if state is None:
+            continue
+        record = record_of(state).to_json()
+        assert record["rules_version"] == "doppelkopf-2" and not record["options"]["winner_doppelkopf_1"]
+        assert replay(record).returns() == state.returns()
+        old = replay({**record, "rules_version": "doppelkopf-1"})
+        assert old.history == state.history and old.options["winner_doppelkopf_1"]
+        assert old.returns() == settle(dataclasses.replace(state.facts(), told_wins=False)).seat_points
+        assert replay(record_of(old).to_json()).returns() == old.returns()  # re-recorded: still the old rule
+        kontra_points = state.facts().card_points[KONTRA]
+        if 120 <= kontra_points < 151:  # Re took 90..120: it missed its old 121, reached the new 90
+            assert state.settlement.winner == RE and old.settlement.winner is None
+            changed += 1
+        else:
+            assert state.settlement.winner == old.settlement.winner
+    assert changed >= 2
+    with pytest.raises(RecordError, match="doppelkopf-0"):
+        replay({**record, "rules_version": "doppelkopf-0"})
 
 
 # -- extras as the state finds them in the tricks --------------------------------------------------------

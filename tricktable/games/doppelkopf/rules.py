@@ -134,6 +134,8 @@ TARGETS = (None, 151, 181, 211, None)
 """Card points a team needs after announcing level 1..3 (schwarz: every trick)."""
 MARKS = (90, 60, 30, 0)
 """The losers' marks for no 90, no 60, no 30 and schwarz (schwarz: no trick)."""
+ONE_TRICK = -1
+"""``team_target`` of a team told schwarz: it wins with one trick."""
 RE, KONTRA = 0, 1
 TEAM_NAMES = ("re", "kontra")
 
@@ -171,6 +173,9 @@ class DealFacts:
     levels: tuple[int, int]  # highest announcement level per team, -1 for none
     extras: tuple[list[tuple[str, str]], list[tuple[str, str]]] = field(default_factory=lambda: ([], []))
     """Per team, the extra points it scored as (key, text), one entry per point."""
+    told_wins: bool = True
+    """A team told no 90 (…) that announced no more than Re/Kontra wins by reaching 90 (…):
+    rules doppelkopf-2; ``False`` replays doppelkopf-1 records."""
 
 
 @dataclass
@@ -181,11 +186,19 @@ class Settlement:
     seat_points: list[int]
 
 
-def team_target(team: int, levels: tuple[int, int]) -> int | None:
-    """The card points a team must reach; ``None`` means every trick (schwarz)."""
-    level = levels[team]
+def team_target(team: int, levels: tuple[int, int], told_wins: bool = True) -> int | None:
+    """The card points a team must reach; ``None`` means every trick (schwarz) and
+    ``ONE_TRICK`` one trick.
+
+    A team that announced no 90 (60, 30, schwarz) needs 151 (181, 211, every trick).
+    A team that announced only Re/Kontra or nothing, told no 90 (60, 30, schwarz) by
+    the other, needs 90 (60, 30, one trick) — spec "Announcements", corrected in
+    rules doppelkopf-2; ``told_wins=False`` is doppelkopf-1, where it needed 120/121."""
+    level, other = levels[team], levels[1 - team]
     if level >= 1:
         return TARGETS[level]
+    if told_wins and other >= 1:
+        return ONE_TRICK if other == 4 else MARKS[other - 1]
     kontra_only = levels[KONTRA] >= 0 and levels[RE] < 0
     if team == RE:
         return 120 if kontra_only else 121
@@ -193,17 +206,23 @@ def team_target(team: int, levels: tuple[int, int]) -> int | None:
 
 
 def made_target(team: int, facts: DealFacts) -> bool:
-    target = team_target(team, facts.levels)
+    target = team_target(team, facts.levels, facts.told_wins)
     if target is None:
         return facts.tricks[team] == TRICKS
+    if target == ONE_TRICK:
+        return facts.tricks[team] >= 1
     return facts.card_points[team] >= target
 
 
 def deal_winner(facts: DealFacts) -> int | None:
-    """Announced targets must be reached; an unannounced team only has to stop
-    the other.  Both announced and both missed: nobody wins.  (The two targets
-    always add up to more than 240, so at most one team reaches its own.)"""
+    """The team that reached its target (the two targets always add up to more
+    than 240 points, or ask for every trick against one, so at most one does).
+    Nobody reaches it only when both announced no 90 or more (spec
+    "Announcements"); under doppelkopf-1 also when one of them had announced only
+    Re/Kontra, which is why the old rule is kept apart below."""
     made = [made_target(t, facts) for t in (RE, KONTRA)]
+    if facts.told_wins:
+        return RE if made[RE] else KONTRA if made[KONTRA] else None
     announced = [facts.levels[t] >= 0 for t in (RE, KONTRA)]
     if announced[RE] and announced[KONTRA]:
         return RE if made[RE] else KONTRA if made[KONTRA] else None

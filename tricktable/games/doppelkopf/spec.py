@@ -22,7 +22,8 @@ PACKET = 3
 class DoppelkopfSpec(GameSpec):
     name = "doppelkopf"
     title = "Doppelkopf"
-    rules_version = "doppelkopf-1"
+    rules_version = "doppelkopf-2"
+    """Changes: ``docs/changelog-doppelkopf.md``."""
     deck = DECK
     double_deck = True
     actions = ACTIONS
@@ -33,7 +34,11 @@ class DoppelkopfSpec(GameSpec):
         OptionSpec("karlchen_only_by_winning", False,
                    description="Karlchen only by winning: catching an opposing J♣ in the last trick scores nothing."),
         OptionSpec("poverty", True, description="Poverty (Armut) may be declared (off in the DDV preset)."),
+        OptionSpec("winner_doppelkopf_1", False, legacy=True,
+                   description="The winner rule of rules doppelkopf-1: a team told no 90 that announced only "
+                               "Re/Kontra needed 120/121, and nobody won when both missed."),
     )
+    legacy_rules = {"doppelkopf-1": {"winner_doppelkopf_1": True}}
     presets = {
         # The German Doppelkopf association's tournament rules, as the spec restates them: without
         # the tournament list every solo is voluntary, and a voluntary solo is led from the dealer's left.

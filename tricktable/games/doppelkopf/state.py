@@ -576,7 +576,8 @@ class DoppelkopfState(GameState):
             points[team[seat]] += self.won_points[seat]
             tricks[team[seat]] += self.won_tricks[seat]
         return DealFacts(tuple(team), self.lone, (points[0], points[1]), (tricks[0], tricks[1]),
-                         (self.levels[0], self.levels[1]), self._extras())
+                         (self.levels[0], self.levels[1]), self._extras(),
+                         told_wins=not self.options["winner_doppelkopf_1"])
 
     def _extras(self) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         """Fox caught, Karlchen, Doppelkopf tricks — per team (none in solos)."""
