@@ -1,5 +1,5 @@
-"""The protocol's contract, checked for every registered game and option preset
-by random play (in the spirit of OpenSpiel's ``random_sim_test``).
+"""The protocol's contract, checked for every registered game, option preset and
+legacy rules version by random play (in the spirit of OpenSpiel's ``random_sim_test``).
 
 Each case plays ``CONTRACT_DEALS`` random deals (default 300 per game, shared
 by its presets; raise it with the environment variable for a longer run) where
@@ -44,9 +44,11 @@ checks (illegal actions, sampled worlds) run."""
 
 
 def cases() -> list[Any]:
+    """Every game with its default options, each preset, and each older rules
+    version it still replays (``GameSpec.legacy_rules``, as ``legacy:<version>``)."""
     out = []
     for game in ENTRIES:
-        presets = [None, *game.spec.presets]
+        presets = [None, *game.spec.presets, *(f"legacy:{v}" for v in game.spec.legacy_rules)]
         for preset in presets:
             deals = math.ceil(DEALS / len(presets))
             out.append(pytest.param(game, preset, deals, id=f"{game.name}-{preset or 'default'}"))
@@ -54,6 +56,8 @@ def cases() -> list[Any]:
 
 
 def options_of(spec: GameSpec, preset: str | None) -> dict[str, Any]:
+    if preset and preset.startswith("legacy:"):
+        return spec.normalize_options(spec.legacy_rules[preset.removeprefix("legacy:")])
     return spec.normalize_options({"preset": preset} if preset else {})
 
 
