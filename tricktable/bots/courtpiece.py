@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Sequence
-from weakref import WeakKeyDictionary
 
 from tricktable.bots.base import note_trick
 from tricktable.bots.search import SearchGame, team_value
@@ -98,21 +97,27 @@ def table_from_state(state: CourtPieceState) -> Table:
                  (state.captured[0], state.captured[1]), state.must_trump, state.trump_trick)
 
 
-_TALLIES: "WeakKeyDictionary[CourtPieceState, tuple[int, int, tuple[int, ...]]]" = WeakKeyDictionary()
-"""Per (sampled) state: how many finished tricks are tallied, the cards in them and
-the voids they showed.  Rollouts ask after every card, so only the tricks since
-the last call are added; the bot keeps this itself and writes nothing on a state."""
+_LAST_TALLY: list[tuple[CourtPieceState | None, int, int, tuple[int, ...]]] = [(None, 0, 0, (0, 0, 0, 0))]
+"""The (sampled) state last tallied, how many of its finished tricks, the cards in
+them and the voids they showed.  A rollout asks after every card on the same
+state, so only the tricks since the last call are added; one entry is enough (a
+rollout plays one state to its end) and cheaper than a weak mapping.  The bot keeps
+this itself and writes nothing on a state; the entry is read and replaced whole,
+so bots in several threads only ever miss it."""
 
 
 def _tally(state: CourtPieceState) -> tuple[int, tuple[int, ...]]:
-    count, gone, voids_t = _TALLIES.get(state, (0, 0, (0, 0, 0, 0)))
-    if count > len(state.tricks):
+    last, count, gone, voids_t = _LAST_TALLY[0]
+    tricks = state.tricks
+    if last is not state or count > len(tricks):
         count, gone, voids_t = 0, 0, (0, 0, 0, 0)
-    voids = list(voids_t)
-    for leader, cards, _ in state.tricks[count:]:
-        gone |= note_trick(voids, _seated(leader, cards), SUIT_OF)
-    _TALLIES[state] = (len(state.tricks), gone, tuple(voids))
-    return gone, tuple(voids)
+    if count < len(tricks):
+        voids = list(voids_t)
+        for leader, cards, _ in tricks[count:]:
+            gone |= note_trick(voids, _seated(leader, cards), SUIT_OF)
+        voids_t = tuple(voids)
+    _LAST_TALLY[0] = (state, len(tricks), gone, voids_t)
+    return gone, voids_t
 
 
 def table_from_observation(obs: CourtPieceObservation) -> Table:
