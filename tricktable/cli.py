@@ -229,6 +229,10 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--host", default="127.0.0.1")
     w.add_argument("--port", type=int, default=8000)
     w.add_argument("--database", help="SQLAlchemy URL (default: $TRICKTABLE_DATABASE_URL or SQLite in ./data)")
+    w.add_argument("--workers", type=int, default=None,
+                   help="server processes on the one port (default: the number of cores)")
+    w.add_argument("--think-processes", type=int, default=None,
+                   help="processes each server's computer players think in (default: cores / workers, at least 1)")
 
     a = commands.add_parser("arena", help="duplicate deals between two bots (A minus B)")
     a.add_argument("game", choices=sorted(GAMES))
@@ -295,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "serve":
             from tricktable.server.serve import serve
 
-            serve(args.host, args.port, args.database)
+            serve(args.host, args.port, args.database, workers=args.workers, think_processes=args.think_processes)
         elif args.command == "arena":
             from tricktable.arena import Baseline, arena
 

@@ -44,11 +44,12 @@ from tricktable.store import Store
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 REQUEST_THREADS = 16
 BOT_WORKERS = 2
-"""Threads in which the computer players think (one game each at a time)."""
-BACKGROUND_THREADS = BOT_WORKERS + 2
-"""Threads outside the request pool that use the database (the computer
-players' workers, the start-up scan, one spare); the connection pool has room
-for them too."""
+"""Threads that work the computer players' turns (one game each at a time);
+with thinking processes, two per process, so a process never waits for a
+thread to hand it work."""
+SERVICE_THREADS = 4
+"""Other threads that use the database (the start-up scan, the lease sweeper,
+the change feed, one spare); the connection pool has room for them too."""
 RETRY_SECONDS = 2
 SERVER_OPTIONS = {"person_seat"}
 """Options the room sets itself (the person is always seat 0), never accepted."""
@@ -128,11 +129,15 @@ def check_option_types(game: str, options: dict[str, Any]) -> None:
 
 
 def create_app(database_url: str | None = None, limits: Limits | None = None,
-               bot_factory: BotFactory = default_bot_factory) -> FastAPI:
+               bot_factory: BotFactory = default_bot_factory, think_processes: int = 0) -> FastAPI:
     """The app; ``bot_factory(game, level, seed)`` seats the computer players
-    (tests and ``tricktable serve`` choose; the default is ``bots/levels.py``)."""
-    store = Store(database_url, pool_size=REQUEST_THREADS + BACKGROUND_THREADS)
-    room = Room(store, bot_factory=bot_factory, workers=BOT_WORKERS)
+    (tests and ``tricktable serve`` choose; the default is ``bots/levels.py``);
+    they think in ``think_processes`` worker processes (0: in the app's own
+    threads, as tests with unpicklable factories need).  The connection pool
+    is sized to every thread that uses the database."""
+    bot_threads = max(BOT_WORKERS, 2 * think_processes)
+    store = Store(database_url, pool_size=REQUEST_THREADS + bot_threads + SERVICE_THREADS)
+    room = Room(store, bot_factory=bot_factory, workers=bot_threads, think_processes=think_processes)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -2,8 +2,8 @@
 published here, and every open event stream of that game receives it.
 
 ``Channel`` is the small interface the room needs; ``LocalChannel`` delivers
-within one process.  A cross-process channel (PostgreSQL LISTEN/NOTIFY, issue
-15) implements the same two methods.
+within one process.  Other processes' commits reach it as ``changed`` events
+from the change feed (``feed.py``: PostgreSQL LISTEN/NOTIFY, SQLite polling).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import Any, Protocol
 @dataclass(frozen=True)
 class Event:
     """One thing a stream sends: ``kind`` is ``step``, ``thinking`` or
-    ``state``; ``version`` is the game's version it belongs to."""
+    ``state``; ``version`` is the game's version it belongs to.  A
+    ``changed`` event is never sent: it says that another process changed the
+    game (``feed.py``), so the stream reads what it missed."""
 
     game_id: str
     kind: str
@@ -85,6 +87,11 @@ class LocalChannel:
                 found.discard(subscription)
                 if not found:
                     del self._subscribers[subscription.game_id]
+
+    def games(self) -> list[str]:
+        """The games some stream of this process is watching."""
+        with self._lock:
+            return list(self._subscribers)
 
     def listeners(self, game_id: str) -> int:
         with self._lock:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -26,12 +27,14 @@ from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.core.errors import GameError, GameOver, NotYourTurn
 from tricktable.core.record import RECORD_FORMAT, parse_record, record_of
 from tricktable.games import get_spec
-from tricktable.server.channel import Channel, Event, LocalChannel
+from tricktable.server.channel import Event, LocalChannel
 from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
+from tricktable.server.feed import ChangeFeed
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
 from tricktable.server.referee import Position, Referee, daily_score
 from tricktable.server.responses import HUMAN, bot_to_move, fairness_of, seed_revealed, shape, utc_day
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
+from tricktable.server.thinking import ThinkingPool, think_here
 from tricktable.store import StaleVersion, Store
 
 
@@ -49,21 +52,31 @@ class Room:
     that loads them later lets the bots move.
     """
 
-    def __init__(self, store: Store, bot_factory: BotFactory = default_bot_factory, channel: Channel | None = None,
-                 workers: int = 2):
+    def __init__(self, store: Store, bot_factory: BotFactory = default_bot_factory, channel: LocalChannel | None = None,
+                 workers: int = 2, think_processes: int = 0):
+        """``workers``: threads that work games' bot turns; ``think_processes``:
+        worker processes the computer players think in (0: in those threads;
+        the bot factory must then be picklable)."""
         self.store = store
         self.secret = store.secret()
         self.commitments = Commitments(self.secret)
         self.bot_factory = bot_factory
         self.referee = Referee(store)
-        self.channel: Channel = channel or LocalChannel()
-        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, bot_factory, workers)
+        self.channel = channel or LocalChannel()
+        self.feed = ChangeFeed(store, self.channel)
+        self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
+        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, bot_factory, workers,
+                                      think=self.thinking.think if self.thinking else think_here)
 
     def start(self) -> None:
+        self.feed.start()
+        if self.thinking is not None:
+            self.thinking.start()
         self.scheduler.start()
 
     def stop(self) -> None:
-        self.scheduler.stop()
+        self.scheduler.stop(interrupt=self.thinking.stop if self.thinking else None)
+        self.feed.stop()
 
     def bot_name(self, game: str, level: str = DEFAULT_LEVEL) -> str:
         return self.bot_factory(game, level, "name").name
@@ -196,16 +209,32 @@ class Room:
                     data = shape(row, state, [step], daily_score(state, row), version=number,
                                  view=told_position.view)
                     events.append(Event(game_id, "step", number, data))
-        thinking = self.scheduler.thinking(game_id)
-        if thinking is not None and thinking[1] == row.version:
-            events.append(Event(game_id, "thinking", row.version, {"seat": thinking[0], "version": row.version}))
+        seat = self._thinking_seat(position)
+        if seat is not None:
+            events.append(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
         return events
 
+    def _thinking_seat(self, position: Position) -> int | None:
+        """The computer player thinking now: in this process, or in another
+        that holds the game's turn lease."""
+        row = position.row
+        here = self.scheduler.thinking(row.id)
+        if here is not None:
+            return here[0] if here[1] == row.version else None
+        if row.lease_until is not None and row.lease_until > time.time():
+            return bot_to_move(position.state)
+        return None
+
     def refresh(self, game_id: str, version: int) -> list[Event]:
-        """``catch_up`` if the stored game is past ``version`` (it was moved by
-        another process, whose channel this one does not hear), else nothing."""
-        stored = self.store.version_of(game_id)
-        if stored is None or stored <= version:
+        """What the stream that has seen ``version`` missed because another
+        process committed or claimed it (this process's channel did not hear
+        it): ``catch_up`` if the stored game is past ``version`` or another
+        process is thinking in it, else nothing."""
+        stored = self.store.versions([game_id]).get(game_id)
+        if stored is None or stored[0] < version:
+            return []
+        claimed = stored[1] is not None and stored[1] > time.time()
+        if stored[0] == version and not claimed:
             return []
         return self.catch_up(game_id, version)
 

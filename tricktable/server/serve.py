@@ -1,16 +1,23 @@
-"""``tricktable serve``: run the app under uvicorn."""
+"""``tricktable serve``: run the app under uvicorn, in ``--workers`` processes
+on one port (uvicorn's worker model: each is a whole server; they share the
+database, which decides every race, and see each other's moves through its
+change feed), each with its own pool of processes the computer players
+think in."""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import uvicorn
+from fastapi import FastAPI
 
 from tricktable.bots import BOTS
 from tricktable.server.app import create_app
 from tricktable.server.scheduler import BotFactory, default_bot_factory, forced_bot
-from tricktable.store import default_database_url
+from tricktable.store import Store, default_database_url
 
+THINK_PROCESSES_VARIABLE = "TRICKTABLE_THINK_PROCESSES"
 GRACEFUL_SHUTDOWN_SECONDS = 3
 """Open event streams never end by themselves; on shutdown they get this long."""
 
@@ -26,13 +33,36 @@ def bot_factory_from_environment() -> BotFactory:
     return forced_bot(forced)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None) -> None:
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process (uvicorn calls it in each): the database
+    and the thinking processes come from the environment ``serve`` sets."""
+    return create_app(os.environ["TRICKTABLE_DATABASE_URL"], bot_factory=bot_factory_from_environment(),
+                      think_processes=int(os.environ.get(THINK_PROCESSES_VARIABLE, "1")))
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, workers: int | None = None,
+          think_processes: int | None = None) -> None:
     url = database or default_database_url()
-    app = create_app(url, bot_factory=bot_factory_from_environment())
+    workers = max(1, workers or cores())
+    think_processes = max(1, think_processes or cores() // workers)
     shown = "[::1]" if host == "::1" else host
     # Printed before uvicorn starts so scripts (and people) know where to go.
-    print(f"tricktable: serving the card room at http://{shown}:{port}/ (database: {_safe(url)})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS)
+    print(f"tricktable: serving the card room at http://{shown}:{port}/ (database: {_safe(url)}; "
+          f"{workers} server process(es), {think_processes} thinking process(es) each)", flush=True)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
+                               "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS}
+    if workers == 1:
+        uvicorn.run(create_app(url, bot_factory=bot_factory_from_environment(), think_processes=think_processes),
+                    **options)
+        return
+    os.environ["TRICKTABLE_DATABASE_URL"] = url
+    os.environ[THINK_PROCESSES_VARIABLE] = str(think_processes)
+    Store(url).close()  # migrate once, before the workers start
+    uvicorn.run("tricktable.server.serve:app_from_environment", factory=True, workers=workers, **options)
 
 
 def _safe(url: str) -> str:

@@ -9,7 +9,8 @@ from tricktable.server.channel import Event, Subscription
 
 KEEP_ALIVE_SECONDS = 15.0
 POLL_SECONDS = 1.0
-"""How often a quiet stream asks the database whether another process moved the game."""
+"""How often a quiet stream asks the database whether another process moved
+the game: a safety net only, the change feed (``feed.py``) tells it sooner."""
 
 
 def encode(event: Event) -> str:
@@ -41,6 +42,10 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
         quiet = 0.0
         while True:
             event = await subscription.next(poll)
+            if event is not None and event.kind == "changed":
+                if not fresh.behind(event):
+                    continue
+                event = None  # read what another process committed or claimed; nothing to send itself
             if event is None or fresh.gap(event):
                 for missed in await refresh(fresh.seen):
                     if fresh.admit(missed):
@@ -77,6 +82,12 @@ class Freshness:
             return False
         self.seen = event.version
         return True
+
+    def behind(self, change: Event) -> bool:
+        """Whether a ``changed`` event may tell this stream something: a newer
+        version, or a computer player thinking at the version it has."""
+        told_thinking = self.thinking is not None and self.thinking[1] == self.seen
+        return change.version > self.seen or (change.version == self.seen and not told_thinking)
 
     def gap(self, event: Event) -> bool:
         """Whether ``event`` shows versions this stream has not been told."""

@@ -105,9 +105,14 @@ class Postgres:
 class ServerProcess:
     """``tricktable serve`` in a child process."""
 
-    def __init__(self, database: str, port: int | None = None, bot: str | None = "random", limit_scale: float = 50):
+    def __init__(self, database: str, port: int | None = None, bot: str | None = "random", limit_scale: float = 50,
+                 workers: int = 1, env: dict[str, str] | None = None):
+        """``workers`` 1: one process that a test may kill -9 (several workers
+        are uvicorn's children, which a killed parent leaves behind)."""
         self.database = database
         self.bot = bot
+        self.workers = workers
+        self.env = env or {}
         # Browser tests open many fresh profiles from one address; the limits
         # themselves are tested through the API.
         self.limit_scale = limit_scale
@@ -120,11 +125,12 @@ class ServerProcess:
 
     def start(self, timeout: float = 30.0) -> "ServerProcess":
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port), "--database", self.database],
+            [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port), "--database", self.database,
+             "--workers", str(self.workers)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env={**os.environ, "TRICKTABLE_LIMIT_SCALE": str(self.limit_scale),
-                 **({"TRICKTABLE_BOT": self.bot} if self.bot else {})},
+                 **({"TRICKTABLE_BOT": self.bot} if self.bot else {}), **self.env},
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

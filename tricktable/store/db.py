@@ -69,7 +69,12 @@ games = Table(
     Column("server_seed", String(64)),
     Column("client_seed", String(64)),
     Column("commitment", String(64)),
+    # The lease on the computer players' turn (``Store.claim_turn``): the
+    # server process working it and until when (Unix seconds).
+    Column("lease_owner", String(40)),
+    Column("lease_until", Float),
     Index("games_owner_status", "owner", "status"),
+    Index("games_lease_until", "lease_until"),
     Index("games_commitment", "commitment", unique=True),
 )
 
@@ -123,6 +128,9 @@ class StaleVersion(Exception):
     """The game changed since the version the writer read."""
 
 
+CHANGES_CHANNEL = "tricktable_games"
+"""The PostgreSQL NOTIFY channel: payload ``"<game id> <version>"`` per commit or claim."""
+
 BUSY_SECONDS = 2.0
 """How long a statement may wait for a lock or a connection before the request
 is answered 503: well under the 3 s a client should wait for any answer."""
@@ -143,6 +151,8 @@ class GameRow:
     server_seed: str | None = None
     client_seed: str | None = None
     commitment: str | None = None
+    lease_until: float | None = None
+    """Until when a server process holds the computer players' turn."""
 
     @property
     def counts_on_leaderboard(self) -> bool:
@@ -297,6 +307,61 @@ class Store:
         with self.engine.begin() as db:
             return list(db.execute(query).scalars())
 
+    # -- the computer players' turn: a lease ----------------------------------------
+    def claim_turn(self, game_id: str, version: int, owner: str, seconds: float) -> bool:
+        """Take (or extend) the lease on the game's computer-player turn at
+        ``version`` for ``seconds``: True if ``owner`` holds it now.  Refused
+        while another live process holds it, or if the game is past ``version``."""
+        now = time.time()
+        query = (update(games)
+                 .where(games.c.id == game_id, games.c.version == version,
+                        or_(games.c.lease_until.is_(None), games.c.lease_until < now, games.c.lease_owner == owner))
+                 .values(lease_owner=owner, lease_until=now + seconds))
+        with self.engine.begin() as db:
+            taken = db.execute(query).rowcount == 1
+            if taken:
+                self._notify(db, game_id, version)
+        return taken
+
+    def release_turn(self, game_id: str, owner: str, version: int | None = None) -> bool:
+        """Give ``owner``'s lease back once the turn is done at ``version``
+        (any version: a stopping process); False, the lease kept, if the game
+        moved on meanwhile: then there is more to do.  True if ``owner`` held
+        no lease on it any more."""
+        mine = and_(games.c.id == game_id, games.c.lease_owner == owner)
+        with self.engine.begin() as db:
+            where = mine if version is None else and_(mine, games.c.version == version)
+            if db.execute(update(games).where(where).values(lease_owner=None, lease_until=None)).rowcount == 1:
+                return True
+            return db.execute(select(games.c.id).where(mine)).first() is None
+
+    def lapsed_turns(self, limit: int = 100) -> list[str]:
+        """Open games whose turn lease has run out: their process died mid-turn."""
+        query = (select(games.c.id).where(games.c.status == "open", games.c.lease_until < time.time())
+                 .order_by(games.c.lease_until).limit(limit))
+        with self.engine.begin() as db:
+            return list(db.execute(query).scalars())
+
+    def versions(self, game_ids: list[str]) -> dict[str, tuple[int, float | None]]:
+        """(version, lease_until) of each game: what a process polls to see
+        other processes' commits and claims (SQLite has no notifications)."""
+        if not game_ids:
+            return {}
+        query = select(games.c.id, games.c.version, games.c.lease_until).where(games.c.id.in_(game_ids))
+        with self.engine.begin() as db:
+            return {found.id: (found.version, found.lease_until) for found in db.execute(query)}
+
+    @property
+    def notifies(self) -> bool:
+        """Whether commits are announced to other processes (PostgreSQL NOTIFY)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _notify(self, db: Any, game_id: str, version: int) -> None:
+        """Tell listening processes (``tricktable.server.feed``) that a game
+        changed; PostgreSQL delivers it when the transaction commits."""
+        if self.notifies:
+            db.execute(select(func.pg_notify(CHANGES_CHANNEL, f"{game_id} {version}")))
+
     def find_daily(self, game: str, day: str, device: str) -> GameRow | None:
         query = select(games).where(games.c.game == game, games.c.daily_day == day, games.c.device == device)
         with self.engine.begin() as db:
@@ -319,6 +384,7 @@ class Store:
             )
             if result.rowcount != 1:
                 raise StaleVersion(f"game {row.id} is no longer at version {row.version}")
+            self._notify(db, row.id, row.version + 1)
             if score is not None and row.counts_on_leaderboard:
                 db.execute(
                     insert(scores).values(
@@ -426,5 +492,5 @@ def _row(found: Any) -> GameRow:
     return GameRow(
         found["id"], found["game"], json.loads(found["record"]), found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], found["ranked"],
-        found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"],
+        found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
     )

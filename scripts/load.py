@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""Many simulated people at once, through the real HTTP API and live channel
+(issue 15).
+
+Starts ``tricktable serve`` itself on free loopback ports (its own SQLite file
+per server) and lets ``--people`` simulated people play whole matches of every
+game (person *i* starts with game *i* mod 7 and goes on to the next game), each
+with its own identity, its own event stream per match, and a thinking time
+drawn from ``--think`` seconds before each action.  Per run it prints person
+actions per second, click→own state (the action's response) and click→first
+computer player's card (its ``step`` on the stream) p50/p95/p99, errors (any
+5xx, refused connection, time-out or unexpected 4xx; a 409 is counted apart),
+and the server's CPU seconds and memory (its whole process tree, from /proc).
+
+``--json`` runs the issue's two measurements (under 10 minutes in all) and
+prints ``{"instant": {"actions_per_s", "p99_ms", "errors", "workers_2_vs_1"},
+"default": {"people", "first_bot_p95_ms", "errors"}}``, with each run's full
+figures under ``runs`` and, with ``--compare DIR``, the same measurements of
+that checkout (e.g. /work/base) under ``compare``:
+
+* instant: random computer players, people who act the moment it is their turn
+  (``--instant-people``, default 32), for ``--instant-seconds`` with one server
+  process and again with two;
+* default: the default-level computer players, ``--people`` (default 40)
+  thinking 1–3 s, for ``--default-seconds``, with ``--workers`` processes.
+
+Without ``--json`` it runs one configuration (``--bot``, ``--workers``,
+``--people``, ``--think``, ``--seconds``) and prints its figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
+BOT_ANSWER_SECONDS = 120.0
+"""A person gives up on the computer players after this long (an error)."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# -- the server under test ------------------------------------------------------------
+class Server:
+    """``tricktable serve`` from ``source`` in a child process, with its own SQLite file."""
+
+    def __init__(self, source: Path, bot: str | None, workers: int | None):
+        self.folder = tempfile.mkdtemp(prefix="tricktable-load-")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONPATH": str(source), "TRICKTABLE_LIMIT_SCALE": "100000"}
+        env.pop("TRICKTABLE_BOT", None)
+        if bot:
+            env["TRICKTABLE_BOT"] = bot
+        command = [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port),
+                   "--database", f"sqlite:///{self.folder}/load.db"]
+        if workers is not None:  # (today's main has one process and no --workers)
+            command += ["--workers", str(workers)]
+        self.process = subprocess.Popen(command, cwd=self.folder, env=env, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"server exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    self.warm_up()
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        self.stop()
+        raise SystemExit("the server did not start")
+
+    def warm_up(self, games: int = 6) -> None:
+        """A few games whose computer players have moved: every worker (and
+        its thinking processes) has started before the clock runs."""
+        with httpx.Client(base_url=self.url, timeout=60) as http:
+            http.post("/api/identity")
+            started = [http.post("/api/games", json={"game": GAMES[n % len(GAMES)]}).json()["id"] for n in range(games)]
+            deadline = time.monotonic() + 60
+            for game_id in started:
+                while http.get(f"/api/games/{game_id}").json()["thinking"] is not None and time.monotonic() < deadline:
+                    time.sleep(0.2)
+
+    def tree(self) -> list[int]:
+        """The server's process and all its descendants."""
+        found, todo = [], [self.process.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children") as children:
+                        todo += [int(child) for child in children.read().split()]
+            except OSError:
+                pass
+        return found
+
+    def usage(self) -> tuple[float, float]:
+        """(CPU seconds, resident MB) of the live process tree."""
+        cpu, rss = 0.0, 0.0
+        for pid in self.tree():
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{pid}/statm") as statm:
+                    pages = int(statm.read().split()[1])
+            except OSError:
+                continue
+            cpu += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            rss += pages * PAGE_BYTES / 2**20
+        return cpu, rss
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def supports_workers(source: Path) -> bool:
+    help_text = subprocess.run([sys.executable, "-m", "tricktable.cli", "serve", "--help"], capture_output=True,
+                               text=True, env={**os.environ, "PYTHONPATH": str(source)}, cwd=source).stdout
+    return "--workers" in help_text
+
+
+# -- the simulated people -----------------------------------------------------------------
+@dataclass
+class Figures:
+    own: list[float] = field(default_factory=list)
+    first_bot: list[float] = field(default_factory=list)
+    actions: int = 0
+    matches: int = 0
+    errors: int = 0
+    conflicts: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors += 1
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+
+def persons_turn(state: dict[str, Any]) -> bool:
+    view = state["view"]
+    return view["terminal"] or (view["to_move"] == 0 and state.get("thinking") is None and bool(view["legal"]))
+
+
+class Stream:
+    """One match's event stream, read by a task; arrivals timestamped there."""
+
+    def __init__(self, http: httpx.AsyncClient, game_id: str, version: int):
+        self.arrivals: asyncio.Queue[tuple[float, str, dict[str, Any]]] = asyncio.Queue()
+        self.task = asyncio.create_task(self._read(http, f"/api/games/{game_id}/events", version))
+
+    async def _read(self, http: httpx.AsyncClient, url: str, version: int) -> None:
+        try:
+            async with http.stream("GET", url, params={"version": version}, timeout=None) as response:
+                kind, data = "message", ""
+                async for line in response.aiter_lines():
+                    if line.startswith("event:"):
+                        kind = line[6:].strip()
+                    elif line.startswith("data:"):
+                        data += line[5:].strip()
+                    elif not line and data:
+                        self.arrivals.put_nowait((time.monotonic(), kind, json.loads(data)))
+                        kind, data = "message", ""
+        except httpx.HTTPError:
+            pass  # the server stopped; the person notices by a time-out
+
+    async def until_persons_turn(self, state: dict[str, Any], clicked: float | None,
+                                 figures: Figures) -> dict[str, Any]:
+        """Events until the person may act again; the first bot card's delay."""
+        deadline = time.monotonic() + BOT_ANSWER_SECONDS
+        first = True
+        while not persons_turn(state):
+            at, kind, data = await asyncio.wait_for(self.arrivals.get(), max(0.1, deadline - time.monotonic()))
+            if kind == "thinking" or data["version"] <= state["version"]:
+                continue
+            state = data
+            if first and clicked is not None and kind == "step" and data["steps"] and data["steps"][0]["seat"] != 0:
+                figures.first_bot.append(at - clicked)
+                first = False
+        return state
+
+    def close(self) -> None:
+        self.task.cancel()
+
+
+async def person(number: int, url: str, think: tuple[float, float], stop_at: float, figures: Figures) -> None:
+    rng = random.Random(f"load/{number}")
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        await http.post("/api/identity")  # servers that issue identities want one
+        game_index = number
+        while time.monotonic() < stop_at:
+            game = GAMES[game_index % len(GAMES)]
+            game_index += 1
+            try:
+                await play_match(http, game, rng, think, stop_at, figures)
+            except (httpx.HTTPError, asyncio.TimeoutError) as failure:
+                figures.error(type(failure).__name__)
+                await asyncio.sleep(1.0)
+
+
+async def play_match(http: httpx.AsyncClient, game: str, rng: random.Random, think: tuple[float, float],
+                     stop_at: float, figures: Figures) -> None:
+    answer = await http.post("/api/games", json={"game": game})
+    if answer.status_code != 201:
+        figures.error(f"new game {answer.status_code}")
+        await asyncio.sleep(1.0)
+        return
+    state = answer.json()
+    stream = Stream(http, state["id"], state["version"])
+    try:
+        state = await stream.until_persons_turn(state, None, figures)
+        while not state["view"]["terminal"]:
+            await asyncio.sleep(rng.uniform(*think))
+            if time.monotonic() > stop_at:
+                return
+            clicked = time.monotonic()
+            answer = await http.post(f"/api/games/{state['id']}/actions",
+                                     json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
+            answered = time.monotonic()
+            if answer.status_code == 409:  # a clock ran out, or an out-of-turn race: take the game as it is
+                figures.conflicts += 1
+                state = (await http.get(f"/api/games/{state['id']}")).json()
+                state = await stream.until_persons_turn(state, None, figures)
+                continue
+            if answer.status_code != 200:
+                figures.error(f"action {answer.status_code}")
+                return
+            state = answer.json()
+            figures.actions += 1
+            figures.own.append(answered - clicked)
+            state = await stream.until_persons_turn(state, clicked, figures)
+        figures.matches += 1
+    finally:
+        stream.close()
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"n": 0, "p50": None, "p95": None, "p99": None}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+    return {"n": len(ordered), "p50": round(statistics.median(ordered) * 1000, 1), "p95": at(0.95), "p99": at(0.99)}
+
+
+def run(source: Path, bot: str | None, workers: int | None, people: int, think: tuple[float, float],
+        seconds: float) -> dict[str, Any]:
+    """One server, ``people`` playing for ``seconds``; its figures."""
+    server = Server(source, bot, workers)
+    figures = Figures()
+    try:
+        cpu_before, _ = server.usage()
+        started = time.monotonic()
+
+        async def everyone() -> None:
+            stop_at = time.monotonic() + seconds
+            await asyncio.gather(*(person(n, server.url, think, stop_at, figures) for n in range(people)))
+
+        asyncio.run(everyone())
+        elapsed = time.monotonic() - started
+        cpu_after, rss = server.usage()
+    finally:
+        server.stop()
+    return {
+        "source": str(source), "bot": bot or "default level", "workers": workers or 1, "people": people,
+        "think_s": list(think), "seconds": round(elapsed, 1), "actions": figures.actions,
+        "actions_per_s": round(figures.actions / elapsed, 1), "matches_finished": figures.matches,
+        "click_to_own_ms": percentiles(figures.own), "click_to_first_bot_ms": percentiles(figures.first_bot),
+        "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
+        "server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1),
+    }
+
+
+def measure(source: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """The issue's two measurements of one checkout."""
+    scalable = supports_workers(source)
+    instant = {}
+    for workers in ((1, 2) if scalable else (None,)):
+        instant[workers or 1] = run(source, "random", workers, args.instant_people, (0.0, 0.0), args.instant_seconds)
+    default = run(source, None, args.workers if scalable else None, args.people, (1.0, 3.0), args.default_seconds)
+    best = instant[max(instant)]
+    ratio = round(instant[2]["actions_per_s"] / instant[1]["actions_per_s"], 2) if 2 in instant else None
+    return {
+        "instant": {"actions_per_s": best["actions_per_s"], "p99_ms": best["click_to_own_ms"]["p99"],
+                    "errors": sum(r["errors"] for r in instant.values()), "workers_2_vs_1": ratio},
+        "default": {"people": args.people, "first_bot_p95_ms": default["click_to_first_bot_ms"]["p95"],
+                    "errors": default["errors"]},
+        "runs": [*instant.values(), default],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="the issue's two measurements, as JSON")
+    parser.add_argument("--source", type=Path, default=REPO, help="checkout whose server to run (default: this one)")
+    parser.add_argument("--compare", type=Path, default=None, help="another checkout measured in the same run")
+    parser.add_argument("--people", type=int, default=40, help="simulated people (default 40)")
+    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("MIN", "MAX"),
+                        help="seconds a person thinks before each action (default 1 3)")
+    parser.add_argument("--workers", type=int, default=2, help="server processes (default 2)")
+    parser.add_argument("--bot", default=None, help="seat this bot at every level (e.g. random); default: the levels")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long one run lasts (default 60)")
+    parser.add_argument("--instant-people", type=int, default=32)
+    parser.add_argument("--instant-seconds", type=float, default=40.0)
+    parser.add_argument("--default-seconds", type=float, default=120.0)
+    args = parser.parse_args(argv)
+    if not args.json:
+        workers = args.workers if supports_workers(args.source) else None
+        print(json.dumps(run(args.source, args.bot, workers, args.people, tuple(args.think), args.seconds), indent=1))
+        return 0
+    started = time.monotonic()
+    figures = measure(args.source.resolve(), args)
+    if args.compare is not None:
+        figures["compare"] = measure(args.compare.resolve(), args)
+    figures["meta"] = {"seconds": round(time.monotonic() - started, 1), "cores": os.cpu_count(),
+                       "load_average": os.getloadavg()}
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

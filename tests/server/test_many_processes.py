@@ -1,0 +1,157 @@
+"""Several server processes on one database (issue 15), on SQLite and on a
+throwaway PostgreSQL: a game played alternately through both, live updates
+seen from the other process, and a bot turn finished by the survivor after
+the process working it was killed mid-thought."""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time
+
+import httpx
+import pytest
+
+from tricktable.core.record import replay
+from tricktable.server.testing import ServerProcess, read_events
+from tricktable.store import Store
+
+LEASE_SECONDS = "2"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request, tmp_path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
+    return request.getfixturevalue("postgres").new_database()
+
+
+def listen(http: httpx.Client, game_id: str, version: int, into: "queue.Queue[tuple[float, str, dict]]",
+           stop: threading.Event) -> threading.Thread:
+    """Read a game's event stream in a thread, each event with its arrival time."""
+
+    def run() -> None:
+        with http.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as response:
+            for kind, data in read_events(response):
+                if data is not None:
+                    into.put((time.monotonic(), kind, data))
+                if stop.is_set():
+                    return
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def wait_for_step(events: "queue.Queue[tuple[float, str, dict]]", version: int, timeout: float = 30) -> float:
+    """When the step (or state) with ``version`` arrived."""
+    deadline = time.monotonic() + timeout
+    while True:
+        arrived, kind, data = events.get(timeout=max(0.01, deadline - time.monotonic()))
+        if kind in ("step", "state") and data["version"] >= version:
+            return arrived
+
+
+def test_a_game_played_through_two_processes_is_seen_live_from_the_other(shared_url):
+    servers = [ServerProcess(shared_url).start(), ServerProcess(shared_url).start()]
+    stop = threading.Event()
+    try:
+        clients = [httpx.Client(base_url=s.url, timeout=30) for s in servers]
+        state = clients[0].post("/api/games", json={"game": "euchre"}).json()
+        watched: "queue.Queue[tuple[float, str, dict]]" = queue.Queue()
+        listen(clients[0], state["id"], state["version"], watched, stop)  # a tab on process A
+        rng, turn, delays = random.Random(3), 0, []
+        state = clients[1].get(f"/api/games/{state['id']}").json()
+        while not state["view"]["terminal"] and turn < 40:
+            while state["thinking"] is not None or not state["view"]["legal"]:
+                time.sleep(0.05)
+                state = clients[turn % 2].get(f"/api/games/{state['id']}").json()
+            http = clients[turn % 2]  # the person's actions alternate between the processes
+            sent = time.monotonic()
+            answer = http.post(f"/api/games/{state['id']}/actions",
+                               json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
+            assert answer.status_code == 200, answer.text
+            mine = answer.json()
+            arrived = wait_for_step(watched, mine["version"])  # process A's stream tells it
+            if turn % 2:
+                delays.append(arrived - sent)
+            state = http.get(f"/api/games/{mine['id']}").json()
+            turn += 1
+        assert turn >= 20
+        while state["thinking"] is not None:  # the computer players' last answers
+            time.sleep(0.05)
+            state = clients[0].get(f"/api/games/{state['id']}").json()
+        # Everything both processes committed is one record that replays.
+        store = Store(shared_url)
+        try:
+            row = store.load(state["id"])
+            assert row is not None and replay(row.record).view(0)["actions"] == state["view"]["actions"]
+        finally:
+            store.close()
+        delays.sort()
+        print(f"\nmove committed by B seen on A's stream: median {delays[len(delays) // 2] * 1000:.0f} ms, "
+              f"max {delays[-1] * 1000:.0f} ms (n={len(delays)}; includes B's answer)")
+    finally:
+        stop.set()
+        for server in servers:
+            server.stop()
+
+
+def test_a_bot_turn_is_finished_by_the_survivor_when_its_process_is_killed_mid_thought(shared_url):
+    """The hard computer players think in process A (it took the turn's
+    lease); A is killed -9 while one of them thinks; B, which nobody asks,
+    takes the turn over once the lease ran out and finishes it.  A stream on
+    B is told who is thinking in A meanwhile."""
+    env = {"TRICKTABLE_LEASE_SECONDS": LEASE_SECONDS}
+    first = ServerProcess(shared_url, bot=None, env=env).start()
+    second = ServerProcess(shared_url, bot=None, env=env).start()
+    store = Store(shared_url)
+    try:
+        http = httpx.Client(base_url=first.url, timeout=60)
+        state = http.post("/api/games", json={"game": "doppelkopf", "level": "hard"}).json()
+        deadline = time.monotonic() + 90
+        while state["thinking"] is not None:  # the opening moves, worked by A
+            time.sleep(0.1)
+            state = http.get(f"/api/games/{state['id']}").json()
+            assert time.monotonic() < deadline
+        mine = http.post(f"/api/games/{state['id']}/actions",
+                         json={"action": state["view"]["legal"][0], "version": state["version"]}).json()
+        assert mine["thinking"] is not None
+        from sqlalchemy import select
+
+        from tricktable.store.db import games
+
+        holder = None
+        while holder is None:
+            with store.engine.begin() as db:
+                holder = db.execute(select(games.c.lease_owner).where(games.c.id == mine["id"])).scalar()
+            assert time.monotonic() < deadline, "nobody took the computer players' turn"
+            time.sleep(0.02)
+        assert f":{first.process.pid}:" in holder  # A works the turn it was asked for
+        with httpx.Client(base_url=second.url, timeout=30) as other:
+            with other.stream("GET", f"/api/games/{mine['id']}/events", params={"version": mine["version"]}) as seen:
+                kinds = []
+                for kind, data in read_events(seen):
+                    kinds.append(kind)
+                    if kind == "thinking" or (kind == "step" and data["thinking"] is None):
+                        break
+                assert "thinking" in kinds  # B tells its tab that a computer player thinks (in A)
+        first.kill()  # SIGKILL while A's computer players think
+        before = store.load(mine["id"])
+        assert before is not None and replay(before.record).to_move != 0
+        while True:
+            row = store.load(mine["id"])
+            assert row is not None
+            if replay(row.record).to_move == 0:
+                break
+            assert time.monotonic() < deadline + 60, "the surviving process did not finish the bots' turn"
+            time.sleep(0.2)
+        assert row.version > before.version
+        final = httpx.get(f"{second.url}/api/games/{mine['id']}", timeout=30).json()
+        assert final["version"] == row.version and final["thinking"] is None
+        http.close()
+    finally:
+        store.close()
+        first.stop()
+        second.stop()
