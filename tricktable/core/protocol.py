@@ -306,7 +306,16 @@ class GameState(ABC):
 
 class DealState(GameState):
     """One deal of a game: the spec, the ``Deal``, the options, the dealer, each
-    hand as a card mask and the history; a game's deal state starts from here."""
+    hand as a card mask, the history with who took each action, the phase and
+    the seat to move; a game's deal state starts from here.
+
+    ``phase`` and ``turn`` are plain ints (enum members cost time on the hot
+    path); the deal is over when ``phase`` is the game's ``DONE``."""
+
+    DONE: ClassVar[int]
+    """The game's phase number of a finished deal."""
+    phase: int
+    turn: int
 
     def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
         self.spec = spec
@@ -315,3 +324,22 @@ class DealState(GameState):
         self.dealer = deal.dealer
         self.hands = [mask_of(hand) for hand in deal.hands]
         self._history = []
+        self._actors: list[int] = []
+        """``_actors[i]``: the seat that took ``history[i]``."""
+
+    @property
+    def to_move(self) -> int:
+        return TERMINAL if self.phase == self.DONE else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == self.DONE
+
+    @property
+    def actors(self) -> list[int]:
+        """The seat that took each action of ``history``, in order."""
+        return self._actors
+
+    def _record_by(self, action: int, seat: int) -> None:
+        """Append an action taken by ``seat`` to the history."""
+        self._history.append(action)
+        self._actors.append(seat)

@@ -41,8 +41,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
 from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
-from tricktable.core.observation import TERMINAL
-from tricktable.core.protocol import Deal, GameSpec, GameState, ScoreLine
+from tricktable.core.protocol import Deal, DealState, GameSpec, ScoreLine
 from tricktable.games.doppelkopf.actions import (
     ACCEPT,
     ANNOUNCE_KONTRA,
@@ -124,15 +123,13 @@ def remove_face(hand: int, card_face: int) -> tuple[int, int]:
     return hand & ~(1 << (card_face + COPY_OFFSET)), card_face + COPY_OFFSET
 
 
-class DoppelkopfState(GameState):
+class DoppelkopfState(DealState):
     """One deal of Doppelkopf, from the reservations to the settlement."""
 
+    DONE = DONE
+
     def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
-        self.spec = spec
-        self.deal = deal
-        self.options = dict(options)
-        self.dealer = deal.dealer
-        self.hands = [mask_of(hand) for hand in deal.hands]
+        super().__init__(spec, deal, options)
         self.counts = [len(hand) for hand in deal.hands]
         self.phase = RESERVING
         self.turn = (self.dealer + 1) % 4
@@ -163,21 +160,11 @@ class DoppelkopfState(GameState):
         self.won_tricks = [0, 0, 0, 0]
         self.outcome = ""
         self.settlement: Settlement | None = None
-        self._history: list[int] = []
-        self._actors: list[int] = []
         self._out_of_turn: dict[int, int] = {}  # history index -> seat that was not to move
         self._legal: Sequence[int] | None = None
         self._playable_mask = 0  # valid while ``_legal`` is
 
     # -- protocol ----------------------------------------------------------
-    @property
-    def to_move(self) -> int:
-        return TERMINAL if self.phase == DONE else self.turn
-
-    @property
-    def history(self) -> list[int]:
-        return self._history
-
     def legal_actions(self) -> Sequence[int]:
         legal = self._legal
         if legal is None:
@@ -213,20 +200,20 @@ class DoppelkopfState(GameState):
                 if not playable >> action & 1:
                     raise IllegalAction(self._why_not_playable(action))
                 self._history.append(action)
-                self._actors.append(self.turn)
+                self._actors.append(self.turn)  # DealState._record_by, inlined on the hot path
                 self._legal = None
                 self._play(action)
                 return
             if not ANNOUNCE_RE <= action <= SCHWARZ or action != self._next_announcement(self.turn):
                 raise IllegalAction(self._why_not_announcement(action, self.turn))
-            self._record(action)
+            self._record_turn(action)
             self._announce(self.turn, action)
             return
         if phase == DONE:
             raise GameOver("the deal is over")
         if action not in self.legal_actions():
             raise IllegalAction(f"{self._describe(action)} is not allowed now ({PHASE_NAMES[phase]})")
-        self._record(action)
+        self._record_turn(action)
         if phase == RESERVING:
             self._reserve(action)
         elif phase == GIVING:
@@ -258,8 +245,7 @@ class DoppelkopfState(GameState):
         if action != self._next_announcement(seat):
             raise IllegalAction(self._why_not_announcement(action, seat))
         self._out_of_turn[len(self._history)] = seat
-        self._history.append(action)
-        self._actors.append(seat)
+        self._record_by(action, seat)
         self._legal = None  # the seat to move's own announcement may have changed
         self._announce(seat, action)
 
@@ -278,9 +264,8 @@ class DoppelkopfState(GameState):
         twin._out_of_turn = dict(self._out_of_turn)
         return twin
 
-    def _record(self, action: int) -> None:
-        self._history.append(action)
-        self._actors.append(self.turn)
+    def _record_turn(self, action: int) -> None:
+        self._record_by(action, self.turn)
         self._legal = None
 
     # -- notation ----------------------------------------------------------

@@ -146,7 +146,7 @@ def _actions(state: DoppelkopfState, seat: int) -> tuple[tuple[int, str], ...]:
     winner = state.winning_reservation() if state.phase != st.RESERVING else -1
     insiders = (state.declarer, state.partner)
     out = []
-    for actor, action in zip(state._actors, state.history):
+    for actor, action in zip(state.actors, state.history):
         if HEALTHY < action < ANNOUNCE_RE and actor != seat and actor != winner:
             text = st.HIDDEN_RESERVATION
         elif action >= RETURN:

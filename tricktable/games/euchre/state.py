@@ -64,6 +64,8 @@ ROUND1, ROUND2, ALONE_CHOICE, DISCARDING, PLAYING, DONE = (int(phase) for phase 
 class EuchreState(DealState):
     """One hand of Euchre, from the deal to the score."""
 
+    DONE = DONE  # DealState's finished phase (to_move, is_terminal)
+
     def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
         super().__init__(spec, deal, options)
         self.up_card = deal.rest[0]
