@@ -47,17 +47,50 @@ def errors(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str =
     return out
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_every_euchre_view_of_a_match_follows_the_schema(seed):
-    schema = observation_schema("euchre")
-    spec = get_spec("euchre")
-    match = spec.new_match(f"schema{seed}", spec.normalize_options({}))
+SCHEMA_GAMES = ("euchre", "doppelkopf")
+"""The games whose schema is checked against their wire shape (the Court Piece
+family joins once its ``to_json`` extras are declared: ``wire_properties``)."""
+
+
+def random_step(match: Any, rng: random.Random) -> None:
+    """One random action by any seat that may act, in turn or out of turn
+    (Doppelkopf announcements), or by the referee when nobody can."""
+    choices = [(seat, a) for seat in range(4) for a in match.legal_actions_for(seat)]
+    if choices:
+        match.apply_for(*rng.choice(choices))
+    else:
+        match.apply_referee(rng.choice(list(match.referee_actions())))
+
+
+def match_cases() -> list[Any]:
+    return [pytest.param(game, preset, seed, id=f"{game}-{preset or 'default'}-{seed}")
+            for game in SCHEMA_GAMES for preset in (None, *get_spec(game).presets) for seed in range(4)]
+
+
+@pytest.mark.parametrize(("game", "preset", "seed"), match_cases())
+def test_every_view_of_a_random_match_follows_the_schema(game, preset, seed):
+    schema = observation_schema(game)
+    spec = get_spec(game)
+    match = spec.new_match(f"schema{seed}", spec.normalize_options({"preset": preset} if preset else {}))
     rng = random.Random(seed)
     while not match.is_terminal():
         for seat in range(4):
             assert errors(match.view(seat), schema, schema) == []
-        match.apply(rng.choice(list(match.legal_actions())))
+        random_step(match, rng)
     assert errors(match.view(0), schema, schema) == []
+
+
+def test_the_doppelkopf_schema_is_the_wire_not_the_fields():
+    """``levels`` travels as ``announcements``, the contract's trumps are sent, ``result``
+    only once the deal is over."""
+    schema = observation_schema("doppelkopf")
+    assert "levels" not in schema["properties"] and "announcements" in schema["required"]
+    assert "trumps" in schema["required"] and "result" not in schema["required"]
+    spec = get_spec("doppelkopf")
+    view = spec.new_match("schema", spec.normalize_options({})).view(0)
+    assert errors({**view, "levels": [-1, -1]}, schema, schema) == ["$: levels is not in the schema"]
+    assert errors({**view, "announcements": {"re": "no 45", "kontra": None}}, schema, schema)
+    assert errors({**view, "trick": [[0, 12]]}, schema, schema)
 
 
 def test_the_schema_refuses_what_the_page_does_not_receive():

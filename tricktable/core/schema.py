@@ -12,7 +12,11 @@ the observation's fields, so the documentation cannot drift from the code:
   (so it is not required); every other field is always there;
 * a mapping annotated ``FLATTENED`` is merged into its parent object;
 * a field typed with a base class of the described observation (a match's
-  previous deal is an ``Observation``) is described as that observation.
+  previous deal is an ``Observation``) is described as that observation;
+* where ``to_json`` sends something other than the fields, the class says so:
+  ``wire_hidden`` names fields it does not send, ``wire_properties`` maps the
+  keys it sends besides them to their types (always sent); ``Literal`` types
+  become an ``enum``.
 
 ``tricktable schema GAME`` prints a game's schema.
 """
@@ -51,7 +55,10 @@ def _object(cls: type, defs: dict[str, Any], root: type) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     required: list[str] = []
     open_ended = False
+    hidden: frozenset[str] = getattr(cls, "wire_hidden", frozenset())
     for field in dataclasses.fields(cls):
+        if field.name in hidden:
+            continue
         hint = hints[field.name]
         if FLATTENED in getattr(hint, "__metadata__", ()):
             open_ended = True
@@ -59,6 +66,9 @@ def _object(cls: type, defs: dict[str, Any], root: type) -> dict[str, Any]:
         properties[field.name] = _schema(hint, defs, root)
         if field.default is not None:
             required.append(field.name)
+    for name, hint in getattr(cls, "wire_properties", {}).items():
+        properties[name] = _schema(hint, defs, root)
+        required.append(name)
     schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required,
                               "additionalProperties": open_ended}
     if cls.__doc__:
@@ -77,6 +87,8 @@ def _schema(hint: Any, defs: dict[str, Any], root: type) -> dict[str, Any]:
         return {"anyOf": [_schema(arg, defs, root) for arg in args]}
     if hint is Any:
         return {}
+    if origin is typing.Literal:
+        return {"enum": list(args)}
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         keys = [member.key if hasattr(member, "key") else member.value for member in hint]
         return {"enum": keys}

@@ -19,11 +19,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Literal, Mapping
 
 from tricktable.cards import COPY_OFFSET, card_text
 from tricktable.core.errors import GameError
-from tricktable.core.observation import Observation
+from tricktable.core.observation import Card, Observation, Play
 from tricktable.core.protocol import ScoreLine
 from tricktable.games.doppelkopf.rules import (
     ANNOUNCE_NAMES,
@@ -93,7 +93,7 @@ class Trick:
     """A finished trick: who led, the cards as (seat, face), who won, its card points."""
 
     leader: int
-    cards: tuple[tuple[int, int], ...]
+    cards: tuple[Play, ...]
     winner: int
     points: int
 
@@ -120,8 +120,8 @@ class Poverty:
     player: int
     declined: tuple[int, ...]
     taker: int | None
-    given: tuple[int, ...] | None
-    returned: tuple[int, ...] | None
+    given: tuple[Card, ...] | None
+    returned: tuple[Card, ...] | None
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "declined": list(self.declined), "taker": self.taker,
@@ -141,6 +141,17 @@ class Result:
     def to_json(self) -> dict[str, Any]:
         return {"outcome": self.outcome.value, "winner": self.winner.value if self.winner else None,
                 "value": self.value, "points": list(self.points), "lines": [line.to_json() for line in self.lines]}
+
+
+Announced = Literal["re", "kontra", "no 90", "no 60", "no 30", "schwarz"]
+
+
+@dataclass(frozen=True)
+class AnnouncementsWire:
+    """Each team's highest announcement on the wire (``null``: none)."""
+
+    re: Announced | None
+    kontra: Announced | None
 
 
 @dataclass(frozen=True)
@@ -163,12 +174,18 @@ class DoppelkopfObservation(Observation):
     marriage: Marriage | None
     poverty: Poverty | None
     leader: int | None
-    trick: tuple[tuple[int, int], ...]
+    trick: tuple[Play, ...]
     tricks: tuple[Trick, ...]
     points_won: tuple[int, ...]
     tricks_won: tuple[int, ...]
     options: Mapping[str, Any]
-    result: Result | None
+    result: Result | None = None  # sent once the deal is over
+
+    wire_hidden: ClassVar[frozenset[str]] = frozenset({"levels"})
+    wire_properties: ClassVar[Mapping[str, Any]] = {
+        "trumps": tuple[Card, ...] | None,  # the contract's trumps, highest first
+        "announcements": AnnouncementsWire,  # ``levels`` as each team's highest announcement
+    }
 
     @property
     def table(self) -> int:
