@@ -72,6 +72,21 @@ def test_shuffle_is_a_permutation_and_depends_on_the_seed():
     assert shuffled(range(24), "one") == a
 
 
+def test_shuffle_is_the_documented_fisher_yates_over_randbelow():
+    """Records and daily deals depend on the exact order: the shuffle swaps
+    position ``i`` (from the last down) with ``randbelow(i + 1)``."""
+    for seed in ("one", "two", "fixed", "bench/7"):
+        for size in (2, 24, 40, 48, 52, 200):
+            items, stream = list(range(size)), SeedStream(seed)
+            for i in range(size - 1, 0, -1):
+                j = stream.randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
+            assert shuffled(range(size), seed) == items
+    # Frozen before the shuffle was written out (a change here breaks every record).
+    assert shuffled(range(52), "fixed")[:13] == [2, 44, 17, 23, 28, 40, 1, 15, 25, 6, 12, 16, 50]
+    assert shuffled(range(24), "fixed")[:12] == [18, 5, 20, 16, 14, 23, 4, 22, 8, 6, 13, 0]
+
+
 def test_randbelow_is_roughly_uniform():
     stream = SeedStream("uniform")
     counts = [0] * 6

@@ -24,9 +24,12 @@ True
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import Iterable, TypeVar
 
 T = TypeVar("T")
+_BLOCK_WORDS = struct.Struct(">8I")
+"""A SHA-256 block as eight big-endian 32-bit words."""
 
 
 class SeedStream:
@@ -41,7 +44,7 @@ class SeedStream:
         block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
         self._counter += 1
         # Reversed so pop() yields the words in stream order.
-        self._words = [int.from_bytes(block[i : i + 4], "big") for i in range(28, -1, -4)]
+        self._words = list(_BLOCK_WORDS.unpack(block)[::-1])
 
     def word(self) -> int:
         if not self._words:
@@ -58,8 +61,20 @@ class SeedStream:
                 return w % n
 
     def shuffle(self, items: list[T]) -> None:
+        # ``randbelow(i + 1)`` for each position, written out: every deal of
+        # every game is a shuffle, and the calls were a third of dealing.
+        words = self._words
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = n * (2**32 // n)
+            while True:
+                if not words:
+                    self._refill()
+                    words = self._words
+                w = words.pop()
+                if w < limit:
+                    break
+            j = w % n
             items[i], items[j] = items[j], items[i]
 
 

@@ -314,6 +314,28 @@ def test_clone_is_independent(spec):
     assert [state.view(s) for s in range(4)] == before and twin.history[:len(state.history)] == state.history
 
 
+@pytest.mark.parametrize("game", ["double-sar", "hidden-trump", "be-ranga"])
+def test_clone_copies_every_field_and_owns_its_lists(game):
+    """Protocol: a clone is the same state — every slot of the state (the clone
+    names them one by one) — and owns every list it may change."""
+    from tricktable.games import get_spec
+    from tricktable.games.courtpiece.state import CourtPieceState
+
+    spec = get_spec(game)
+    state = seeded(spec, dealer=1)
+    if state.referee_actions():  # the caller's time runs out (Be-Ranga calls nothing)
+        state.apply_referee(state.referee_actions()[0])
+    for _ in range(9):
+        state.apply(state.legal_actions()[0])
+    assert not state.is_terminal()
+    twin = state.clone()
+    for name in CourtPieceState.__slots__:
+        original, copied = getattr(state, name), getattr(twin, name)
+        assert copied == original, name
+        if isinstance(original, list) and name != "first_five":  # the first five cards never change
+            assert copied is not original, name
+
+
 def test_explicit_deals_must_give_thirteen_cards_each():
     """Records: an explicit deal is checked — all 52 cards, 13 to each player."""
     from tricktable.core.errors import RecordError
