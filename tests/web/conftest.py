@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from tricktable.server.testing import ServerProcess
+from tricktable.bots.base import Bot
+from tricktable.core.observation import Observation
+from tricktable.server.testing import ServerProcess, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -119,3 +124,105 @@ def make_page(browser, server):
     for p in pages:
         p.close()
     assert not errors, f"console errors: {errors}"
+
+
+class HeldBots:
+    """Computer players that decide only when the test lets them, and then what
+    the test says (by default: "healthy" in a reservation, else their first legal
+    card; never an announcement).  Browser tests of moments between two computer
+    players' moves use them instead of racing real ones."""
+
+    def __init__(self) -> None:
+        self._orders: queue.Queue[str | None] = queue.Queue()
+        self.asked: list[Observation] = []  # the observation of every decision begun
+        self.closing = False  # let go: decide at once
+
+    def factory(self, _game: str, _level: str, seed: str) -> Bot:
+        held = self
+
+        class HeldBot(Bot):
+            name = "held"
+
+            def choose(self, obs: Observation) -> str:
+                held.asked.append(obs)
+                order = None if held.closing else held._orders.get(timeout=60)  # never hang a run for ever
+                return order if order is not None else held.default(obs)
+
+        return HeldBot(seed=seed)
+
+    @staticmethod
+    def default(obs: Observation) -> str:
+        for wanted in ("healthy", "pass"):
+            if wanted in obs.legal:
+                return wanted
+        return next((a for a in obs.legal if a.startswith("play ")), obs.legal[0])
+
+    def let_go(self) -> None:
+        """From now on every decision is the default, at once."""
+        self.closing = True
+        self.release(count=100)  # the decisions waiting now
+
+    def release(self, action: str | None = None, count: int = 1) -> None:
+        """Let the next ``count`` decisions be made (``action``, or the default)."""
+        for _ in range(count):
+            self._orders.put(action)
+
+
+class HeldServer:
+    """The app in this process (uvicorn in a thread) with held computer players,
+    so a test can reach into its room and decide when each bot moves."""
+
+    def __init__(self, database: str) -> None:
+        import uvicorn
+
+        from tricktable.server import create_app
+
+        self.database = database
+        self.bots = HeldBots()
+        self.app = create_app(database, bot_factory=self.bots.factory)
+        self.room = self.app.state.room
+        self.port = free_port()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "HeldServer":
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the held server did not start")
+            time.sleep(0.05)
+        return self
+
+    def version(self, game_id: str) -> int:
+        version = self.room.store.version_of(game_id)
+        assert version is not None
+        return version
+
+    def wait_for_version(self, game_id: str, version: int, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while self.version(game_id) < version:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{game_id} never reached version {version}")
+            time.sleep(0.02)
+
+    def actions(self, game_id: str) -> list[list]:
+        return [list(a) for a in self.room.load(game_id)["view"]["actions"]]
+
+    def stop(self) -> None:
+        self.bots.let_go()  # a decision under way finishes; later ones do not wait
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+@pytest.fixture
+def held_server(tmp_path) -> Iterator[HeldServer]:
+    server = HeldServer(f"sqlite:///{tmp_path / 'held.db'}").start()
+    yield server
+    server.stop()

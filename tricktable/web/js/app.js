@@ -53,6 +53,7 @@ async function startGame(game, options, level = chosenLevel()) {
 function leaveTable() {
   if (table) table.stop();
   table = null;
+  delete main.dataset.busy; // only a table is ever busy
 }
 
 /** "Play again" after a match: the same game, level and options. */

@@ -24,6 +24,12 @@ export function openDialog(content, className = "") {
   });
 }
 
+/** Close a score sheet the person has not closed: he played on in another tab. */
+export function closeScoreSheet() {
+  const box = dialog();
+  if (box.open && box.className === "sheet-dialog" && box.querySelector(".score-sheet")) box.close("elsewhere");
+}
+
 const closeButton = (label, value = "ok", cls = "action primary") =>
   el("button", { type: "button", class: cls, autofocus: true, onclick: () => dialog().close(value) }, label);
 

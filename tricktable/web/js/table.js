@@ -11,7 +11,7 @@ import { renderer } from "./games/index.js";
 import { renderFairness } from "./fairness.js";
 import { GameFeed } from "./live.js";
 import { paced, settings } from "./settings.js";
-import { matchSummary, openDialog, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
+import { closeScoreSheet, matchSummary, openDialog, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
 import { play as playSound } from "./sound.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
@@ -26,6 +26,14 @@ export function problemText(error) {
   if (error instanceof ApiError && error.status === 0) return t("error.offline");
   if (error instanceof ApiError && error.status >= 500) return t("error.server");
   return t("error.refused", { msg: error.message });
+}
+
+/** An out-of-turn action that the computer players' moves made impossible. */
+class TooLate extends Error {
+  constructor(view) {
+    super("too late");
+    this.view = view;
+  }
 }
 
 export class Table {
@@ -86,10 +94,27 @@ export class Table {
   accept(response) {
     if (this.stopped || !response || response.id !== this.state.id || response.version <= this.known) return;
     response.receivedAt = performance.now();
+    // The person's own move that this tab did not send: he plays on in another
+    // tab, so a score sheet waiting here for him is closed (both tabs follow).
+    if (!this.pending && (response.steps || []).some((s) => s.seat === 0)) closeScoreSheet();
     this.known = response.version;
     this.queue.push(response);
     this.queue.sort((a, b) => a.version - b.version);
+    if (this.showing) this.renderActions(this.state.view); // out-of-turn buttons follow the newest position
     this.drain();
+  }
+
+  /** The newest position received (the screen may still be showing older steps). */
+  newestView() {
+    return this.queue.length ? this.queue[this.queue.length - 1].view : this.state.view;
+  }
+
+  /** The person's actions allowed now while another seat is to move (Doppelkopf
+   * announcements): offered even while the others' moves are still being shown. */
+  outOfTurnButtons() {
+    const newest = this.newestView();
+    if (this.pending || newest.terminal || newest.to_move === 0) return [];
+    return this.ownButtons(newest);
   }
 
   onThinking(info) {
@@ -133,6 +158,7 @@ export class Table {
   }
 
   updateBusy() {
+    if (this.stopped) return; // a table left behind finishing its steps owns the screen no more
     const busy = !this.settled() || this.waitingForBots();
     this.root.dataset.busy = busy ? "1" : "0";
   }
@@ -191,6 +217,7 @@ export class Table {
   }
 
   render() {
+    if (this.stopped) return;
     const view = this.state.view;
     this.root.dataset.version = this.state.version; // which version the screen shows (tests read it)
     this.renderScorebar(view);
@@ -409,7 +436,8 @@ export class Table {
     const settled = this.settled();
     const mine = view.to_move === 0 && !view.terminal;
     const pick = this.selection(view);
-    const buttons = settled ? this.ownButtons(view).filter((a) => !(pick && pick.actions.includes(a))) : [];
+    const offered = settled ? this.ownButtons(view) : this.outOfTurnButtons();
+    const buttons = offered.filter((a) => !(pick && pick.actions.includes(a)));
     const chosen = pick ? this.selectedCards(this.sortedHand(view)).join(" ") : null;
     const hint = mine && settled && this.state.hints;
     if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal])) return;
@@ -470,7 +498,7 @@ export class Table {
         el("span", { class: "what" }, hintCard ? cardName(hintCard, t) : this.r.actionLabel(this.game, h.action)),
         " ", el("span", { class: "value" }, number.format(h.value)));
     });
-    this.hintBox.append(el("p", { class: "hint-title" }, t("hint.title")), el("ol", { class: "hint-list" }, rows));
+    this.hintBox.append(el("p", { class: "hint-title" }, t("hint.title", { level: t("level.hard") })), el("ol", { class: "hint-list" }, rows));
   }
 
   renderHand(view) {
@@ -538,7 +566,8 @@ export class Table {
   /** The person's action: his card lands at once; the request stores it; a
    * failed request puts the card back with a message and a retry. */
   async send(action, card = null) {
-    if (!this.settled()) return;
+    const outOfTurn = !card && this.outOfTurnButtons().includes(action);
+    if (!outOfTurn && !this.settled()) return;
     this.pending = { action, card, version: this.state.version };
     this.landed = card ? `play ${card}` : null; // its step will not slide it in again
     this.hint = null;
@@ -547,14 +576,16 @@ export class Table {
     this.render();
     if (card) this.renderTrick(this.trickOnScreen(this.state.view), { fresh: 0 });
     try {
-      const next = await api.act(this.state.id, this.known, action);
+      const next = outOfTurn ? await this.sendOutOfTurn(action) : await api.act(this.state.id, this.known, action);
       this.pending = null;
       if (next.version > this.known) this.accept(next);
       else if (this.settled()) this.render();
     } catch (error) {
       this.pending = null;
       this.landed = null;
-      if (error instanceof ApiError && error.status === 409) {
+      if (error instanceof TooLate) {
+        this.showProblem(this.tooLateText(action, error.view));
+      } else if (error instanceof ApiError && error.status === 409) {
         toast(t("error.stale"));
         await this.refresh();
       } else {
@@ -566,10 +597,43 @@ export class Table {
     }
   }
 
-  showProblem(message, retry) {
-    clear(this.notice).append(el("span", {}, message), " ",
-      el("button", { type: "button", class: "action", id: "retry", onclick: () => { this.hideProblem(); retry(); } },
-        t("error.retry")));
+  /** An out-of-turn action said while the computer players play: when one of
+   * them was stored first (409), send it again at the newer version as long as
+   * the rules still allow it; ``TooLate`` when they no longer do. */
+  async sendOutOfTurn(action) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await api.act(this.state.id, this.known, action);
+      } catch (error) {
+        const raced = error instanceof ApiError && (error.status === 409 || error.status === 422);
+        if (!raced || attempt >= 5) throw error;
+        const fresh = await api.load(this.state.id);
+        if (!this.ownButtons(fresh.view).includes(action)) throw new TooLate(fresh.view);
+        this.accept(fresh); // (its steps have usually come over the live channel already)
+      }
+    }
+  }
+
+  /** "Too late for Re: West moved first (Re), so it is no longer allowed." */
+  tooLateText(action, view) {
+    const label = this.r.actionLabel(this.game, action);
+    const last = [...(view.actions || [])].reverse().find(([seat]) => seat !== 0);
+    if (!last) return t("error.too_late_plain", { action: label });
+    return t("error.too_late", { action: label, name: this.r.seatName(last[0]), what: this.moveLabel(last[1]) });
+  }
+
+  moveLabel(text) {
+    const card = this.r.cardOf(text);
+    return card ? cardName(card, t) : this.r.actionLabel(this.game, text);
+  }
+
+  /** A message over the decisions; with ``retry``, a button that tries again. */
+  showProblem(message, retry = null) {
+    clear(this.notice).append(el("span", {}, message));
+    if (retry) {
+      this.notice.append(" ", el("button", { type: "button", class: "action", id: "retry",
+        onclick: () => { this.hideProblem(); retry(); } }, t("error.retry")));
+    }
     this.notice.classList.add("shown");
   }
 
@@ -585,15 +649,26 @@ export class Table {
     let sheetIndex = results.length - next.steps.filter((s) => s.deal_over).length;
     for (const step of next.steps) {
       await this.waitGap();
+      if (this.stopped) return;
       if (step.text.startsWith("play ")) await this.showCard(step);
       else this.showWord(step);
       if (step.deal_over) {
         const result = results[sheetIndex++];
+        // The deal's final counts (Double Sar: the last trick takes the pile) beside its sheet.
+        if (sheetIndex === results.length && next.view.match.previous_deal) this.showFinalCounts(next.view.match.previous_deal);
         await this.waitGap();
         this.clearBubbles();
         if (result && result.counts) await showScoreSheet(next.view, result, this.game);
         else if (result) this.say(step.seat, this.r.redealText(this.game, result));
       }
+    }
+  }
+
+  /** The finished deal's facts and tallies, while its last trick and sheet are shown. */
+  showFinalCounts(finished) {
+    this.renderFacts(finished);
+    for (const seat of [0, 1, 2, 3]) {
+      this.seats[seat].querySelector(".tally").textContent = (this.r.seatTally && this.r.seatTally(finished, seat)) || "";
     }
   }
 
