@@ -51,7 +51,9 @@ export const courtpiece = {
 
   facts(view) {
     const facts = [[t("table.dealer"), this.seatName(view.dealer)]];
-    if (view.caller !== null && view.caller !== undefined) facts.push([t("courtpiece.caller"), this.seatName(view.caller)]);
+    // Be-Ranga (trump set by the first void, "trump_trick") has nobody who calls.
+    const called = view.caller !== null && view.caller !== undefined && !("trump_trick" in view);
+    if (called) facts.push([t("courtpiece.caller"), this.seatName(view.caller)]);
     if (view.trump) facts.push([t("table.trump"), { suit: view.trump, text: t(`suit.${view.trump}`) }]);
     const [us, them] = view.captured || [0, 0];
     facts.push([t("courtpiece.counted"), t("table.us_them", { us, them })]);

@@ -85,7 +85,7 @@ export const doppelkopf = {
     const said = Object.entries(view.announcements || {}).filter(([, level]) => level);
     if (said.length) {
       facts.push([t("doppelkopf.announced"), said.map(([team, level]) =>
-        level === "re/kontra" ? t(`doppelkopf.team.${team}`) : `${t(`doppelkopf.team.${team}`)}: ${this.actionLabel("doppelkopf", level)}`).join(", ")]);
+        level === "re/kontra" || level === team ? t(`doppelkopf.team.${team}`) : `${t(`doppelkopf.team.${team}`)}: ${this.actionLabel("doppelkopf", level)}`).join(", ")]);
     }
     return facts;
   },
