@@ -61,7 +61,7 @@ class Page:
     console errors so every test can require that there were none."""
 
     def __init__(self, browser, server, viewport=DESKTOP, locale="en-US", reduced_motion="no-preference",
-                 first_visit=False):
+                 first_visit=False, auto_play=False):
         self.server = server
         self.context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=reduced_motion)
         if not first_visit:
@@ -69,6 +69,11 @@ class Page:
             # play as a returning visitor.
             self.context.add_init_script(
                 "for (const g of %s) localStorage.setItem('tt.howto.' + g, '1');" % json.dumps(GAMES))
+        if not auto_play:
+            # The page plays a forced last card itself after a moment; a test that
+            # taps cards would race it (a card counted, then gone).  Its own test turns it on.
+            self.context.add_init_script(
+                "if (!localStorage.getItem('tt.settings')) localStorage.setItem('tt.settings', '{\"autoPlay\": false}');")
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))

@@ -144,7 +144,7 @@ def test_thirteen_cards_fit_one_row_on_a_phone(make_page, viewport):
 
 
 def test_settings_are_remembered_and_change_the_table(make_page):
-    p = make_page()
+    p = make_page(auto_play=True)
     page = p.page
     p.open("#/")
     page.locator("#settings-button").click()

@@ -38,8 +38,9 @@ export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
 
 /** Animation pauses; tests speed them up with ?speed=0.1. */
 const speed = Number(new URLSearchParams(location.search).get("speed") || "1");
+export const scaled = (ms) => ms * (Number.isFinite(speed) ? speed : 1);
 export function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms * (Number.isFinite(speed) ? speed : 1)));
+  return new Promise((resolve) => setTimeout(resolve, scaled(ms)));
 }
 
 export function toast(message) {

@@ -5,7 +5,7 @@
 
 import { api, ApiError } from "./api.js";
 import { backSVG, cardName, cardSVG, suitSVG } from "./cards.js";
-import { clear, el, reducedMotion, sleep, svgBox, toast } from "./dom.js";
+import { clear, el, reducedMotion, scaled, sleep, svgBox, toast } from "./dom.js";
 import { language, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { renderFairness } from "./fairness.js";
@@ -705,8 +705,16 @@ export class Table {
   /** The complete trick slides to its winner (Double Sar: onto the pile). */
   async gather(winner) {
     if (!reducedMotion() && paced(1) > 0) {
-      const towards = this.state.view.pile !== undefined ? "pile" : SEAT_CLASS[winner];
-      this.trick.classList.add("gather", `to-${towards}`);
+      const pile = this.state.view.pile !== undefined ? this.centre.querySelector("#pile .pile-card") : null;
+      const target = (pile || this.seats[winner]).getBoundingClientRect();
+      // Each card slides from where it lies to the winner's seat (or the pile).
+      for (const card of this.trick.querySelectorAll(".card")) {
+        const from = card.getBoundingClientRect();
+        card.style.setProperty("--dx", `${target.x + target.width / 2 - (from.x + from.width / 2)}px`);
+        card.style.setProperty("--dy", `${target.y + target.height / 2 - (from.y + from.height / 2)}px`);
+      }
+      this.trick.style.setProperty("--gather", `${scaled(GATHER_MS)}ms`); // the CSS follows the page's clock
+      this.trick.classList.add("gather", `to-${pile ? "pile" : SEAT_CLASS[winner]}`);
       await sleep(GATHER_MS);
     }
     playSound("trick");
