@@ -85,7 +85,11 @@ class Server:
                 raise SystemExit(f"server exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    self.warm_up()
+                    try:
+                        self.warm_up()
+                    except BaseException:
+                        self.stop()
+                        raise
                     return
             except httpx.HTTPError:
                 time.sleep(0.2)
@@ -97,7 +101,12 @@ class Server:
         its thinking processes) has started before the clock runs."""
         with httpx.Client(base_url=self.url, timeout=60) as http:
             http.post("/api/identity")
-            started = [http.post("/api/games", json={"game": GAMES[n % len(GAMES)]}).json()["id"] for n in range(games)]
+            started = []
+            for number in range(games):
+                answer = http.post("/api/games", json={"game": GAMES[number % len(GAMES)]})
+                if answer.status_code != 201:
+                    raise SystemExit(f"warm-up: a new game was refused: {answer.status_code} {answer.text[:300]}")
+                started.append(answer.json()["id"])
             deadline = time.monotonic() + 60
             for game_id in started:
                 while http.get(f"/api/games/{game_id}").json()["thinking"] is not None and time.monotonic() < deadline:

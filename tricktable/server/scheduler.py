@@ -27,9 +27,10 @@ import secrets
 import socket
 import threading
 import time
-from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
 from tricktable.bots import Bot, make_bot
 from tricktable.bots.levels import best_bot
@@ -188,7 +189,10 @@ class BotScheduler:
                 while self._running() and self._turn(game_id):
                     pass
             except Exception:  # noqa: BLE001 - one broken game must not stop the others; its next load retries
-                log.exception("computer players of game %s stopped", game_id)
+                if self._running():
+                    log.exception("computer players of game %s stopped", game_id)
+                else:  # the server is stopping and cut the decision short
+                    log.debug("computer players of game %s interrupted by the shutdown", game_id, exc_info=True)
             if not self._running():
                 try:
                     self._release(game_id)  # stopping: another process may take the turn at once
@@ -222,15 +226,41 @@ class BotScheduler:
         if seat == HUMAN or seat < 0:
             self._arm_clock(game_id, row.deadline)
             return not self._release(game_id, row.version)
-        if not self._claim(row):
+        if self._held_elsewhere(row) or not self._claim(row):
             # Another process holds the turn, or the game moved on (look again).
             return self.referee.store.version_of(game_id) != row.version
         with self._lock:
             self._thinking[game_id] = (seat, row.version)
         self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
-        choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
-                            observation(position.state, seat))
+        with self._renewing(row):
+            choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
+                                observation(position.state, seat))
         return self._commit(lambda: self.referee.play(position, seat, choice))
+
+    @contextmanager
+    def _renewing(self, row: GameRow) -> Iterator[None]:
+        """Renew the turn's lease every third of its length while a decision
+        takes long (a slow search on a busy machine must not look dead)."""
+        done = threading.Event()
+
+        def renew() -> None:
+            while not done.wait(self.lease_seconds / 3):
+                try:
+                    self.referee.store.claim_turn(row.id, row.version, self.owner, self.lease_seconds)
+                except Exception:  # noqa: BLE001 - the next renewal or the commit decides
+                    log.debug("could not renew the lease of game %s", row.id, exc_info=True)
+
+        threading.Thread(target=renew, name="bots-lease", daemon=True).start()
+        try:
+            yield
+        finally:
+            done.set()
+
+    def _held_elsewhere(self, row: GameRow) -> bool:
+        """Another live process holds the turn (as loaded): no need to try a write."""
+        with self._lock:
+            mine = row.id in self._leases
+        return not mine and row.lease_until is not None and row.lease_until > time.time()
 
     def _claim(self, row: GameRow) -> bool:
         """Take or renew the lease on the game's bot turn at ``row``'s version."""

@@ -148,7 +148,11 @@ class ServerProcess:
     def kill(self, sig: int = signal.SIGKILL) -> None:
         if self.process and self.process.poll() is None:
             self.process.send_signal(sig)
-            self.process.wait(timeout=10)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # a stop that hangs must not leave a server behind
+                self.process.kill()
+                self.process.wait(timeout=10)
 
     def stop(self) -> None:
         self.kill(signal.SIGTERM)

@@ -93,6 +93,8 @@ class ThinkingPool:
         try:
             return self._executor().submit(think_here, factory, game, level, seed, observation).result()
         except BrokenProcessPool:
+            if self._stopped:
+                raise
             log.warning("a thinking process died; starting new ones")
             with self._lock:
                 self._pool = None
