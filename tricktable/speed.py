@@ -15,13 +15,16 @@ solver; ``rollouts_per_cpu_s`` is all of them over all the CPU seconds spent.
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tarfile
-import io
+import tempfile
 from pathlib import Path
 from typing import IO, Any, Sequence
 
@@ -76,9 +79,17 @@ def baseline_tree(commit: str, repo: Path = ROOT) -> Path:
     if not (target / "tricktable" / "bots" / "search.py").exists():
         archive = subprocess.run(["git", "-C", str(repo), "archive", full, "tricktable"],
                                  check=True, capture_output=True).stdout
-        target.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        unpacked = Path(tempfile.mkdtemp(dir=target.parent))  # then renamed whole: no half tree is ever seen
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(target, filter="data")
+            if hasattr(tarfile, "data_filter"):  # Python ≥ 3.11.4: refuse paths outside the target
+                tar.extractall(unpacked, filter="data")
+            else:
+                tar.extractall(unpacked)
+        try:
+            unpacked.rename(target)
+        except OSError:  # another process unpacked it meanwhile
+            shutil.rmtree(unpacked)
     return target
 
 
@@ -111,8 +122,6 @@ class Worker:
 
 
 def _env(root: Path) -> dict[str, str]:
-    import os
-
     env = dict(os.environ)
     env["PYTHONPATH"] = str(root)  # ahead of the editable install of this checkout
     return env
