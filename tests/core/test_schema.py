@@ -47,9 +47,10 @@ def errors(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str =
     return out
 
 
-SCHEMA_GAMES = ("euchre", "doppelkopf")
-"""The games whose schema is checked against their wire shape (the Court Piece
-family joins once its ``to_json`` extras are declared: ``wire_properties``)."""
+SCHEMA_GAMES = {"euchre": 4, "doppelkopf": 4, "double-sar": 1, "single-sar": 1, "hidden-trump": 1, "be-ranga": 1,
+                "mendikot": 1}
+"""The games whose schema is checked against their wire shape, with the number of
+random matches per preset (a Court Piece match is long: hundreds of moments)."""
 
 
 def random_step(match: Any, rng: random.Random) -> None:
@@ -64,7 +65,8 @@ def random_step(match: Any, rng: random.Random) -> None:
 
 def match_cases() -> list[Any]:
     return [pytest.param(game, preset, seed, id=f"{game}-{preset or 'default'}-{seed}")
-            for game in SCHEMA_GAMES for preset in (None, *get_spec(game).presets) for seed in range(4)]
+            for game, seeds in SCHEMA_GAMES.items() for preset in (None, *get_spec(game).presets)
+            for seed in range(seeds)]
 
 
 @pytest.mark.parametrize(("game", "preset", "seed"), match_cases())
@@ -78,6 +80,42 @@ def test_every_view_of_a_random_match_follows_the_schema(game, preset, seed):
             assert errors(match.view(seat), schema, schema) == []
         random_step(match, rng)
     assert errors(match.view(0), schema, schema) == []
+
+
+@pytest.mark.parametrize(("game", "options"), [("double-sar", {"counting": "kots"}), ("mendikot", {})])
+def test_court_piece_new_cards_and_kots_views_follow_the_schema(game, options):
+    """New cards (a deal thrown in) and the kots count: outcomes and score lines
+    the default options never reach."""
+    schema = observation_schema(game)
+    spec = get_spec(game)
+    match = spec.new_match("schema-new-cards", spec.normalize_options({"new_cards": "any seat", **options}))
+    rng = random.Random(5)
+    match.act(match.to_move, "new cards")  # the first deal is thrown in
+    outcomes = set()
+    for _ in range(150):
+        for seat in range(4):
+            assert errors(match.view(seat), schema, schema) == []
+        if match.is_terminal():
+            break
+        random_step(match, rng)
+        outcomes |= {line["key"] for result in match.observe(0).match.results for line in result.lines}
+    assert "new_cards" in outcomes
+
+
+@pytest.mark.parametrize("game", ["double-sar", "hidden-trump", "be-ranga", "mendikot"])
+def test_the_court_piece_schema_describes_each_part_and_refuses_the_rest(game):
+    """Issue 11: the parts' keys (pile, face-down card, trump trick, tens) are in
+    the schema, typed as the wire sends them."""
+    schema = observation_schema(game)
+    spec = get_spec(game)
+    view = spec.new_match("schema", spec.normalize_options({})).view(0)
+    assert {"pile", "open_pair", "captures", "trump_hidden", "hidden_card", "trump_trick", "tens"} <= set(
+        schema["properties"])
+    assert errors(view, schema, schema) == []
+    assert errors({**view, "secret": 1}, schema, schema) == ["$: secret is not in the schema"]
+    assert errors({**view, "trump": 2}, schema, schema)
+    assert errors({**view, "open_pair": [1, 12]}, schema, schema)
+    assert errors({**view, "hidden_card": 12}, schema, schema)
 
 
 def test_the_doppelkopf_schema_is_the_wire_not_the_fields():

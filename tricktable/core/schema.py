@@ -11,6 +11,10 @@ the observation's fields, so the documentation cannot drift from the code:
 * a field whose default is ``None`` is left out of the wire while it is ``None``
   (so it is not required); every other field is always there;
 * a mapping annotated ``FLATTENED`` is merged into its parent object;
+* a field annotated ``MERGED`` (a dataclass, a union of them, or ``None``) sends
+  its fields as keys of the parent object: they are described there, not
+  required (a game has the part or not);
+* a ``NamedTuple`` is a tuple in Python and an object of its fields on the wire;
 * a field typed with a base class of the described observation (a match's
   previous deal is an ``Observation``) is described as that observation;
 * where ``to_json`` sends something other than the fields, the class says so:
@@ -41,6 +45,7 @@ class WireType:
 
 
 FLATTENED = WireType("flattened", "merged into the parent object")
+MERGED = WireType("merged", "a part whose fields are keys of the parent object")
 
 
 def json_schema(cls: type) -> dict[str, Any]:
@@ -60,8 +65,14 @@ def _object(cls: type, defs: dict[str, Any], root: type) -> dict[str, Any]:
         if field.name in hidden:
             continue
         hint = hints[field.name]
-        if FLATTENED in getattr(hint, "__metadata__", ()):
+        metadata = getattr(hint, "__metadata__", ())
+        if FLATTENED in metadata:
             open_ended = True
+            continue
+        if MERGED in metadata:
+            for part in typing.get_args(typing.get_args(hint)[0]) or (typing.get_args(hint)[0],):
+                if part is not type(None):
+                    properties.update(_object(part, defs, root)["properties"])
             continue
         properties[field.name] = _schema(hint, defs, root)
         if field.default is not None:
@@ -94,6 +105,10 @@ def _schema(hint: Any, defs: dict[str, Any], root: type) -> dict[str, Any]:
         return {"enum": keys}
     if hint in _SCALARS:
         return {"type": _SCALARS[hint]}
+    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):  # a NamedTuple
+        fields = typing.get_type_hints(hint, include_extras=True)
+        return {"type": "object", "properties": {name: _schema(fields[name], defs, root) for name in hint._fields},
+                "required": list(hint._fields), "additionalProperties": False}
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return {"type": "array", "items": _schema(args[0], defs, root)}

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any, Mapping
+from typing import Annotated, Any, Mapping, NamedTuple
 
 from tricktable.cards import SUIT_LETTERS, card_text
-from tricktable.core.observation import Observation, Play, Trick, plays_json
+from tricktable.core.observation import Card, Observation, Play, Suit, Trick, plays_json
 from tricktable.core.protocol import ScoreLine
+from tricktable.core.schema import MERGED
 
 
 class Phase(IntEnum):
@@ -53,20 +54,35 @@ def _card(card: int | None) -> str | None:
     return card_text(card) if card is not None else None
 
 
+class OpenPair(NamedTuple):
+    """Who won the last trick, if that win can still start a pair, and with what."""
+
+    seat: int
+    card: Card
+
+
+class Capture(NamedTuple):
+    """A capture of the pile: the trick that completed it, who took it, how many tricks."""
+
+    trick: int
+    seat: int
+    tricks: int
+
+
 @dataclass(frozen=True)
 class PileFacts:
     """Double Sar's pile: how many tricks lie face down, the open half of a pair
-    (seat, card) and every capture so far as (trick number, seat, tricks)."""
+    and every capture so far."""
 
     pile: int
-    open_pair: tuple[int, int] | None
-    captures: tuple[tuple[int, int, int], ...]
+    open_pair: OpenPair | None
+    captures: tuple[Capture, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "pile": self.pile,
-            "open_pair": {"seat": self.open_pair[0], "card": card_text(self.open_pair[1])} if self.open_pair else None,
-            "captures": [{"trick": n, "seat": s, "tricks": t} for n, s, t in self.captures],
+            "open_pair": {"seat": self.open_pair.seat, "card": card_text(self.open_pair.card)} if self.open_pair else None,
+            "captures": [capture._asdict() for capture in self.captures],
         }
 
 
@@ -76,8 +92,8 @@ class HiddenFacts:
     (only for the seat that put it down), and the reveal once it happened."""
 
     trump_hidden: bool
-    hidden_card: int | None
-    revealed_card: int | None
+    hidden_card: Card | None
+    revealed_card: Card | None
     revealed_by: int | None
     revealed_trick: int | None
 
@@ -127,9 +143,9 @@ class CourtPieceObservation(Observation):
     phase: Phase
     hand_sizes: tuple[int, ...]
     all_dealt: bool
-    trump: int | None
+    trump: Suit | None
     trump_by: int | None
-    flip_card: int | None
+    flip_card: Card | None
     changed_trump: bool
     new_cards_allowed: bool
     deadline_seconds: int | None
@@ -138,8 +154,8 @@ class CourtPieceObservation(Observation):
     tricks: tuple[Trick, ...]
     captured: tuple[int, int]
     options: Mapping[str, Any]
-    pile: PileFacts | None = None
-    trump_facts: HiddenFacts | VoidFacts | None = None
+    pile: Annotated[PileFacts | None, MERGED] = None
+    trump_facts: Annotated[HiddenFacts | VoidFacts | None, MERGED] = None
     tens: tuple[int, int] | None = None
     result: CourtPieceResult | None = field(default=None)
 

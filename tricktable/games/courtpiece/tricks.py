@@ -28,7 +28,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from tricktable.cards import ACE, card
-from tricktable.games.courtpiece.observation import PileFacts
+from tricktable.games.courtpiece.observation import Capture, OpenPair, PileFacts
 from tricktable.games.courtpiece.rules import ACES, NO_TRUMP, TRICKS
 from tricktable.games.courtpiece.state import CourtPieceState
 
@@ -97,5 +97,5 @@ class Pile(TrickValue):
     def facts(self, state: CourtPieceState) -> PileFacts:
         """The pile is face down: only how many tricks lie in it is shown (the
         cards themselves were seen as they were played, see ``tricks``)."""
-        open_pair = (state.open_seat, state.open_card) if state.open_seat >= 0 else None
-        return PileFacts(state.pile, open_pair, tuple(state.captures))
+        open_pair = OpenPair(state.open_seat, state.open_card) if state.open_seat >= 0 else None
+        return PileFacts(state.pile, open_pair, tuple(Capture(*capture) for capture in state.captures))
