@@ -64,6 +64,7 @@ from tricktable.games.doppelkopf.actions import (
 )
 from tricktable.games.doppelkopf.rules import (
     AD,
+    FACE_MASK,
     FACES,
     FOLLOW,
     HEALTHY_RANK,
@@ -429,7 +430,9 @@ class DoppelkopfState(DealState):
         level = self.levels[team] + 1
         if level > 4 or self.closed[team]:
             return -1
-        if self.counts[seat] < self._cards_needed(team, level):
+        # Only a first Re/Kontra that replies needs ``_cards_needed``; the hot path skips the call.
+        need = MIN_CARDS[level] - self.lowering if level or self.levels[1 - team] < 0 else self._cards_needed(team, 0)
+        if self.counts[seat] < need:
             return -1
         if level == 0:
             return ANNOUNCE_RE if team == RE else ANNOUNCE_KONTRA
@@ -469,7 +472,8 @@ class DoppelkopfState(DealState):
 
     # -- play ----------------------------------------------------------------
     def _playable(self) -> int:
-        faces = face_mask(self.hands[self.turn])
+        hand = self.hands[self.turn]
+        faces = (hand | hand >> COPY_OFFSET) & FACE_MASK  # face_mask, inlined on the hot path
         trick = self.trick
         if not trick:
             return faces
