@@ -32,6 +32,17 @@ def snapshot(state: st.DoppelkopfState) -> list:
     return [state.history[:], state.levels[:], state.closed[:], state.to_move, [state.view(s) for s in range(4)]]
 
 
+def assert_closed_after(state: st.DoppelkopfState, seat: int, cards: int, text: str, reason: str) -> None:
+    """Play on until ``seat`` holds ``cards`` cards and someone else is to move: then nothing is
+    offered to it out of turn, and ``text`` is refused for ``reason`` without changing anything."""
+    cards_until(state, lambda s: s.counts[seat] == cards and s.to_move != seat)
+    assert state.legal_actions_for(seat) == ()
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match=reason):
+        state.act(seat, text)
+    assert snapshot(state) == before
+
+
 def test_person_answers_a_bots_re_before_his_own_card(dk):
     """Announcements: seat 0 (the person) has played his card of the trick; seat 1 says Re on its
     turn and plays; seat 0 answers Kontra while seat 2 is to move."""
@@ -73,12 +84,7 @@ def test_announcement_after_the_players_card_of_the_trick_is_refused(dk):
     its Re is refused, out of turn as on its turn, and nothing changes."""
     state = cards_until(normal(dk), lambda s: len(s.tricks) == 1 and s.to_move not in (1,))
     assert st.ANNOUNCE_RE in state.legal_actions_for(1)  # 11 cards, before its next card
-    cards_until(state, lambda s: s.counts[1] == 10 and s.to_move != 1)
-    assert state.legal_actions_for(1) == ()
-    before = snapshot(state)
-    with pytest.raises(IllegalAction, match="needs 11 cards"):
-        state.act(1, "re")
-    assert snapshot(state) == before
+    assert_closed_after(state, 1, 10, "re", "needs 11 cards")
 
 
 def test_card_count_limits_out_of_turn(dk):
@@ -90,12 +96,7 @@ def test_card_count_limits_out_of_turn(dk):
     assert state.legal_actions_for(2) == (st.NO_90,)  # seat 2: Re's partner, 12 cards, out of turn
     cards_until(state, lambda s: s.counts[2] == 10 and s.to_move != 2)
     assert state.legal_actions_for(2) == (st.NO_90,)
-    cards_until(state, lambda s: s.counts[2] == 9 and s.to_move != 2)
-    assert state.legal_actions_for(2) == ()
-    before = snapshot(state)
-    with pytest.raises(IllegalAction, match="needs 10 cards"):
-        state.act(2, "no 90")
-    assert snapshot(state) == before
+    assert_closed_after(state, 2, 9, "no 90", "needs 10 cards")
 
 
 def test_several_announcements_at_once_out_of_turn(dk):

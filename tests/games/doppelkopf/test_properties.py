@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any, Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -71,14 +72,24 @@ def check_finished(state: st.DoppelkopfState, contract: str) -> None:
         assert state.contract in (st.NORMAL_GAME, st.SILENT_SOLO)
 
 
-@pytest.mark.parametrize("contract,options", CASES)
+def random_deals(dk, seed: int, contract: str, options: dict, count: int) -> Iterator[tuple[Any, Any, random.Random]]:
+    """``count`` fresh deals of ``contract`` under ``options``: (state, policy, rng) each."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        state, policy = new_state(dk, rng, contract, options)
+        yield state, policy, rng
+
+
+every_case = pytest.mark.parametrize("contract,options", CASES)
+any_seed = given(seed=hs.integers(0, 2**32 - 1))
+
+
+@every_case
 @settings(max_examples=20)
-@given(seed=hs.integers(0, 2**32 - 1))
+@any_seed
 def test_deals_conserve_cards_points_and_sum_to_zero(dk, contract, options, seed):
     """Cards conserved, 240 card points distributed, zero-sum settlement (2,000 deals per contract and option set)."""
-    rng = random.Random(seed)
-    for _ in range(100):
-        state, policy = new_state(dk, rng, contract, options)
+    for state, policy, rng in random_deals(dk, seed, contract, options, 100):
         dk.play_out(state, rng, policy, stop=lambda s: rng.random() < 0.02)
         check_conservation(state)
         dk.play_out(state, rng, policy)
@@ -102,14 +113,12 @@ def check_view(state: st.DoppelkopfState, seat: int) -> None:
         assert view["contract"] == "normal"
 
 
-@pytest.mark.parametrize("contract,options", CASES)
+@every_case
 @settings(max_examples=3)
-@given(seed=hs.integers(0, 2**32 - 1))
+@any_seed
 def test_views_hide_what_the_seat_may_not_know(dk, contract, options, seed):
     """Views show no hidden hand, reservation, poverty card or team, in every contract."""
-    rng = random.Random(seed)
-    for _ in range(3):
-        state, policy = new_state(dk, rng, contract, options)
+    for state, policy, rng in random_deals(dk, seed, contract, options, 3):
         while True:
             if rng.random() < 0.1 or state.is_terminal() or not state.history:
                 for seat in range(4):
