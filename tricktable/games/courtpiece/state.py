@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from tricktable.cards import SUIT_LETTERS, card_text
 from tricktable.core.errors import GameOver, IllegalAction
 from tricktable.core.observation import Trick
-from tricktable.core.protocol import TERMINAL, Deal, GameState, ScoreLine
+from tricktable.core.protocol import Deal, DealState, ScoreLine
 from tricktable.core.rng import SeedStream, derive_seed
 from tricktable.games.courtpiece import actions
 from tricktable.games.courtpiece.actions import CHANGE, NEW_CARDS, PASS, TIMEOUT
@@ -131,8 +131,12 @@ _SCALARS = ("leader", "turn", "outcome", "winners", "phase", "trump", "trump_by"
 _read_shared, _read_copied, _read_scalars = attrgetter(*_SHARED), attrgetter(*_COPIED), attrgetter(*_SCALARS)
 
 
-class CourtPieceState(GameState):
-    """One deal of a Court Piece game, from the first packet to the score."""
+class CourtPieceState(DealState):
+    """One deal of a Court Piece game, from the first packet to the score; the
+    spec, deal, options, dealer, hands, history and its actors, ``to_move`` and
+    the end come from core's ``DealState``."""
+
+    DONE = DONE
 
     __slots__ = _SHARED + _COPIED + _SCALARS
     """The state's fields as slots: with some forty fields a plain instance
@@ -141,13 +145,9 @@ class CourtPieceState(GameState):
 
     def __init__(self, spec: "CourtPieceSpec", deal: Deal, options: Mapping[str, Any], *,
                  flip_pick: int | None = None, new_cards_allowed: bool = True):
-        self.spec = spec
+        super().__init__(spec, deal, options)
         self.variant: Variant = spec.variant
-        self.deal = deal
-        self.options = dict(options)
-        self.dealer = deal.dealer
         self.caller = NEXT[deal.dealer]
-        self.hands = [sum(map(_BIT.__getitem__, hand)) for hand in deal.hands]
         self.first_five = [sum(map(_BIT.__getitem__, hand[:FIRST_PACKET])) for hand in deal.hands]
         self.flip_pick = flip_pick
         self.new_cards_allowed = new_cards_allowed
@@ -158,8 +158,6 @@ class CourtPieceState(GameState):
         self.outcome = ""
         self.winners = -1
         self.points = [0, 0]
-        self._history: list[int] = []
-        self._actors: list[int] = []
         # -- written by the trump choice -------------------------------------------
         self.trump = NO_TRUMP
         self.trump_by = -1  # the seat that named (or set, or put down) trump; -1 after a flip
@@ -186,17 +184,6 @@ class CourtPieceState(GameState):
         self._count_trick = self.variant.scoring.count_trick
 
     # -- protocol ----------------------------------------------------------
-    @property
-    def to_move(self) -> int:
-        return TERMINAL if self.phase == DONE else self.turn
-
-    @property
-    def history(self) -> list[int]:
-        return self._history
-
-    def is_terminal(self) -> bool:
-        return self.phase == DONE
-
     @property
     def callers(self) -> int:
         """The calling team (the caller's); the other team is the dealing team."""
@@ -234,15 +221,13 @@ class CourtPieceState(GameState):
         elif action not in self.legal_actions():
             raise IllegalAction(f"{self._describe(action)} is not allowed now ({PHASE_KEYS[self.phase]})")
         else:
-            self._history.append(action)
-            self._actors.append(self.turn)
+            self._record_by(action, self.turn)
             self._decide(action)
 
     def apply_referee(self, action: int) -> None:
         if action not in self.referee_actions():
             raise IllegalAction(f"{self._describe(action)} is not a referee action now")
-        self._history.append(action)
-        self._actors.append(self.turn)
+        self._record_by(action, self.turn)
         self._time_out()
 
     def returns(self) -> list[int]:
