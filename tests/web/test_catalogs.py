@@ -61,3 +61,20 @@ def test_every_game_has_rules_and_words_in_every_language(lang):
 def test_every_game_has_its_page_renderer():
     for entry in ENTRIES:
         assert (WEB / "js" / "games" / f"{entry.renderer}.js").is_file(), entry.name
+
+
+def test_every_offered_option_its_words_and_presets_have_a_label():
+    """Issue 16: each option the Rules dialog offers (exactly the game's own, from
+    the catalog; a legacy one never), its worded values and its presets read in
+    the person's language (the dialog falls back to the English description)."""
+    from tricktable.server.app import game_catalog
+
+    words = catalog("en")  # the other languages have the same keys (test above)
+    for game in game_catalog():
+        for option in game["options"]:
+            assert f"option.{option['name']}" in words, (game["name"], option["name"])
+            for value in option["choices"]:
+                if isinstance(value, str):
+                    assert f"option.value.{value.replace(' ', '_')}" in words, (game["name"], value)
+        for preset in game["presets"]:
+            assert f"rules.preset.{preset}" in words, (game["name"], preset)

@@ -684,6 +684,7 @@ export class Table {
   async showCard(step) {
     const own = step.seat === 0 && this.landed === step.text;
     this.landed = null;
+    this.say(step.seat, ""); // a seat's word (a reservation, a call) was before its card: it uncovers the seat
     const cards = step.completed ? step.completed.cards : step.trick;
     const leader = cards.length ? cards[0][0] : null;
     this.renderTrick(cards, { fresh: step.seat, animate: !own, leader });
