@@ -41,13 +41,15 @@ def test_the_example_nginx_configuration_proxies_requests_and_live_streams(tmp_p
     need(shutil.which("nginx") is not None, "nginx is not installed (apt-get install nginx-light)")
     (tmp_path / "logs").mkdir()
     url = f"sqlite:///{tmp_path / 'shared.db'}"
-    servers = [ServerProcess(url).start(), ServerProcess(url).start()]
+    servers = [ServerProcess(url), ServerProcess(url)]
     port = free_port()
     config = configured(tmp_path, [s.port for s in servers], port)
     checked = subprocess.run(nginx(tmp_path, config, "-t"), capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     proxy = subprocess.Popen(nginx(tmp_path, config, directives="daemon off;"), stderr=subprocess.PIPE)
     try:
+        for server in servers:
+            server.start()
         http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
         deadline = time.monotonic() + 20
         while True:

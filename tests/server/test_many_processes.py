@@ -54,9 +54,11 @@ def wait_for_step(events: "queue.Queue[tuple[float, str, dict]]", version: int, 
 
 
 def test_a_game_played_through_two_processes_is_seen_live_from_the_other(shared_url):
-    servers = [ServerProcess(shared_url).start(), ServerProcess(shared_url).start()]
+    servers = [ServerProcess(shared_url), ServerProcess(shared_url)]
     stop = threading.Event()
     try:
+        for server in servers:  # started inside the try: a failed start stops the other one too
+            server.start()
         clients = [httpx.Client(base_url=s.url, timeout=30) for s in servers]
         state = clients[0].post("/api/games", json={"game": "euchre"}).json()
         watched: "queue.Queue[tuple[float, str, dict]]" = queue.Queue()
@@ -104,10 +106,12 @@ def test_a_bot_turn_is_finished_by_the_survivor_when_its_process_is_killed_mid_t
     takes the turn over once the lease ran out and finishes it.  A stream on
     B is told who is thinking in A meanwhile."""
     env = {"TRICKTABLE_LEASE_SECONDS": LEASE_SECONDS}
-    first = ServerProcess(shared_url, bot=None, env=env).start()
-    second = ServerProcess(shared_url, bot=None, env=env).start()
+    first = ServerProcess(shared_url, bot=None, env=env)
+    second = ServerProcess(shared_url, bot=None, env=env)
     store = Store(shared_url)
     try:
+        first.start()
+        second.start()
         http = httpx.Client(base_url=first.url, timeout=60)
         state = http.post("/api/games", json={"game": "doppelkopf", "level": "hard"}).json()
         deadline = time.monotonic() + 90

@@ -4,6 +4,7 @@ answer (issue 15: no full replay of the record on every commit)."""
 from __future__ import annotations
 
 import random
+import time
 
 from tricktable.core.record import replay
 from tricktable.server import referee
@@ -61,4 +62,34 @@ def test_the_view_kept_with_a_commit_is_the_view_of_the_stored_version(sqlite_ur
             again = referee.load(game_id)
             assert again is not None and again.view == committed.view
     finally:
+        store.close()
+
+
+def test_a_lapsed_lease_on_the_persons_turn_is_dropped_not_taken_over_forever(sqlite_url):
+    """A process that died after the computer players' last action left its
+    lease behind; the next look at the game drops it (the person is to move,
+    there is nothing to take over), so the sweeper stops finding it."""
+    from tricktable.server.scheduler import forced_bot
+
+    store = Store(sqlite_url)
+    room = Room(store, bot_factory=forced_bot("random"))
+    try:
+        game_id = room.new_game("euchre", {}, seed="lapsed")["id"]
+        room.start()
+        room.resume(game_id)
+        deadline = time.monotonic() + 120  # generous: a loaded machine, not a timing target
+        while room.load(game_id)["thinking"] is not None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        row = store.load(game_id)
+        assert row is not None
+        assert store.claim_turn(game_id, row.version, "a process that died", -1.0)  # already run out
+        assert store.lapsed_turns() == [game_id]
+        room.resume(game_id)
+        while store.lapsed_turns():
+            assert time.monotonic() < deadline, "the lapsed lease was never dropped"
+            time.sleep(0.05)
+        assert store.load(game_id).version == row.version  # nothing else changed
+    finally:
+        room.stop()
         store.close()

@@ -219,13 +219,13 @@ class BotScheduler:
         row = position.row
         if position.state.is_terminal():
             self._arm_clock(game_id, None)
-            return not self._release(game_id, row.version)
+            return not self._done(row)
         if self.referee.expired(position):
             return self._commit(lambda: self.referee.time_out(position))
         seat = position.state.to_move
         if seat == HUMAN or seat < 0:
             self._arm_clock(game_id, row.deadline)
-            return not self._release(game_id, row.version)
+            return not self._done(row)
         if self._held_elsewhere(row) or not self._claim(row):
             # Another process holds the turn, or the game moved on (look again).
             return self.referee.store.version_of(game_id) != row.version
@@ -255,6 +255,15 @@ class BotScheduler:
             yield
         finally:
             done.set()
+
+    def _done(self, row: GameRow) -> bool:
+        """Nothing for the bots to do at ``row``: give the lease back (False if
+        the game moved on first), and drop a dead process's lapsed one."""
+        if not self._release(row.id, row.version):
+            return False
+        if row.lease_until is not None and row.lease_until < time.time():
+            self.referee.store.clear_lapsed_turn(row.id)
+        return True
 
     def _held_elsewhere(self, row: GameRow) -> bool:
         """Another live process holds the turn (as loaded): no need to try a write."""

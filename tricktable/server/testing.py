@@ -123,7 +123,7 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> "ServerProcess":
+    def start(self, timeout: float = 60.0) -> "ServerProcess":
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port), "--database", self.database,
              "--workers", str(self.workers)],

@@ -335,6 +335,14 @@ class Store:
                 return True
             return db.execute(select(games.c.id).where(mine)).first() is None
 
+    def clear_lapsed_turn(self, game_id: str) -> None:
+        """Drop a lease that ran out on a turn with nothing left to do (its
+        process died after the last bot action), so it is not taken over again
+        and again."""
+        with self.engine.begin() as db:
+            db.execute(update(games).where(games.c.id == game_id, games.c.lease_until < time.time())
+                       .values(lease_owner=None, lease_until=None))
+
     def lapsed_turns(self, limit: int = 100) -> list[str]:
         """Open games whose turn lease has run out: their process died mid-turn."""
         query = (select(games.c.id).where(games.c.status == "open", games.c.lease_until < time.time())
