@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from tricktable.bots import hint, make_bot
-from tricktable.games.euchre import SPEC, EuchreState
+
+from ..games.euchre.helpers import DEAL_A, DEAL_B, position
 
 # Dealer 3; seat 0 holds AC KC and the top hearts; seat 2 has no clubs.
 DEAL_CLUBS = {
@@ -23,25 +24,8 @@ DEAL_SPADES = {
     "hands": ["10S JH AH KH 9C", "9S 10C JC QC KC", "JS AC 9D 10D JD", "QS KS AS QD KD"],
     "rest": "9H 10H QH AD",
 }
-# Seat 0 holds both bowers and the top hearts.
-DEAL_LAYDOWN = {
-    "dealer": 3,
-    "hands": ["JH JD AH KH QH", "9C 10C JC QC KC", "AC 9S 10S JS QS", "KS AS 9D 10D QD"],
-    "rest": "9H 10H KD AD",
-}
-# Seat 0 holds three top trumps in hearts and two losers.
-DEAL_THREE_TOP = {
-    "dealer": 3,
-    "hands": ["JH JD AH 9C 9S", "10C JC QC KC AC", "10S JS QS KS AS", "9D 10D QD KD AD"],
-    "rest": "9H 10H QH KH",
-}
-
-
-def position(deal: dict[str, Any], actions: list[str]) -> EuchreState:
-    state = SPEC.new_deal(SPEC.deal_from_json(deal), SPEC.normalize_options({}))
-    for text in actions:
-        state.act(state.to_move, text)
-    return state
+# DEAL_A (seat 0 holds both bowers and the top hearts) and DEAL_B (three top
+# trumps and two losers) come with ``position`` from the rules tests' helpers.
 
 
 def decide(deal: dict[str, Any], actions: list[str], bot: str = "heuristic") -> str:
@@ -100,14 +84,14 @@ def test_cheapest_winning_card_in_last_seat():
 
 @pytest.mark.parametrize("bot", ["heuristic", "search"])
 def test_maker_leads_a_top_trump_to_pull_trump(bot):
-    choice = decide(DEAL_THREE_TOP, ["order up", "with partner", "discard 10D"], bot)
+    choice = decide(DEAL_B, ["order up", "with partner", "discard 10D"], bot)
     # Holding JH JD AH the three are worth the same to search; the rules lead JH.
     assert choice == "play JH" if bot == "heuristic" else choice in ("play JH", "play JD", "play AH")
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "search"])
 def test_go_alone_with_a_laydown_hand(bot):
-    assert decide(DEAL_LAYDOWN, ["order up"], bot) == "alone"
+    assert decide(DEAL_A, ["order up"], bot) == "alone"
 
 
 def test_do_not_go_alone_with_a_merely_good_hand():
@@ -122,7 +106,7 @@ def test_stuck_dealer_names_his_best_suit():
 
 
 def test_hint_ranks_every_legal_action_and_agrees_with_search():
-    state = position(DEAL_THREE_TOP, ["order up", "with partner", "discard 10D"])
+    state = position(DEAL_B, ["order up", "with partner", "discard 10D"])
     obs = state.observe(0)
     ranked = hint(obs, budget_ms=60, seed="scenario")
     assert sorted(r["action"] for r in ranked) == sorted(obs.legal)
