@@ -52,6 +52,17 @@ def note_trick(voids: list[int], plays: Sequence[tuple[int, int]], suit_of: Sequ
     return mask
 
 
+def strongest_play(beats: Callable[[int, int, int], bool], table: int,
+                   trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """The (seat, card) that holds ``trick`` so far: a later play wins only if
+    ``beats(table, card, best)`` (``table`` is the game's trump or contract index)."""
+    best = trick[0]
+    for play in trick[1:]:
+        if beats(table, play[1], best[1]):
+            best = play
+    return best
+
+
 def opponents(seat: int, seats: Sequence[int]) -> list[int]:
     """Those of ``seats`` on the other team (partners sit opposite)."""
     return [s for s in seats if s % 2 != seat % 2]

@@ -20,9 +20,10 @@ seat's knowledge.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Sequence
 
-from tricktable.bots.base import note_trick
+from tricktable.bots.base import note_trick, strongest_play
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
 from tricktable.core.observation import Observation
@@ -145,12 +146,8 @@ def beats(trump: int, card: int, best: int) -> bool:
     return SUIT_OF[card] == trump
 
 
-def trick_winner(trump: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
-    best = trick[0]
-    for play in trick[1:]:
-        if beats(trump, play[1], best[1]):
-            best = play
-    return best
+# (seat, card) holding a trick so far: trick_winner(trump or table, trick)
+trick_winner = partial(strongest_play, beats)
 
 
 def is_boss(table: Table, card: int) -> bool:

@@ -26,8 +26,10 @@ plays both, and a rollout player knows no more than it would at the table.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Sequence
 
+from tricktable.bots.base import strongest_play
 from tricktable.bots.search import SearchGame
 from tricktable.cards import ACE, CLUBS, SPADES, card, card_text, parse_card, rank_of
 from tricktable.core.errors import GameError
@@ -74,12 +76,8 @@ def beats(table: int, card_face: int, best: int) -> bool:
     return suit == TRUMP
 
 
-def trick_winner(table: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
-    best = trick[0]
-    for play in trick[1:]:
-        if beats(table, play[1], best[1]):
-            best = play
-    return best
+# (seat, card) holding a trick so far: trick_winner(trump or table, trick)
+trick_winner = partial(strongest_play, beats)
 
 
 def is_boss(t: Situation, card_face: int) -> bool:
