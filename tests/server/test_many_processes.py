@@ -65,10 +65,15 @@ def test_a_game_played_through_two_processes_is_seen_live_from_the_other(shared_
         listen(clients[0], state["id"], state["version"], watched, stop)  # a tab on process A
         rng, turn, delays = random.Random(3), 0, []
         state = clients[1].get(f"/api/games/{state['id']}").json()
+        deadline = time.monotonic() + 300
         while not state["view"]["terminal"] and turn < 40:
-            while state["thinking"] is not None or not state["view"]["legal"]:
+            # The computer players' turn; it may end the match, leaving the person nothing to do.
+            while (state["thinking"] is not None or not state["view"]["legal"]) and not state["view"]["terminal"]:
+                assert time.monotonic() < deadline, "the computer players never handed the turn back"
                 time.sleep(0.05)
                 state = clients[turn % 2].get(f"/api/games/{state['id']}").json()
+            if state["view"]["terminal"]:
+                break
             http = clients[turn % 2]  # the person's actions alternate between the processes
             sent = time.monotonic()
             answer = http.post(f"/api/games/{state['id']}/actions",
