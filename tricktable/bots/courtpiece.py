@@ -19,11 +19,12 @@ seat's knowledge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tricktable.bots.base import note_trick, strongest_play
+from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
 from tricktable.core.observation import Observation
@@ -348,6 +349,54 @@ def distinct_actions(obs: Observation) -> list[str]:
     return kept
 
 
+# -- fast playout (rollouts) --------------------------------------------------------
+PLAYOUT_OPTIONS = frozenset({"counting", "target_points", "target_kots", "new_cards", "person_seat", "change_trump",
+                             "first_game", "ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12"})
+"""The options the fast playout follows: the state itself applies the pile, capture
+and scoring ones, the others only change the calling, which is over when it starts.
+Any other option away from its default keeps the rollout in the real game."""
+
+Decide = Callable[[Table, Sequence[int]], int]
+
+
+def playout(state: GameState, seat: int, decide: Decide) -> float | None:
+    """Finish the card play with the rules' ``decide`` on one ``Table`` kept up to
+    date card by card (no table rebuilt from the state, no list of legal actions:
+    the seat's playable cards are one mask).  The state still takes every card, so
+    pile, captures and scoring stay the game's own.  None while more than cards may
+    be played (the first trick: change trump; a card face down: the reveal), before
+    trump is set, or under options it does not model."""
+    assert isinstance(state, CourtPieceState)
+    if (state.phase != PLAYING or not state.tricks or state.down >= 0 or state.trump == NO_TRUMP or state.must_trump
+            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+        return None
+    table = table_from_state(state)
+    hands, trick, voids, gone = state.hands, table.trick, table.voids, table.gone
+    on_pile = state.variant.has_pile
+    while state.phase == PLAYING:
+        turn = state.turn
+        hand = hands[turn]
+        led = SUIT_OF[trick[0][1]] if trick else -1
+        playable = (hand & SUIT_MASKS[led] or hand) if trick else hand
+        if playable & (playable - 1):
+            table.seat, table.hand, table.gone = turn, hand, gone
+            c = decide(table, cards_in(playable))
+        else:
+            c = playable.bit_length() - 1
+        state.apply(c)
+        gone |= 1 << c
+        if trick and SUIT_OF[c] != led:
+            voids[turn] |= 1 << led
+        trick.append((turn, c))
+        if len(trick) == 4:
+            trick = table.trick = []
+            table.tricks_played += 1
+            table.captured = (state.captured[0], state.captured[1])
+            if on_pile:
+                table.pile, table.open_seat = state.pile, state.open_seat
+    return team_value(state, seat)
+
+
 # -- search ------------------------------------------------------------------------
 def _spec() -> GameSpec:
     from tricktable.games.courtpiece import DOUBLE_SAR
@@ -355,7 +404,8 @@ def _spec() -> GameSpec:
     return DOUBLE_SAR
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text)
+SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text,
+                    playout=partial(playout, decide=decide))
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 ROLLOUTS_PER_MS = 1.5
@@ -366,7 +416,7 @@ plays up to 52 cards), with margin (see docs/strength.md)."""
 def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
-    return SearchGame(get_spec(obs.game), heuristic_action, team_value, rules=heuristic_text)
+    return replace(SEARCH, spec=get_spec(obs.game))
 
 
 def worlds_for(budget_ms: float, actions: int = 1) -> int:

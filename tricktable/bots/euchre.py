@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from tricktable.bots.base import note_trick, opponents
+from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, rank_of, suit_of
 from tricktable.core.observation import Observation
@@ -464,22 +465,31 @@ def solved_value(state: GameState, seat: int) -> float | None:
     assert isinstance(state, EuchreState)
     if state.phase != PLAYING or len(state.tricks) < 5 - SOLVE_TRICKS:
         return None
-    makers = state.maker % 2
-    won = state.tricks_won[makers]
-    left = 5 - len(state.tricks)
     trick = list(zip(state.seats_of_trick(state.leader, len(state.trick)), state.trick)) if state.trick else []
-    solver = Solver(state.trump, state.sitting_out, makers)
-    hands = list(state.hands)
+    return solve(state.trump, state.sitting_out, state.maker, state.alone, list(state.hands), trick, state.turn,
+                 state.tricks_won[state.maker % 2], 5 - len(state.tricks), seat)
+
+
+def solve(trump: int, out: int, maker: int, alone: bool, hands: list[int], trick: Sequence[tuple[int, int]],
+          turn: int, won: int, left: int, seat: int) -> float:
+    """The value for ``seat`` with best play by all: the makers have ``won`` tricks,
+    ``left`` are still to finish (the current ``trick`` among them)."""
+    makers = maker % 2
+    solver = Solver(trump, out, makers)
     # Only the thresholds of the score table matter: 3 tricks, and all 5.  The
     # score is monotone in the makers' tricks, so these two answers give the value.
     final = won
     if won < 3 and won + left >= 3:
-        final = 3 if solver.reach(hands, trick, state.turn, 3 - won, left) else won
+        final = 3 if solver.reach(hands, trick, turn, 3 - won, left) else won
     if 3 <= max(final, won) and won + left == 5 and (won >= 3 or final == 3):
-        final = 5 if solver.reach(hands, trick, state.turn, 5 - won, left) else max(final, 3)
-    _, maker_points, defender_points = deal_score(final, state.alone)
-    points = (maker_points, defender_points) if seat % 2 == makers else (defender_points, maker_points)
-    return float(points[0] - points[1])
+        final = 5 if solver.reach(hands, trick, turn, 5 - won, left) else max(final, 3)
+    return deal_value(final, alone, makers, seat)
+
+
+def deal_value(makers_tricks: int, alone: bool, makers: int, seat: int) -> float:
+    """``team_value`` of a finished deal from the makers' tricks (the game's score table)."""
+    _, maker_points, defender_points = deal_score(makers_tricks, alone)
+    return float(maker_points - defender_points if seat % 2 == makers else defender_points - maker_points)
 
 
 SOLVER_MEMO_LIMIT = 200_000
@@ -593,6 +603,57 @@ class SolverCards:
 _SOLVER_CARDS = {t: SolverCards.for_trump(t) for t in SUITS}
 
 
+# -- fast playout (rollouts) --------------------------------------------------------
+PLAYOUT_OPTIONS = frozenset({"stick_the_dealer", "farmers_hand"})
+"""The options the fast playout follows: both only change the bidding, which is
+over when it starts.  Any other option away from its default keeps the rollout
+in the real game (``models_options``)."""
+
+
+def playout(state: GameState, seat: int) -> float | None:
+    """Finish the card play of a sampled world on masks: the rules' ``choose_card``
+    on one ``Table`` kept up to date card by card, the solver for the last tricks.
+    None before the card play (bidding goes through the game) or under options it
+    does not model."""
+    assert isinstance(state, EuchreState)
+    if state.phase != PLAYING or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
+        return None
+    trump, out, maker, alone, dealer = state.trump, state.sitting_out, state.maker, state.alone, state.dealer
+    effective, suit_cards = EFFECTIVE_SUIT[trump], SUIT_CARDS[trump]
+    table = table_from_state(state)  # the mover's; its seat, hand and gone change with the mover
+    hands, trick, voids = list(state.hands), table.trick, table.voids
+    dealer_only = 1 << state.discard if state.discard >= 0 else 0  # only the dealer saw his discard
+    public = table.gone & ~dealer_only if table.seat == dealer else table.gone
+    active = 3 if alone else 4
+    makers = maker % 2
+    won, done, turn = state.tricks_won[makers], len(state.tricks), state.turn
+    while done < 5 - SOLVE_TRICKS:
+        hand = hands[turn]
+        led = effective[trick[0][1]] if trick else -1
+        playable = (hand & suit_cards[led] or hand) if trick else hand
+        if playable & (playable - 1):
+            table.seat, table.hand = turn, hand
+            table.gone = public | dealer_only if turn == dealer else public
+            c = choose_card(table, cards_of(playable))
+        else:
+            c = playable.bit_length() - 1
+        hands[turn] = hand & ~(1 << c)
+        public |= 1 << c
+        if trick and effective[c] != led:
+            voids[turn] |= 1 << led
+        trick.append((turn, c))
+        if len(trick) < active:
+            turn = (turn + 1) % 4
+            if turn == out:
+                turn = (turn + 1) % 4
+            continue
+        turn = trick_winner(trump, trick)[0]
+        won += turn % 2 == makers
+        done += 1
+        trick = table.trick = []
+    return solve(trump, out, maker, alone, hands, trick, turn, won, 5 - done, seat)
+
+
 # -- search ----------------------------------------------------------------------
 def _spec() -> GameSpec:
     from tricktable.games.euchre import SPEC
@@ -600,7 +661,7 @@ def _spec() -> GameSpec:
     return SPEC
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, bidding_likelihood, heuristic_text)
+SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, bidding_likelihood, heuristic_text, playout)
 
 WORLDS_PER_MS = 0.6
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with

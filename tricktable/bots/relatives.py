@@ -39,6 +39,7 @@ the seat's knowledge.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Sequence
 
 from tricktable.bots import courtpiece as cp
@@ -336,7 +337,8 @@ ROLLOUTS_PER_MS = 1.2
 def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
-    return SearchGame(get_spec(obs.game), policy, team_value, rules=heuristic_text)
+    return SearchGame(get_spec(obs.game), policy, team_value, rules=heuristic_text,
+                      playout=partial(cp.playout, decide=partial(decide, game=obs.game)))
 
 
 def _spec() -> GameSpec:

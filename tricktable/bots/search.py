@@ -47,6 +47,11 @@ Value = Callable[[GameState, int], float]
 Weight = Callable[[GameState, Observation, int], float]
 """How likely a sampled world is, given the observation (1 when nothing is known)."""
 
+Playout = Callable[[GameState, int], "float | None"]
+"""Finish a (sampled) state on the game's compact data and return its value for
+``seat``; None when the position or the options are not modelled (the rollout then
+goes on through the real game and asks again after the next action)."""
+
 
 @dataclass(frozen=True)
 class SearchGame:
@@ -60,6 +65,9 @@ class SearchGame:
     rules: Callable[[Observation], str] | None = None
     """The game's heuristic on an observation: the default choice, and the fallback when
     no world can be sampled."""
+    playout: Playout | None = None
+    """The game's fast playout (the same policy and solver on compact data, without
+    ``GameState.apply`` and the observation-shaped tables), where it has one."""
 
 
 SWITCH_Z = 1.0
@@ -94,9 +102,14 @@ def team_value(state: GameState, seat: int) -> float:
 
 
 def rollout(state: GameState, game: SearchGame, seat: int) -> float:
-    """Finish ``state`` with the policy (in place) and return its value for ``seat``."""
-    leaf, policy = game.leaf, game.policy
+    """Finish ``state`` with the policy (in place) and return its value for ``seat``:
+    through the game's fast playout from the first position it models."""
+    leaf, policy, playout = game.leaf, game.policy, game.playout
     while not state.is_terminal():
+        if playout is not None:
+            fast = playout(state, seat)
+            if fast is not None:
+                return fast
         if leaf is not None:
             exact = leaf(state, seat)
             if exact is not None:
@@ -141,6 +154,7 @@ def evaluate(
     live = list(range(len(actions)))
     checkpoint = max(HALVING_MIN, worlds // HALVING_SHARE)
     samples: list[tuple[float, list[float | None]]] = []  # (weight, each action's value) per world
+    codes: dict[str, int] = {}  # each candidate parsed once: the worlds share the game and its options
     for _ in range(worlds):
         if samples and time.perf_counter() > deadline:
             break  # past the hard stop: do not even sample another world
@@ -148,7 +162,7 @@ def evaluate(
         if world is None:
             break
         weight = game.weight(world, obs, seat) if game.weight else 1.0
-        values = _try_all(game, world, seat, [actions[i] for i in live], deadline if samples else None)
+        values = _try_all(game, world, seat, [actions[i] for i in live], deadline if samples else None, codes)
         if values is None:
             break  # past the hard stop: this world is dropped, the others stand
         row: list[float | None] = [None] * len(actions)
@@ -228,14 +242,18 @@ def _sample(game: SearchGame, obs: Observation, rng: random.Random) -> GameState
 
 
 def _try_all(game: SearchGame, world: GameState, seat: int, actions: Sequence[str],
-             deadline: float | None) -> list[float] | None:
-    """Each action's rollout value in one world; None once past ``deadline``."""
+             deadline: float | None, codes: dict[str, int]) -> list[float] | None:
+    """Each action's rollout value in one world; None once past ``deadline``.
+    ``codes`` caches the actions' parsed codes across the worlds of one search."""
     values = []
     for text in actions:
         if deadline is not None and time.perf_counter() > deadline:
             return None
         trial = world.clone()
-        trial.apply_for(seat, trial.parse_action(text))
+        code = codes.get(text)
+        if code is None:
+            code = codes[text] = trial.parse_action(text)
+        trial.apply_for(seat, code)
         values.append(rollout(trial, game, seat))
     return values
 
