@@ -277,12 +277,18 @@ def settle(facts: DealFacts) -> Settlement:
     if not facts.lone:
         for team in (RE, KONTRA):
             lines += [(key, text, 1, team) for key, text in facts.extras[team]]
+    return settlement_of(winner, lines, facts.team_of)
+
+
+def settlement_of(winner: int | None, lines: list[tuple[str, str, int, int]], team_of: tuple[int, ...]) -> Settlement:
+    """The deal value (the lines netted for the winners, for Re when nobody won) and
+    each seat's game points: a team member wins or loses the value, a lone player
+    three times it (the three others once)."""
     side = RE if winner is None else winner
     value = sum(points if team == side else -points for _, _, points, team in lines)
     seat_points = [0, 0, 0, 0]
-    sizes = [facts.team_of.count(RE), facts.team_of.count(KONTRA)]
-    for seat, team in enumerate(facts.team_of):
+    sizes = [team_of.count(RE), team_of.count(KONTRA)]
+    for seat, team in enumerate(team_of):
         sign = 1 if team == side else -1
-        # A lone player wins or loses three times the value (the three others once).
         seat_points[seat] = sign * value * (3 if sizes[team] == 1 else 1)
     return Settlement(winner, lines, value, seat_points)

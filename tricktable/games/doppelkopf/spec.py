@@ -34,6 +34,8 @@ class DoppelkopfSpec(GameSpec):
         OptionSpec("karlchen_only_by_winning", False,
                    description="Karlchen only by winning: catching an opposing J♣ in the last trick scores nothing."),
         OptionSpec("poverty", True, description="Poverty (Armut) may be declared (off in the DDV preset)."),
+        OptionSpec("ddv_scoring", False,
+                   description="DDV plus-minus scoring: the DDV's table of game points (ddv.py), on in the DDV preset."),
         OptionSpec("winner_doppelkopf_1", False, legacy=True,
                    description="The winner rule of rules doppelkopf-1: a team told no 90 that announced only "
                                "Re/Kontra needed 120/121, and nobody won when both missed."),
@@ -43,7 +45,7 @@ class DoppelkopfSpec(GameSpec):
         # The German Doppelkopf association's tournament rules, as the spec restates them: without
         # the tournament list every solo is voluntary, and a voluntary solo is led from the dealer's left.
         "ddv": {"poverty": False, "second_heart_ten": False, "karlchen_only_by_winning": True,
-                "soloist_leads": False},
+                "soloist_leads": False, "ddv_scoring": True},
         "standard": {},
     }
 

@@ -95,6 +95,8 @@ from tricktable.games.doppelkopf.rules import (
     settle,
 )
 
+from tricktable.games.doppelkopf.ddv import settle_ddv
+
 if TYPE_CHECKING:
     from tricktable.games.doppelkopf.observation import DoppelkopfObservation, Situation
 
@@ -596,7 +598,8 @@ class DoppelkopfState(DealState):
                 out.append(("karlchen_caught", "Opposing Karlchen (J♣) caught in the last trick"))
 
     def _score(self) -> None:
-        self.settlement = settle(self.facts())
+        facts = self.facts()
+        self.settlement = settle_ddv(facts) if self.options["ddv_scoring"] else settle(facts)
         winner = self.settlement.winner
         self.outcome = "nobody_won" if winner is None else f"{TEAM_NAMES[winner]}_won"
         self.phase = DONE
