@@ -49,16 +49,30 @@ def assign_cards(
 
 def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
             slots_of: SlotsOf) -> list[list[int]] | None:
+    """Most constrained cards first, each into an open slot drawn with weight its
+    room left.  The draw is ``rng.choices(open slots, weights=room)`` written out
+    (one ``rng.random()`` per card, the same slot for the same number), without the
+    lists it builds: this loop is most of a world's sampling."""
     left = list(capacities)
     result: list[list[int]] = [[] for _ in capacities]
     order = list(cards)
     rng.shuffle(order)
     order.sort(key=lambda c: len(slots_of[c]))
+    draw = rng.random
     for c in order:
-        open_slots = [s for s in slots_of[c] if left[s]]
-        if not open_slots:
+        slots = slots_of[c]
+        total = 0
+        for s in slots:
+            total += left[s]
+        if not total:
             return None
-        slot = rng.choices(open_slots, weights=[left[s] for s in open_slots])[0]
+        point, reached, slot = draw() * total, 0, -1
+        for s in slots:
+            if left[s]:
+                slot = s
+                reached += left[s]
+                if reached > point:
+                    break
         left[slot] -= 1
         result[slot].append(c)
     return result
