@@ -16,7 +16,9 @@ from tricktable.bots.search import SearchGame, rollout
 from tricktable.core.protocol import GameState
 from tricktable.games import entry
 
-GAMES = ("euchre", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
+GAMES = ("euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
+CASES = [(game, None) for game in GAMES] + [("doppelkopf", "ddv")]
+"""Every game with its bots' options, and the presets that change the card play's scoring."""
 
 
 def _search(game: str) -> SearchGame:
@@ -31,11 +33,11 @@ def _fast(search: SearchGame, state: GameState, seat: int) -> float | None:
     return search.playout(state.clone(), seat)
 
 
-def _positions(game: str, count: int, seed: int) -> list[GameState]:
+def _positions(game: str, count: int, seed: int, preset: str | None = None) -> list[GameState]:
     """States part way through deals: each action the policy's or a random legal one."""
     spec = entry(game).spec
     search, rng = _search(game), random.Random(seed)
-    options = spec.normalize_options(entry(game).bot_options)
+    options = spec.normalize_options({**entry(game).bot_options, **({"preset": preset} if preset else {})})
     states = []
     for index in range(count):
         state = spec.new_deal(spec.deal_from_seed(f"playout-{seed}", index % 4, options), options)
@@ -52,37 +54,34 @@ def _positions(game: str, count: int, seed: int) -> list[GameState]:
     return states
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_fast_playout_ends_every_rollout_like_the_real_game(game):
+@pytest.mark.parametrize("game, preset", CASES)
+def test_fast_playout_ends_every_rollout_like_the_real_game(game, preset):
     fast = _search(game)
     slow = dataclasses.replace(fast, playout=None)
     rng = random.Random(game)
     played = 0
-    for state in _positions(game, 300, 1):
+    for state in _positions(game, 300, 1, preset):
         seat = rng.randrange(4)
         played += _fast(fast, state, seat) is not None
         assert rollout(state.clone(), fast, seat) == rollout(state.clone(), slow, seat)
     assert played >= 60  # the fast path really ran in a good share of the positions
 
 
-def test_euchre_playout_declines_an_option_it_does_not_model_and_follows_the_bidding_ones():
-    search = _search("euchre")
-    states = [s for s in _positions("euchre", 60, 2) if _fast(search, s, 0) is not None]
+DECLINING = [
+    ("euchre", {"stick_the_dealer": False}, "defend_alone"),  # a bidding option; a scoring rule it does not know
+    ("double-sar", {"ace_on_ace": True}, "must_trump"),  # the state applies captures; a follow rule
+    ("doppelkopf", {"second_heart_ten": True}, "pigs"),  # the state applies it; a change of what seats know
+]
+
+
+@pytest.mark.parametrize("game, modelled, unknown", DECLINING)
+def test_a_playout_follows_the_options_it_models_and_declines_the_others(game, modelled, unknown):
+    search = _search(game)
+    states = [s for s in _positions(game, 60, 2) if _fast(search, s, 0) is not None]
     assert states
     state = states[0].clone()
-    state.options = dict(state.options, stick_the_dealer=not state.options["stick_the_dealer"])
-    assert _fast(search, state, 0) is not None  # a bidding option: modelled
-    state.options["defend_alone"] = True  # a rule it does not know: the rollout stays in the real game
+    state.options = dict(state.options, **modelled)
+    assert _fast(search, state, 0) is not None
+    state.options[unknown] = True  # the rollout stays in the real game
     assert _fast(search, state, 0) is None
     assert rollout(state.clone(), search, 0) == rollout(state.clone(), dataclasses.replace(search, playout=None), 0)
-
-
-def test_court_piece_playout_declines_an_option_it_does_not_model():
-    search = _search("double-sar")
-    states = [s for s in _positions("double-sar", 60, 3) if _fast(search, s, 1) is not None]
-    assert states
-    state = states[0].clone()
-    state.options = dict(state.options, ace_on_ace=True)  # the state applies it: still modelled
-    assert _fast(search, state, 1) is not None
-    state.options["must_trump"] = True
-    assert _fast(search, state, 1) is None

@@ -30,27 +30,33 @@ from functools import partial
 from typing import Sequence
 
 from tricktable.bots.base import strongest_play
+from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame
-from tricktable.cards import ACE, CLUBS, SPADES, card, card_text, parse_card, rank_of
+from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, parse_card, rank_of
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
-from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation
+from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation, partners_of
 from tricktable.games.doppelkopf.rules import (
     AD,
+    FACE_MASK,
     HIGHER,
     NORMAL,
     POINTS,
     POWER,
+    QC,
     SOLO_NAMES,
     SOLO_TABLE,
     SUIT,
     TRUMP,
     TRUMP_MASK,
     TRUMP_ORDER,
+    face_mask,
+    faces_of,
 )
 from tricktable.games.doppelkopf.spec import SPEC
-from tricktable.games.doppelkopf.state import DoppelkopfState
+from tricktable.games.doppelkopf.state import PLAYING, DoppelkopfState
+from tricktable.games.doppelkopf.views import known_teams, public_contract
 
 TOP_TRUMPS = 5
 """10♥ and the four queens ranks: a "high" trump in hand strength."""
@@ -256,8 +262,70 @@ def seat_value(state: GameState, seat: int) -> float:
     return float(state.returns()[seat])
 
 
+# -- fast playout (rollouts) --------------------------------------------------------
+PLAYOUT_OPTIONS = frozenset({"second_heart_ten", "soloist_leads", "karlchen_only_by_winning", "poverty",
+                             "ddv_scoring", "winner_doppelkopf_1"})
+"""The options the fast playout follows: the state applies them all (it still takes
+every card); an option it does not know (one that may change what a seat knows,
+say) keeps the rollout in the real game."""
+
+
+class _Knowledge:
+    """Each seat's ``Situation`` parts that rarely change during a playout, kept
+    between cards: its hand as faces (until it plays), its view of the contract
+    (fixed once play starts) and of the teams (until a Q♣, an announcement or the
+    marriage shows more)."""
+
+    def __init__(self, world: DoppelkopfState):
+        self.contracts = [public_contract(world, seat) for seat in range(4)]
+        self.hands: dict[int, tuple[int, ...]] = {}
+        self.partners: dict[tuple[int, ...], frozenset[int]] = {}
+
+    def situation(self, world: DoppelkopfState, seat: int) -> Situation:
+        """``world.situation(seat)`` (``build_situation``) from the kept parts."""
+        hand_ids = world.hands[seat]
+        hand = self.hands.get(hand_ids)
+        if hand is None:
+            faces = faces_of(hand_ids & FACE_MASK) + faces_of(hand_ids >> COPY_OFFSET & FACE_MASK)
+            hand = self.hands[hand_ids] = tuple(sorted(faces))
+        queens = world.queens_played
+        evidence = (seat, world.announced, queens[0], queens[1], queens[2], queens[3], world.partner,
+                    world.marriage_pending, hand_ids >> QC & 1, hand_ids >> (QC + COPY_OFFSET) & 1)
+        partners = self.partners.get(evidence)
+        if partners is None:
+            partners = self.partners[evidence] = partners_of(seat, known_teams(world, seat))
+        seen_ids = world.played | hand_ids
+        twice = seen_ids & seen_ids >> COPY_OFFSET & FACE_MASK
+        leader = world.leader
+        trick = tuple(((leader + index) & 3, c) for index, c in enumerate(world.trick))
+        return Situation(seat, Phase.PLAYING, self.contracts[seat], world.table, hand, trick,
+                         face_mask(seen_ids) | twice << COPY_OFFSET, world.led_suits, partners)
+
+
+def playout(state: GameState, seat: int) -> float | None:
+    """Finish the card play: the state takes every action (so announcements' card
+    counts, the marriage, the scoring and every option stay the game's), the rules
+    choose a card from a ``Situation`` whose slow parts are kept between cards
+    (``_Knowledge``); where an announcement is open the rollout policy itself
+    decides, so the announcement rules are the bot's one set.  None before the play
+    or under options it does not model."""
+    world = doppelkopf_state(state)
+    if world.phase != PLAYING or not models_options(world.spec, world.options, PLAYOUT_OPTIONS):
+        return None
+    knowledge = _Knowledge(world)
+    while world.phase == PLAYING:
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            world.apply(legal[0])
+        elif legal[0] < 52:
+            world.apply(choose_card(knowledge.situation(world, world.turn), list(legal)))
+        else:
+            world.apply(heuristic_action(world))
+    return seat_value(world, seat)
+
+
 # -- search ------------------------------------------------------------------------
-SEARCH = SearchGame(SPEC, heuristic_action, seat_value, rules=heuristic_text)
+SEARCH = SearchGame(SPEC, heuristic_action, seat_value, rules=heuristic_text, playout=playout)
 
 ROLLOUTS_PER_MS = 0.6
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout
