@@ -43,7 +43,7 @@ def test_levels_map_onto_bots_and_budgets():
     from tricktable.bots.levels import LEVELS, best_bot
 
     assert list(LEVELS) == ["easy", "normal", "hard"]
-    assert best_bot("euchre", "easy").name == "heuristic"
+    assert best_bot("euchre", "easy").name == "easy"
     normal, hard = best_bot("euchre", "normal"), best_bot("euchre", "hard")
     assert normal.name == hard.name == "search" and normal.budget_ms < hard.budget_ms
 

@@ -40,7 +40,7 @@ def _positions(game: str, count: int, seed: int, preset: str | None = None) -> l
     options = spec.normalize_options({**entry(game).bot_options, **({"preset": preset} if preset else {})})
     states = []
     for index in range(count):
-        state = spec.new_deal(spec.deal_from_seed(f"playout-{seed}", index % 4, options), options)
+        state = spec.new_deal(spec.deal_from_seed(f"playout-{seed}-{index}", index % 4, options), options)
         for _ in range(rng.randrange(70)):
             if state.is_terminal():
                 break

@@ -377,7 +377,7 @@ def test_doppelkopf_responses_show_no_card_the_person_has_not_seen(client):
 
 
 # -- levels and hints (issue 6) --------------------------------------------------------
-def test_an_easy_game_seats_the_expert_rules_and_stores_its_level(make_client):
+def test_an_easy_game_seats_the_expert_rules_with_slips_and_stores_its_level(make_client):
     client = make_client(default_bot_factory)
     answer = client.post("/api/games", json={"game": "euchre", "level": "easy"})
     assert answer.status_code == 201, answer.text
@@ -388,15 +388,17 @@ def test_an_easy_game_seats_the_expert_rules_and_stores_its_level(make_client):
     record = client.app.state.room.store.load(state["id"]).record
     assert record["level"] == "easy"
     # Replaying the record, every computer player's action is the heuristic's
-    # choice on that seat's view.
+    # choice on that seat's view, except the easy level's few slips: another card.
     heuristic, game = BOTS["heuristic"](), replay(dict(record, actions=[]))
-    bot_moves = 0
+    bot_moves = slips = 0
     for text in record["actions"]:
         if game.to_move not in (HUMAN, -1) and game.legal_actions():
-            assert text == heuristic.choose(game.observe(game.to_move)), text
+            rules = heuristic.choose(game.observe(game.to_move))
+            assert text == rules or (text.startswith("play ") and rules.startswith("play ")), text
+            slips += text != rules
             bot_moves += 1
         game.apply_any(game.parse_action(text))
-    assert bot_moves >= 20
+    assert bot_moves >= 20 and slips <= bot_moves // 4
 
 
 @pytest.mark.parametrize("level", ["expert", "", "hard" * 5])

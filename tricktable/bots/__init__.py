@@ -4,8 +4,8 @@ returns an action in text notation."""
 from __future__ import annotations
 
 from tricktable.bots.base import BOTS, Bot, RandomBot, make_bot
-from tricktable.bots.players import HeuristicBot, SearchBot, hint
+from tricktable.bots.players import EasyBot, HeuristicBot, SearchBot, hint
 
-BOTS.update({"heuristic": HeuristicBot, "search": SearchBot})
+BOTS.update({"heuristic": HeuristicBot, "easy": EasyBot, "search": SearchBot})
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "hint", "make_bot"]
+__all__ = ["BOTS", "Bot", "EasyBot", "HeuristicBot", "RandomBot", "SearchBot", "hint", "make_bot"]

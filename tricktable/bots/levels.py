@@ -1,6 +1,7 @@
 """Playing strength for the web page: easy, normal and hard.
 
-* easy — the expert rules alone (``heuristic``): sound but shallow, instant.
+* easy — a sound beginner (``easy``): the expert rules with a few human-like
+  slips (another card of the same suit now and then), instant.
 * normal — ``search`` with a fifth of the budget: fewer sampled worlds (the
   web app's default: its moves come quickly enough for a live table).
 * hard — ``search`` with the full budget.
@@ -13,7 +14,7 @@ from tricktable.core.errors import GameError
 from tricktable.games import entry
 
 LEVELS: dict[str, tuple[str, float]] = {
-    "easy": ("heuristic", 0.0),
+    "easy": ("easy", 0.0),
     "normal": ("search", 50.0),
     "hard": ("search", 250.0),
 }

@@ -39,6 +39,31 @@ class HeuristicBot(Bot):
         return text
 
 
+SLIP_RATE = 0.08
+"""How often the easy bot plays another card than the rules' one (when it has another)."""
+
+
+class EasyBot(HeuristicBot):
+    """The rules with a few human-like slips: now and then (``SLIP_RATE`` of the card
+    plays with a choice) another legal card, of the rules' card's suit when there is
+    one: too high or too low a card of the right suit, or the wrong discard.  Bids,
+    calls and announcements stay the rules'.  Seeded by the position, so a replay
+    slips at the same cards."""
+
+    name = "easy"
+
+    def choose(self, obs: Observation) -> str:
+        text = super().choose(obs)
+        if not text.startswith("play "):
+            return text
+        others = [t for t in obs.legal if t.startswith("play ") and t != text]
+        rng = self.rng_for(obs)
+        if not others or rng.random() >= SLIP_RATE:
+            return text
+        same_suit = [t for t in others if t[-1] == text[-1]]
+        return rng.choice(same_suit or others)
+
+
 class SearchBot(Bot):
     """Samples worlds consistent with the observation and plays the action with the best
     expected score (see ``tricktable.bots.search``)."""

@@ -1,0 +1,55 @@
+"""The levels (issue 14, Levels): easy is the rules bot with a few seeded,
+human-like slips; normal and hard are both search."""
+
+from __future__ import annotations
+
+import pytest
+
+from tricktable.bots import make_bot
+from tricktable.bots.levels import LEVELS, best_bot
+from tricktable.bots.players import SLIP_RATE
+from tricktable.games import GAMES, entry
+
+
+def _deals(game: str, deals: int, seed: str) -> tuple[int, int, int]:
+    """Easy in all four seats: (card plays with a choice, slips, other decisions that
+    differed from the rules).  ``state.act`` refuses an illegal action."""
+    spec = entry(game).spec
+    options = spec.normalize_options(entry(game).bot_options)
+    easy = [make_bot("easy", seed=f"{seed}/{seat}") for seat in range(4)]
+    rules = make_bot("heuristic")
+    choices = slips = other = 0
+    for index in range(deals):
+        state = spec.new_deal(spec.deal_from_seed(f"{seed}-{index}", index % 4, options), options)
+        while not state.is_terminal():
+            if not state.legal_actions():
+                state.apply_referee(state.referee_actions()[0])
+                continue
+            seat = state.to_move
+            obs = state.observe(seat)
+            text = easy[seat].choose(obs)
+            assert easy[seat].choose(obs) == text  # seeded by the position: a replay slips alike
+            expected = rules.choose(obs)
+            if expected.startswith("play ") and sum(t.startswith("play ") for t in obs.legal) > 1:
+                choices += 1
+                slips += text != expected
+            else:
+                other += text != expected
+            state.act(seat, text)
+    return choices, slips, other
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_easy_slips_sometimes_only_at_card_plays_and_never_illegally(game):
+    choices, slips, other = _deals(game, 24, "easy-1")
+    assert other == 0  # bids, calls and announcements are the rules'
+    assert 0 < slips < choices * 3 * SLIP_RATE
+
+
+def test_normal_and_hard_are_both_search_and_the_default_is_normal():
+    from tricktable.bots.levels import DEFAULT_LEVEL
+
+    assert DEFAULT_LEVEL == "normal"
+    assert best_bot("euchre", "easy").name == "easy" and LEVELS["easy"][0] == "easy"
+    normal, hard = best_bot("euchre", "normal"), best_bot("euchre", "hard")
+    assert normal.name == hard.name == "search" and normal.budget_ms < hard.budget_ms
