@@ -9,7 +9,7 @@ deal (seed and index) and the public action prefix as ``[seat, text]`` pairs.
 
 Protocol, one JSON object per line: in ``{"game", "seed", "index", "prefix",
 "budget_ms"}`` (and the bot's ``bot_seed``; a prefix entry ``["referee", action]`` is
-a referee's action), out ``{"cpu_ms", "rollouts", "action"}``.
+a referee's action), out ``{"cpu_ms", "wall_ms", "rollouts", "action"}``.
 
 A rollout is one sampled world finished for one candidate action (by policy or
 solver).  A search that counts them itself says so in ``search.ROLLOUT_COUNTER``;
@@ -60,10 +60,11 @@ def main() -> None:
                 state.act(seat, text)
         obs = state.observe(state.to_move)
         bot = make_bot("search", seed=job.get("bot_seed", "bench"), budget_ms=job["budget_ms"], hard_ms=1e9)
-        before, start = rollouts(), time.process_time()
+        before, start, wall = rollouts(), time.process_time(), time.perf_counter()
         action = bot.choose(obs)
-        cpu_ms = (time.process_time() - start) * 1000
-        print(json.dumps({"cpu_ms": cpu_ms, "rollouts": rollouts() - before, "action": action}), flush=True)
+        cpu_ms, wall_ms = (time.process_time() - start) * 1000, (time.perf_counter() - wall) * 1000
+        print(json.dumps({"cpu_ms": cpu_ms, "wall_ms": wall_ms, "rollouts": rollouts() - before, "action": action}),
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ def test_bench_search_prints_both_sides_on_the_same_decisions(capsys):
     for side in (result, result["baseline"]):
         assert side["rollouts_per_cpu_s"] > 0
         assert 0 < side["cpu_ms_per_decision"]["p50"] <= side["cpu_ms_per_decision"]["p95"]
+        assert 0 < side["wall_ms_per_decision"]["p50"] <= side["wall_ms_per_decision"]["p95"]
     assert result["rollouts"] == result["baseline"]["rollouts"]
 
 
