@@ -76,13 +76,14 @@ def observation_schema(game: str) -> dict[str, Any]:
 
 # -- selfplay ------------------------------------------------------------------
 def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
-             stats: bool = False) -> dict[str, Any]:
+             stats: bool = False, budget_ms: float | None = None) -> dict[str, Any]:
     from tricktable.bots.stats import stats_for
 
     collector = stats_for(game) if stats else None
     spec = get_spec(game)
     options = spec.normalize_options({})
-    bots = [make_bot(bot, seed=f"{seed}/seat{seat}") for seat in range(4)]
+    settings = {"budget_ms": budget_ms} if budget_ms is not None else {}
+    bots = [make_bot(bot, seed=f"{seed}/seat{seat}", **settings) for seat in range(4)]
     totals = [0, 0, 0, 0]
     outcomes: Counter[str] = Counter()
     if records:
@@ -218,6 +219,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--records", type=Path, help="write each deal's record into this folder")
     s.add_argument("--stats", action="store_true", help="add behaviour statistics (bidding, lone hands, …)")
+    s.add_argument("--budget-ms", type=float, help="the search bot's budget per decision (default: hard, 250 ms)")
 
     r = commands.add_parser("replay", help="replay and verify a game record")
     r.add_argument("file", type=Path)
@@ -288,7 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             options = dict(item.split("=", 1) for item in args.option)
             play(args.game, args.seed, args.bot, {k: _option_value(v) for k, v in options.items()})
         elif args.command == "selfplay":
-            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats), args.json)
+            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats, args.budget_ms),
+                   args.json)
         elif args.command == "replay":
             _print(replay_file(args.file), args.json)
         elif args.command == "verify":

@@ -23,3 +23,18 @@ def test_random_bots_make_worse_contracts_than_the_rules(capsys):
         assert cli.main(["selfplay", "euchre", "--bot", bot, "--deals", "300", "--stats", "--json"]) == 0
         results[bot] = json.loads(capsys.readouterr().out)["stats"]
     assert results["random"]["euchred_rate"] > results["heuristic"]["euchred_rate"] + 0.1
+
+
+def test_selfplay_gives_the_search_bots_the_budget_asked_for(monkeypatch, capsys):
+    from tricktable.bots import players
+
+    budgets: list[float] = []
+    original = players.SearchBot.choose
+
+    def choose(self, obs):
+        budgets.append(self.budget_ms)
+        return original(self, obs)
+
+    monkeypatch.setattr(players.SearchBot, "choose", choose)
+    assert cli.main(["selfplay", "euchre", "--bot", "search", "--budget-ms", "5", "--deals", "1", "--json"]) == 0
+    assert budgets and set(budgets) == {5.0}
