@@ -117,7 +117,7 @@ def play_bots(state: GameState, bots: Sequence[Any]) -> None:
 # -- play ------------------------------------------------------------------------
 _NOT_SHOWN = {"game", "seat", "to_move", "hand", "hand_sizes", "actions", "legal", "terminal", "options",
               "match", "trick", "tricks", "result"}
-_SEAT_KEYS = {"dealer", "maker", "sitting_out", "caller", "declarer", "leader", "trump_by"}
+_SEAT_KEYS = {"dealer", "maker", "sitting_out", "lone_defender", "caller", "declarer", "leader", "trump_by"}
 
 
 def render(view: dict[str, Any]) -> str:

@@ -96,6 +96,29 @@ def test_end_of_hand_solver_agrees_with_exhaustive_minimax():
     assert checked > 60
 
 
+def test_end_of_hand_solver_agrees_with_exhaustive_minimax_against_a_lone_defender():
+    """Option "defend alone": two players a trick, two seats sitting out, a lone
+    euchre worth 4."""
+    options = SPEC.normalize_options({"defend_alone": True})
+    rng = random.Random(8)
+    checked = 0
+    for index in range(80):
+        state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("lone", index), index % 4, options), options)
+        tricks = rng.randint(2, 4)
+        while not state.is_terminal() and len(state.tricks) < tricks:
+            if state.phase == eb.ALONE_CHOICE:
+                state.apply(eb.ALONE)
+            elif state.phase == eb.DEFEND_CHOICE:
+                state.apply(eb.DEFEND_ALONE)
+            else:
+                state.apply(eb.heuristic_action(state) if state.phase != eb.PLAYING else rng.choice(list(state.legal_actions())))
+        if state.is_terminal() or state.lone_defender < 0:
+            continue
+        checked += 1
+        assert eb.solved_value(state, state.to_move) == brute_force(state, state.to_move)
+    assert checked > 40
+
+
 def test_rollout_with_the_solver_scores_like_the_deal_played_out():
     """Once trump is made and only a trick is left, solver and play agree."""
     for index in range(40):

@@ -113,3 +113,50 @@ def test_hint_ranks_every_legal_action_and_agrees_with_search():
     assert ranked[1:] == sorted(ranked[1:], key=lambda r: -r["value"])  # search's choice first, then by value
     assert all(-4 <= r["value"] <= 4 for r in ranked)
     assert ranked[0]["action"] == make_bot("search", seed="scenario", budget_ms=60).choose(obs)
+
+
+# -- the options (shared/rules/euchre.md "Options") ------------------------------------------
+def decide_with(deal: dict[str, Any], actions: list[str], bot: str = "heuristic", **options: Any) -> str:
+    state = position(deal, actions, **options)
+    return make_bot(bot, seed="scenario", budget_ms=100).choose(state.observe(state.to_move))
+
+
+# Dealer 3; seat 0 orders up 9H and goes alone with the middle hearts; seat 1
+# holds the bowers and three aces (three sure tricks of his own), seat 3 none.
+DEAL_DEFENCE = {
+    "dealer": 3,
+    "hands": ["KH QH 10H KC KS", "JH JD AH AC AS", "9C 10C JC QC 9D", "10D QD KD AD 9S"],
+    "rest": "9H 10S JS QS",
+}
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_defend_alone_with_three_sure_tricks_of_ones_own(bot):
+    """Defend alone (option): the rule ``should_defend_alone``."""
+    assert decide_with(DEAL_DEFENCE, ["order up", "alone"], bot, defend_alone=True) == "defend alone"
+
+
+def test_do_not_defend_alone_without_tricks_of_ones_own():
+    """Defend alone (option): seat 3 (one ace, no trump) passes."""
+    assert decide_with(DEAL_DEFENCE, ["order up", "alone", "pass"], defend_alone=True) == "pass"
+
+
+# Dealer 3, up-card 9H; seat 1 (the dealer's partner) holds JD KH AC: with his
+# partner picking up a fair order up, alone (the dealer sits out) two tricks at best.
+DEAL_PARTNER_DEALS = hand_of(1, "JD KH 10D AC 9S", up="9H", dealer=3)
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_dealers_partner_who_must_go_alone_does_not_order_up_a_weak_hand(bot):
+    """Dealer's partner must go alone (option): only a hand that can go alone orders."""
+    assert decide_with(DEAL_PARTNER_DEALS, ["pass"], bot, dealers_partner_alone=True) == "pass"
+    if bot == "heuristic":
+        assert decide_with(DEAL_PARTNER_DEALS, ["pass"], bot) == "order up"
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_dealers_partner_who_must_go_alone_counts_the_up_card_out_of_play(bot):
+    """Dealer's partner must go alone (option): the right bower turned up goes
+    out of play with the dealer, so JD and AH are the top trumps: order up."""
+    deal = hand_of(1, "JD AH 9H AC 9S", up="JH", dealer=3)
+    assert decide_with(deal, ["pass"], bot, dealers_partner_alone=True) == "order up"

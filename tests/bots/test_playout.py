@@ -33,11 +33,11 @@ def _fast(search: SearchGame, state: GameState, seat: int) -> float | None:
     return search.playout(state.clone(), seat)
 
 
-def _positions(game: str, count: int, seed: int, preset: str | None = None) -> list[GameState]:
+def _positions(game: str, count: int, seed: int, preset: str | None = None, **options: object) -> list[GameState]:
     """States part way through deals: each action the policy's or a random legal one."""
     spec = entry(game).spec
     search, rng = _search(game), random.Random(seed)
-    options = spec.normalize_options({**entry(game).bot_options, **({"preset": preset} if preset else {})})
+    options = spec.normalize_options({**entry(game).bot_options, **({"preset": preset} if preset else {}), **options})
     states = []
     for index in range(count):
         state = spec.new_deal(spec.deal_from_seed(f"playout-{seed}-{index}", index % 4, options), options)
@@ -68,7 +68,7 @@ def test_fast_playout_ends_every_rollout_like_the_real_game(game, preset):
 
 
 DECLINING = [
-    ("euchre", {"stick_the_dealer": False}, "defend_alone"),  # a bidding option; a scoring rule it does not know
+    ("euchre", {"stick_the_dealer": False, "defend_alone": True}, "a_rule_it_does_not_know"),  # bidding; lone defence
     ("double-sar", {"ace_on_ace": True}, "must_trump"),  # the state applies captures; a follow rule
     ("doppelkopf", {"second_heart_ten": True}, "pigs"),  # the state applies it; a change of what seats know
 ]
@@ -85,3 +85,18 @@ def test_a_playout_follows_the_options_it_models_and_declines_the_others(game, m
     state.options[unknown] = True  # the rollout stays in the real game
     assert _fast(search, state, 0) is None
     assert rollout(state.clone(), search, 0) == rollout(state.clone(), dataclasses.replace(search, playout=None), 0)
+
+
+def test_euchre_playout_follows_a_lone_defender():
+    """Options "defend alone" and "dealer's partner must go alone": two seats may
+    sit out, and a lone euchre scores 4."""
+    fast = _search("euchre")
+    slow = dataclasses.replace(fast, playout=None)
+    rng = random.Random("lone")
+    lone = 0
+    for state in _positions("euchre", 400, 4, defend_alone=True, dealers_partner_alone=True):
+        seat = rng.randrange(4)
+        lone += state.lone_defender >= 0 and _fast(fast, state, seat) is not None
+        assert rollout(state.clone(), fast, seat) == rollout(state.clone(), slow, seat)
+    assert lone >= 5
+

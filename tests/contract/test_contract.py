@@ -43,12 +43,25 @@ CHECK_RATE = 0.05
 checks (illegal actions, sampled worlds) run."""
 
 
+OPTION_CASES: dict[str, dict[str, dict[str, Any]]] = {
+    "euchre": {
+        "defend alone": {"defend_alone": True},
+        "dealer's partner alone": {"dealers_partner_alone": True},
+        "all options": {"defend_alone": True, "dealers_partner_alone": True, "farmers_hand": True,
+                        "stick_the_dealer": False, "game_target": 5},
+    },
+}
+"""Options that no preset switches on, played as cases of their own (``option:<name>``)."""
+
+
 def cases() -> list[Any]:
-    """Every game with its default options, each preset, and each older rules
-    version it still replays (``GameSpec.legacy_rules``, as ``legacy:<version>``)."""
+    """Every game with its default options, each preset, each option case of
+    ``OPTION_CASES`` and each older rules version it still replays
+    (``GameSpec.legacy_rules``, as ``legacy:<version>``)."""
     out = []
     for game in ENTRIES:
-        presets = [None, *game.spec.presets, *(f"legacy:{v}" for v in game.spec.legacy_rules)]
+        presets = [None, *game.spec.presets, *(f"option:{name}" for name in OPTION_CASES.get(game.name, {})),
+                   *(f"legacy:{v}" for v in game.spec.legacy_rules)]
         for preset in presets:
             deals = math.ceil(DEALS / len(presets))
             out.append(pytest.param(game, preset, deals, id=f"{game.name}-{preset or 'default'}"))
@@ -58,6 +71,8 @@ def cases() -> list[Any]:
 def options_of(spec: GameSpec, preset: str | None) -> dict[str, Any]:
     if preset and preset.startswith("legacy:"):
         return spec.normalize_options(spec.legacy_rules[preset.removeprefix("legacy:")])
+    if preset and preset.startswith("option:"):
+        return spec.normalize_options(OPTION_CASES[spec.name][preset.removeprefix("option:")])
     return spec.normalize_options({"preset": preset} if preset else {})
 
 

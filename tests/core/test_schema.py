@@ -102,6 +102,23 @@ def test_court_piece_new_cards_and_kots_views_follow_the_schema(game, options):
     assert "new_cards" in outcomes
 
 
+def test_euchre_option_views_follow_the_schema():
+    """Euchre's options (defend alone, dealer's partner alone, a target): a lone
+    defender and the lone euchre's score line, which the defaults never reach."""
+    schema = observation_schema("euchre")
+    spec = get_spec("euchre")
+    options = {"defend_alone": True, "dealers_partner_alone": True, "game_target": 11}
+    match = spec.new_match("schema-options", spec.normalize_options(options))
+    rng = random.Random(3)
+    lone_defenders = 0
+    while not match.is_terminal():
+        for seat in range(4):
+            assert errors(match.view(seat), schema, schema) == []
+        lone_defenders += match.view(0)["lone_defender"] is not None
+        random_step(match, rng)
+    assert errors(match.view(0), schema, schema) == [] and lone_defenders > 0
+
+
 @pytest.mark.parametrize("game", ["double-sar", "hidden-trump", "be-ranga", "mendikot"])
 def test_the_court_piece_schema_describes_each_part_and_refuses_the_rest(game):
     """Issue 11: the parts' keys (pile, face-down card, trump trick, tens) are in

@@ -16,7 +16,7 @@ winning trick, makers pull trump with the top trump, throw off the lowest loser.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from tricktable.bots.base import note_trick, opponents
 from tricktable.bots.playout import models_options
@@ -30,8 +30,11 @@ from tricktable.games.euchre.state import (
     ALONE,
     ALONE_CHOICE,
     CALL,
+    DEFEND_ALONE,
+    DEFEND_CHOICE,
     DISCARD,
     DISCARDING,
+    NEXT_ACTIVE,
     FARMER,
     ORDER_UP,
     PASS,
@@ -47,6 +50,10 @@ from tricktable.games.euchre.state import (
 ORDER_THRESHOLD = 5.8
 CALL_THRESHOLD = 5.8
 ALONE_THRESHOLD = 3.5
+DEFEND_ALONE_THRESHOLD = 3.0
+"""``alone_tricks`` a defender needs to defend alone against a lone maker: three
+tricks of his own are a euchre worth 4 instead of 2, and the maker's trumps are
+long, so only a hand with sure tricks (the right bower, aces) tries."""
 LADDER_POINTS = (3.0, 2.6, 2.1, 1.7, 1.5, 1.3, 1.2)
 """Points of the trumps from the right bower down to the nine."""
 
@@ -78,10 +85,11 @@ class Table:
     trump: int
     maker: int
     alone: bool
-    sitting_out: int
+    out: int  # mask of the seats sitting out (a lone maker's partner, a lone defender's)
     trick: list[tuple[int, int]]  # (seat, card) in play order
     gone: int  # cards out of play that everybody saw (played, turned-down up-card)
     voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat, bit s = void in suit s
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def unseen(self) -> int:
         """Cards that may still be in another hand (or the kitty)."""
@@ -89,12 +97,12 @@ class Table:
 
     def seats_after(self) -> list[int]:
         """Seats still to play to the current trick after this seat."""
-        active = 3 if self.alone else 4
+        active = 4 - self.out.bit_count()
         seats: list[int] = []
         s = self.seat
         while len(self.trick) + 1 + len(seats) < active:
             s = (s + 1) % 4
-            if s != self.sitting_out:
+            if not self.out >> s & 1:
                 seats.append(s)
         return seats
 
@@ -106,7 +114,7 @@ def table_from_state(state: EuchreState) -> Table:
     trick = list(state.plays_of_trick(state.leader, state.trick)) if state.trick else []
     discard = state.discard if seat == state.dealer else -1
     return _table(state.phase, seat, state.dealer, state.hands[seat], state.up_card, state.turned_down, trump,
-                  state.maker, state.alone, state.sitting_out, tricks, trick, discard)
+                  state.maker, state.alone, state.out, tricks, trick, discard, state.options)
 
 
 def table_from_observation(obs: EuchreObservation) -> Table:
@@ -114,15 +122,19 @@ def table_from_observation(obs: EuchreObservation) -> Table:
     trump = obs.trump if obs.trump is not None else NO_TRUMP
     turned_down = obs.turned_down if obs.turned_down is not None else -1
     maker = obs.maker if obs.maker is not None else -1
-    sitting_out = obs.sitting_out if obs.sitting_out is not None else -1
+    out = 0
+    if obs.sitting_out is not None:
+        out |= 1 << obs.sitting_out
+    if obs.lone_defender is not None:
+        out |= 1 << (obs.lone_defender + 2) % 4  # the lone defender's partner sits out
     discard = obs.discard if obs.discard is not None else -1
     return _table(obs.phase, obs.seat, obs.dealer, mask_of(obs.hand), obs.up_card, turned_down, trump, maker,
-                  obs.alone, sitting_out, [t.cards for t in obs.tricks], list(obs.trick), discard)
+                  obs.alone, out, [t.cards for t in obs.tricks], list(obs.trick), discard, obs.options)
 
 
 def _table(phase: int, seat: int, dealer: int, hand: int, up: int, turned_down: int, trump: int, maker: int,
-           alone: bool, sitting_out: int, tricks: Sequence[Sequence[tuple[int, int]]], trick: list[tuple[int, int]],
-           discard: int) -> Table:
+           alone: bool, out: int, tricks: Sequence[Sequence[tuple[int, int]]], trick: list[tuple[int, int]],
+           discard: int, options: Mapping[str, Any]) -> Table:
     voids = [0, 0, 0, 0]
     gone = 0
     if phase == PLAYING:
@@ -134,7 +146,7 @@ def _table(phase: int, seat: int, dealer: int, hand: int, up: int, turned_down: 
         gone |= 1 << up
     if discard >= 0:
         gone |= 1 << discard
-    return Table(phase, seat, dealer, hand, up, turned_down, trump, maker, alone, sitting_out, trick, gone, voids)
+    return Table(phase, seat, dealer, hand, up, turned_down, trump, maker, alone, out, trick, gone, voids, options)
 
 
 # -- card play ----------------------------------------------------------------------
@@ -321,7 +333,17 @@ def order_points(hand: int, up: int, seat: int, dealer: int) -> float:
     return own + 0.5 * up_value if (dealer - seat) % 4 == 2 else own - 0.5 * up_value
 
 
-def should_order(hand: int, up: int, seat: int, dealer: int) -> bool:
+def must_go_alone(options: Mapping[str, Any], seat: int, dealer: int) -> bool:
+    """Option "dealer's partner must go alone": ordering up the partner the dealer
+    in round 1 means going alone."""
+    return bool(options.get("dealers_partner_alone")) and (dealer - seat) % 4 == 2
+
+
+def should_order(hand: int, up: int, seat: int, dealer: int, alone: bool = False) -> bool:
+    """``alone``: ordering up means going alone (the dealer partner sits out and
+    does not pick up), so only a hand that can go alone orders."""
+    if alone:
+        return should_go_alone(hand, suit_of(up), seat, dealer, up)
     return order_points(hand, up, seat, dealer) >= ORDER_THRESHOLD
 
 
@@ -336,12 +358,15 @@ def call_choice(hand: int, turned_down: int, forced: bool) -> int | None:
     return suit if forced or points >= CALL_THRESHOLD else None
 
 
-def alone_tricks(hand: int, trump: int) -> float:
-    """Tricks a hand takes on its own: the unbroken top trumps surely, other
+def alone_tricks(hand: int, trump: int, out_of_play: int = 0) -> float:
+    """Tricks a hand takes on its own: the unbroken top trumps surely (a trump
+    known to be out of play, ``out_of_play``, does not break the run), other
     trumps and plain aces probably."""
     effective = EFFECTIVE_SUIT[trump]
     run = 0
     for c in TRUMP_LADDER[trump]:
+        if out_of_play >> c & 1:
+            continue
         if not hand >> c & 1:
             break
         run += 1
@@ -352,11 +377,20 @@ def alone_tricks(hand: int, trump: int) -> float:
 
 def should_go_alone(hand: int, trump: int, seat: int, dealer: int, up: int | None) -> bool:
     """``up`` is the up-card when it was ordered up (the dealer, if it is this
-    seat, will hold it; the partner's pick-up is lost when going alone)."""
+    seat, will hold it; when the partner deals, it goes out of play with him)."""
+    out_of_play = 0
     if up is not None and seat == dealer:
         full = hand | 1 << up
         hand = full & ~(1 << best_discard(full, trump))
-    return alone_tricks(hand, trump) >= ALONE_THRESHOLD
+    elif up is not None and (dealer - seat) % 4 == 2:
+        out_of_play = 1 << up
+    return alone_tricks(hand, trump, out_of_play) >= ALONE_THRESHOLD
+
+
+def should_defend_alone(hand: int, trump: int) -> bool:
+    """Option "defend alone": a defender against a lone maker defends alone with
+    about three tricks of his own (``DEFEND_ALONE_THRESHOLD``)."""
+    return alone_tricks(hand, trump) >= DEFEND_ALONE_THRESHOLD
 
 
 # -- the rules: one decision for the seat to move -------------------------------------
@@ -370,13 +404,16 @@ def decide(table: Table, legal: Sequence[int]) -> int:
     if phase == ROUND1:
         if FARMER in legal:
             return FARMER
-        return ORDER_UP if should_order(hand, table.up_card, seat, table.dealer) else PASS
+        alone = must_go_alone(table.options, seat, table.dealer)
+        return ORDER_UP if should_order(hand, table.up_card, seat, table.dealer, alone) else PASS
     if phase == ROUND2:
         suit = call_choice(hand, table.turned_down, PASS not in legal)
         return PASS if suit is None else CALL + suit
     if phase == ALONE_CHOICE:
         up = table.up_card if table.turned_down < 0 else None
         return ALONE if should_go_alone(hand, table.trump, seat, table.dealer, up) else WITH_PARTNER
+    if phase == DEFEND_CHOICE:
+        return DEFEND_ALONE if should_defend_alone(hand, table.trump) else PASS
     if phase == DISCARDING:
         return DISCARD + best_discard(hand, table.trump)
     raise ValueError(f"no decision in phase {Phase(phase).key!r}")
@@ -404,7 +441,7 @@ def bidding_likelihood(world: GameState, obs: Observation, me: int) -> float:
     is ruled out)."""
     assert isinstance(world, EuchreState)
     weight = 1.0
-    up, dealer = world.up_card, world.dealer
+    up, dealer, options = world.up_card, world.dealer, world.options
     hands = [mask_of(h) for h in world.deal.hands]
     actions = obs.actions
     for (seat, text), bidding_round in zip(actions, pass_rounds(actions)):
@@ -417,7 +454,7 @@ def bidding_likelihood(world: GameState, obs: Observation, me: int) -> float:
             else:
                 agrees = call_choice(hand, suit_of(up), False) is None
         elif text == "order up":
-            agrees = should_order(hand, up, seat, dealer)
+            agrees = should_order(hand, up, seat, dealer, must_go_alone(options, seat, dealer))
         elif text.startswith("call "):
             # A forced dealer's call says little; otherwise the suit is strong.
             agrees = seat == dealer or hand_points(hand, parse_action(text) - CALL) >= CALL_THRESHOLD - 1.0
@@ -466,14 +503,15 @@ def solved_value(state: GameState, seat: int) -> float | None:
     if state.phase != PLAYING or len(state.tricks) < 5 - SOLVE_TRICKS:
         return None
     trick = list(zip(state.seats_of_trick(state.leader, len(state.trick)), state.trick)) if state.trick else []
-    return solve(state.trump, state.sitting_out, state.maker, state.alone, list(state.hands), trick, state.turn,
-                 state.tricks_won[state.maker % 2], 5 - len(state.tricks), seat)
+    return solve(state.trump, state.out, state.maker, state.alone, state.lone_defender >= 0, list(state.hands), trick,
+                 state.turn, state.tricks_won[state.maker % 2], 5 - len(state.tricks), seat)
 
 
-def solve(trump: int, out: int, maker: int, alone: bool, hands: list[int], trick: Sequence[tuple[int, int]],
-          turn: int, won: int, left: int, seat: int) -> float:
+def solve(trump: int, out: int, maker: int, alone: bool, defended_alone: bool, hands: list[int],
+          trick: Sequence[tuple[int, int]], turn: int, won: int, left: int, seat: int) -> float:
     """The value for ``seat`` with best play by all: the makers have ``won`` tricks,
-    ``left`` are still to finish (the current ``trick`` among them)."""
+    ``left`` are still to finish (the current ``trick`` among them); ``out`` is the
+    mask of the seats sitting out."""
     makers = maker % 2
     solver = Solver(trump, out, makers)
     # Only the thresholds of the score table matter: 3 tricks, and all 5.  The
@@ -483,12 +521,12 @@ def solve(trump: int, out: int, maker: int, alone: bool, hands: list[int], trick
         final = 3 if solver.reach(hands, trick, turn, 3 - won, left) else won
     if 3 <= max(final, won) and won + left == 5 and (won >= 3 or final == 3):
         final = 5 if solver.reach(hands, trick, turn, 5 - won, left) else max(final, 3)
-    return deal_value(final, alone, makers, seat)
+    return deal_value(final, alone, defended_alone, makers, seat)
 
 
-def deal_value(makers_tricks: int, alone: bool, makers: int, seat: int) -> float:
+def deal_value(makers_tricks: int, alone: bool, defended_alone: bool, makers: int, seat: int) -> float:
     """``team_value`` of a finished deal from the makers' tricks (the game's score table)."""
-    _, maker_points, defender_points = deal_score(makers_tricks, alone)
+    _, maker_points, defender_points = deal_score(makers_tricks, alone, defended_alone)
     return float(maker_points - defender_points if seat % 2 == makers else defender_points - maker_points)
 
 
@@ -509,10 +547,11 @@ class Solver:
     one hand with no card still in play between them only one is tried."""
 
     def __init__(self, trump: int, out: int, makers: int):
+        """``out``: the mask of the seats sitting out."""
         self.cards = _SOLVER_CARDS[trump]
         self.trump, self.out, self.makers = trump, out, makers
-        self.next = [(s + 1) % 4 if (s + 1) % 4 != out else (s + 2) % 4 for s in range(4)]
-        self.active = 3 if out >= 0 else 4
+        self.next = NEXT_ACTIVE[out]
+        self.active = 4 - out.bit_count()
         if len(_MEMO) > SOLVER_MEMO_LIMIT:
             _MEMO.clear()
 
@@ -604,10 +643,12 @@ _SOLVER_CARDS = {t: SolverCards.for_trump(t) for t in SUITS}
 
 
 # -- fast playout (rollouts) --------------------------------------------------------
-PLAYOUT_OPTIONS = frozenset({"stick_the_dealer", "farmers_hand"})
-"""The options the fast playout follows: both only change the bidding, which is
-over when it starts.  Any other option away from its default keeps the rollout
-in the real game (``models_options``)."""
+PLAYOUT_OPTIONS = frozenset({"stick_the_dealer", "farmers_hand", "game_target", "dealers_partner_alone",
+                             "defend_alone"})
+"""The options the fast playout follows: all but "defend alone" only change the
+bidding (or the match), which is over when it starts; a lone defender is in the
+seats sitting out and the score.  Any other option away from its default keeps
+the rollout in the real game (``models_options``)."""
 
 
 def playout(state: GameState, seat: int) -> float | None:
@@ -618,13 +659,14 @@ def playout(state: GameState, seat: int) -> float | None:
     assert isinstance(state, EuchreState)
     if state.phase != PLAYING or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
         return None
-    trump, out, maker, alone, dealer = state.trump, state.sitting_out, state.maker, state.alone, state.dealer
+    trump, out, maker, alone, dealer = state.trump, state.out, state.maker, state.alone, state.dealer
+    following = NEXT_ACTIVE[out]
     effective, suit_cards = EFFECTIVE_SUIT[trump], SUIT_CARDS[trump]
     table = table_from_state(state)  # the mover's; its seat, hand and gone change with the mover
     hands, trick, voids = list(state.hands), table.trick, table.voids
     dealer_only = 1 << state.discard if state.discard >= 0 else 0  # only the dealer saw his discard
     public = table.gone & ~dealer_only if table.seat == dealer else table.gone
-    active = 3 if alone else 4
+    active = 4 - out.bit_count()
     makers = maker % 2
     won, done, turn = state.tricks_won[makers], len(state.tricks), state.turn
     while done < 5 - SOLVE_TRICKS:
@@ -643,15 +685,13 @@ def playout(state: GameState, seat: int) -> float | None:
             voids[turn] |= 1 << led
         trick.append((turn, c))
         if len(trick) < active:
-            turn = (turn + 1) % 4
-            if turn == out:
-                turn = (turn + 1) % 4
+            turn = following[turn]
             continue
         turn = trick_winner(trump, trick)[0]
         won += turn % 2 == makers
         done += 1
         trick = table.trick = []
-    return solve(trump, out, maker, alone, hands, trick, turn, won, 5 - done, seat)
+    return solve(trump, out, maker, alone, state.lone_defender >= 0, hands, trick, turn, won, 5 - done, seat)
 
 
 # -- search ----------------------------------------------------------------------

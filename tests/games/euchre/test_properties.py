@@ -14,7 +14,8 @@ from tricktable.core.rng import derive_seed
 from tricktable.games.euchre import SPEC
 from tricktable.games.euchre.rules import DECK
 
-OPTIONS = st.fixed_dictionaries({"stick_the_dealer": st.booleans(), "farmers_hand": st.booleans()})
+OPTIONS = st.fixed_dictionaries({"stick_the_dealer": st.booleans(), "farmers_hand": st.booleans(),
+                                  "defend_alone": st.booleans(), "dealers_partner_alone": st.booleans()})
 SEEDS = st.text(min_size=1, max_size=12)
 
 
@@ -66,18 +67,21 @@ def test_cards_conserved_tricks_sized_winners_ranked_scores_tabled(seed, dealer,
         return
     trump = "CDHS"[state.trump]
     for leader, cards, winner in state.tricks:
-        assert len(cards) == (3 if state.alone else 4)
+        sitting_out = {state.sitting_out} if state.alone else set()
+        if state.lone_defender >= 0:
+            sitting_out.add((state.lone_defender + 2) % 4)
+        assert len(cards) == 4 - len(sitting_out)
         texts = [card_text(c) for c in cards]
         led = spec_suit(texts[0], trump)
         ranks = [spec_rank(t, trump, led) if spec_suit(t, trump) in (trump, led) else 0 for t in texts]
         seats = state.seats_of_trick(leader, len(cards))
         assert winner == seats[ranks.index(max(ranks))]
-        assert state.sitting_out not in seats
+        assert not sitting_out & set(seats)
     makers = state.maker % 2
     won = state.tricks_won[makers]
     expected = {5: 4 if state.alone else 2, 4: 1, 3: 1}.get(won, 0)
     assert state.points[makers] == expected
-    assert state.points[1 - makers] == (2 if won < 3 else 0)
+    assert state.points[1 - makers] == ((4 if state.lone_defender >= 0 else 2) if won < 3 else 0)
 
 
 def visible_cards(view: dict) -> set[str]:

@@ -6,6 +6,7 @@ from tricktable.cards import parse_card, parse_cards
 from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from tricktable.games.euchre import SPEC
 from tricktable.games.euchre.rules import DECK, deal_score
+from tricktable.games.euchre.state import DISCARDING, PLAYING
 
 from .helpers import DEAL_A, DEAL_B, position
 
@@ -85,7 +86,7 @@ def test_order_up_ends_round_one_and_the_dealer_picks_up_and_discards():
 def test_dealer_may_order_it_up_himself():
     """Making trump: the dealer may order it up too ("pick it up")."""
     state = position(DEAL_A, ["pass", "pass", "pass", "order up", "with partner"])
-    assert state.maker == 3 and state.to_move == 3 and state.phase == 3  # discarding
+    assert state.maker == 3 and state.to_move == 3 and state.phase == DISCARDING
 
 
 def test_round_two_excludes_the_turned_down_suit():
@@ -150,7 +151,7 @@ def test_lone_maker_with_dealer_partner_dealer_neither_picks_up_nor_discards():
     """Going alone, Decision: the sitting-out dealer neither picks up nor discards."""
     state = position(DEAL_A, ["pass", "order up", "alone"])
     assert state.sitting_out == 3 == state.dealer
-    assert state.phase == 4  # straight to play, no discard
+    assert state.phase == PLAYING  # straight to play, no discard
     assert state.view(0)["hand_sizes"][3] == 5
     assert state.view(0)["up_card_status"] == "taken out of play"
 

@@ -24,16 +24,17 @@ class Phase(IntEnum):
     ROUND1 = 0
     ROUND2 = 1
     ALONE_CHOICE = 2
-    DISCARDING = 3
-    PLAYING = 4
-    DONE = 5
+    DEFEND_CHOICE = 3
+    DISCARDING = 4
+    PLAYING = 5
+    DONE = 6
 
     @property
     def key(self) -> str:
         return _PHASE_KEYS[self]
 
 
-_PHASE_KEYS = ("round 1", "round 2", "alone?", "discard", "play", "done")
+_PHASE_KEYS = ("round 1", "round 2", "alone?", "defend alone?", "discard", "play", "done")
 
 
 class UpCard(Enum):
@@ -43,7 +44,8 @@ class UpCard(Enum):
     TURNED_DOWN = "turned down"
     PICKED_UP = "picked up"
     OUT_OF_PLAY = "taken out of play"
-    """Ordered up, but the dealer sits out (his partner went alone): nobody picks it up."""
+    """Ordered up, but the dealer sits out (his partner went alone or defends
+    alone): nobody picks it up."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class EuchreObservation(Observation):
     maker: int | None
     alone: bool
     sitting_out: int | None
+    """The lone maker's partner."""
     leader: int | None
     trick: tuple[Play, ...]
     tricks: tuple[Trick, ...]
@@ -86,6 +89,8 @@ class EuchreObservation(Observation):
     discard: Card | None = None
     """The dealer's own discard (only in the dealer's observation)."""
     result: EuchreResult | None = field(default=None)
+    lone_defender: int | None = None
+    """Option "defend alone": the defender who defends alone (his partner sits out too)."""
 
     def to_json(self) -> dict[str, Any]:
         data = super().to_json()
@@ -100,6 +105,7 @@ class EuchreObservation(Observation):
             maker=self.maker,
             alone=self.alone,
             sitting_out=self.sitting_out,
+            lone_defender=self.lone_defender,
             leader=self.leader,
             trick=plays_json(self.trick),
             tricks=[trick.to_json() for trick in self.tricks],

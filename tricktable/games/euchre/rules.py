@@ -25,6 +25,8 @@ DECK_MASK = mask_of(DECK)
 HAND_SIZE = 5
 TRICKS = 5
 GAME_TARGET = 10
+GAME_TARGETS = (5, 7, 10, 11)
+"""The targets a game may be played to (option ``game_target``)."""
 DAILY_DEALS = 8
 
 # Dealt from the dealer's left: first round 3-2-3-2, second round 2-3-2-3.
@@ -72,17 +74,19 @@ class Outcome(StrEnum):
     ALONE_MADE = "alone_made"
     ALONE_MARCH = "alone_march"
     EUCHRED = "euchred"
+    LONE_EUCHRE = "lone_euchre"
     THROWN_IN = "thrown_in"
     FARMERS_HAND = "farmers_hand"
 
 
-def deal_score(makers_tricks: int, alone: bool) -> tuple[Outcome, int, int]:
-    """(outcome, makers' points, defenders' points) — the scoring table."""
+def deal_score(makers_tricks: int, alone: bool, defended_alone: bool = False) -> tuple[Outcome, int, int]:
+    """(outcome, makers' points, defenders' points) — the scoring table, and the
+    option "defend alone": a lone defender who euchres scores 4."""
     if makers_tricks == TRICKS:
         return (Outcome.ALONE_MARCH, 4, 0) if alone else (Outcome.MARCH, 2, 0)
     if makers_tricks >= 3:
         return (Outcome.ALONE_MADE, 1, 0) if alone else (Outcome.MADE, 1, 0)
-    return (Outcome.EUCHRED, 0, 2)
+    return (Outcome.LONE_EUCHRE, 0, 4) if defended_alone else (Outcome.EUCHRED, 0, 2)
 
 
 SCORE_TEXTS = {
@@ -91,6 +95,7 @@ SCORE_TEXTS = {
     Outcome.ALONE_MADE: "Maker alone won 3 or 4 tricks",
     Outcome.ALONE_MARCH: "Maker alone won all 5 tricks",
     Outcome.EUCHRED: "Defenders won 3 or more tricks (euchre)",
+    Outcome.LONE_EUCHRE: "Lone defender won 3 or more tricks (euchre)",
     Outcome.THROWN_IN: "Everyone passed: hand thrown in",
     Outcome.FARMERS_HAND: "Farmer's hand: redeal",
 }

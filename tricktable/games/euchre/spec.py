@@ -17,6 +17,7 @@ from tricktable.games.euchre.rules import (
     DECK_MASK,
     EFFECTIVE_SUIT,
     GAME_TARGET,
+    GAME_TARGETS,
     HAND_SIZE,
     NO_TRUMP,
     SUIT_CARDS,
@@ -35,6 +36,11 @@ class EuchreSpec(GameSpec):
     option_specs = (
         OptionSpec("stick_the_dealer", True, description="The dealer must name trump if all pass twice."),
         OptionSpec("farmers_hand", False, description="A hand of only nines and tens may ask for a redeal."),
+        OptionSpec("game_target", GAME_TARGET, GAME_TARGETS, "Points that win a game."),
+        OptionSpec("defend_alone", False,
+                   description="After the maker goes alone a defender may defend alone; a lone euchre scores 4."),
+        OptionSpec("dealers_partner_alone", False,
+                   description="Ordering up one's partner the dealer in round 1 means going alone."),
     )
 
     def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
@@ -59,8 +65,13 @@ class EuchreSpec(GameSpec):
 
 
 class EuchreMatch(MatchState):
-    """A game to 10 points (daily: exactly 8 deals); the deal passes left, and
-    after a farmer's hand the same dealer deals again."""
+    """A game to the target (``game_target``, 10 points by default; daily: exactly
+    8 deals); the deal passes left, and after a farmer's hand the same dealer
+    deals again."""
+
+    @property
+    def target(self) -> int:
+        return int(self.options.get("game_target", GAME_TARGET))
 
     def first_dealer(self) -> int:
         return SeedStream(derive_seed(self.seed, "first dealer")).randbelow(4)
@@ -77,13 +88,13 @@ class EuchreMatch(MatchState):
     def is_over(self) -> bool:
         if self.daily:
             return self.deals_played >= DAILY_DEALS
-        return max(self.totals) >= GAME_TARGET
+        return max(self.totals) >= self.target
 
     def match_view(self, seat: int) -> dict[str, Any]:
         team = seat % 2
         return {
             "team_points": [self.totals[0], self.totals[1]],
-            "target": None if self.daily else GAME_TARGET,
+            "target": None if self.daily else self.target,
             "deals_total": DAILY_DEALS if self.daily else None,
             "winner_team": (0 if self.totals[0] > self.totals[1] else 1) if self.over and not self.daily else None,
             "daily_score": self.totals[team] - self.totals[1 - team],

@@ -2,7 +2,8 @@
 
 Seats 0..3 sit clockwise; partners are ``s`` and ``s + 2``; team = ``seat % 2``.
 Phases: round 1 (order up or pass), round 2 (name a suit or pass), the maker's
-alone decision, the dealer's discard, play.
+alone decision, the defenders' defend-alone decision (option), the dealer's
+discard, play.
 
 Actions are ints from the ranges of ``ACTIONS`` (the one declaration of the
 action space): a card id plays that card, ``DISCARD + card`` discards it, and
@@ -48,17 +49,22 @@ ACTIONS = ActionSpace(
     ActionRange("alone", 134),
     ActionRange("with partner", 135),
     ActionRange("farmer's hand", 136),
+    ActionRange("defend alone", 137),
 )
 DISCARD = ACTIONS["discard"].start
 CALL = ACTIONS["call"].start
-PASS, ORDER_UP, ALONE, WITH_PARTNER, FARMER = (
-    ACTIONS[name].start for name in ("pass", "order up", "alone", "with partner", "farmer's hand"))
+PASS, ORDER_UP, ALONE, WITH_PARTNER, FARMER, DEFEND_ALONE = (
+    ACTIONS[name].start for name in ("pass", "order up", "alone", "with partner", "farmer's hand", "defend alone"))
 HIDDEN_DISCARD_TEXT = "discard ?"
 
 # The state keeps the phases' plain int values: comparing enum members in the
 # hot loop made random play 10% slower.  Observations carry the ``Phase``.
-ROUND1, ROUND2, ALONE_CHOICE, DISCARDING, PLAYING, DONE = (int(phase) for phase in Phase)
+ROUND1, ROUND2, ALONE_CHOICE, DEFEND_CHOICE, DISCARDING, PLAYING, DONE = (int(phase) for phase in Phase)
 
+NEXT_ACTIVE = tuple(tuple(next(s % 4 for s in range(seat + 1, seat + 5) if not out >> (s % 4) & 1) if out != 15 else -1
+                          for seat in range(4)) for out in range(16))
+"""``NEXT_ACTIVE[out][seat]``: the next seat to the left that does not sit out,
+``out`` being the mask of the seats sitting out."""
 
 
 class EuchreState(DealState):
@@ -76,7 +82,9 @@ class EuchreState(DealState):
         self.turned_down = -1
         self.maker = -1
         self.alone = False
-        self.sitting_out = -1
+        self.sitting_out = -1  # the lone maker's partner
+        self.lone_defender = -1
+        self.out = 0  # mask of the seats sitting out (the lone maker's partner, the lone defender's)
         self.picked_up = False
         self.discard = -1
         self.leader = -1
@@ -105,6 +113,8 @@ class EuchreState(DealState):
             return [PASS, *calls]
         if phase == ALONE_CHOICE:
             return (ALONE, WITH_PARTNER)
+        if phase == DEFEND_CHOICE:
+            return (PASS, DEFEND_ALONE)
         if phase == DISCARDING:
             return [DISCARD + c for c in cards_of(self.hands[self.dealer])]
         return ()
@@ -170,7 +180,9 @@ class EuchreState(DealState):
     def _bid(self, action: int) -> None:
         self._record(action)
         seat = self.turn
-        if action == PASS:
+        if self.phase == DEFEND_CHOICE:
+            self._decide_defence(action == DEFEND_ALONE)
+        elif action == PASS:
             self.passes += 1
             if self.passes < 4:
                 self.turn = (seat + 1) % 4
@@ -182,7 +194,10 @@ class EuchreState(DealState):
         elif action == ORDER_UP or CALL <= action < CALL + 4:
             self.trump = suit_of(self.up_card) if action == ORDER_UP else action - CALL
             self.maker = seat
-            self.phase = ALONE_CHOICE
+            if action == ORDER_UP and self.options["dealers_partner_alone"] and seat == (self.dealer + 2) % 4:
+                self._decide_alone(True)  # ordering up one's partner the dealer means going alone
+            else:
+                self.phase = ALONE_CHOICE
         elif action in (ALONE, WITH_PARTNER):
             self._decide_alone(action == ALONE)
         elif action == FARMER:
@@ -195,10 +210,34 @@ class EuchreState(DealState):
 
     def _decide_alone(self, alone: bool) -> None:
         self.alone = alone
+        if not alone:
+            self._pick_up()
+            return
+        self.sitting_out = (self.maker + 2) % 4
+        self.out = 1 << self.sitting_out
+        if self.options["defend_alone"]:
+            # The defenders are asked in turn from the maker's left.
+            self.phase, self.turn = DEFEND_CHOICE, (self.maker + 1) % 4
+        else:
+            self._pick_up()
+
+    def _decide_defence(self, alone: bool) -> None:
+        """Defend alone: the first defender to say so defends alone and his partner
+        sits out; when both pass the hand goes on as a lone maker's."""
         if alone:
-            self.sitting_out = (self.maker + 2) % 4
+            self.lone_defender = self.turn
+            self.out |= 1 << (self.turn + 2) % 4
+            self._pick_up()
+        elif self.turn == (self.maker + 1) % 4:
+            self.turn = (self.maker + 3) % 4
+        else:
+            self._pick_up()
+
+    def _pick_up(self) -> None:
+        """After an order up the dealer takes the up-card and discards, unless he
+        sits out; then play begins."""
         ordered_up = self.turned_down < 0
-        if ordered_up and self.sitting_out != self.dealer:
+        if ordered_up and not self.out >> self.dealer & 1:
             self.hands[self.dealer] |= 1 << self.up_card
             self.picked_up = True
             self.phase, self.turn = DISCARDING, self.dealer
@@ -206,13 +245,13 @@ class EuchreState(DealState):
             self._start_play()
 
     def _start_play(self) -> None:
+        """The first player from the dealer's left who does not sit out leads."""
         self.phase = PLAYING
         self.leader = self._next_active(self.dealer)
         self.turn = self.leader
 
     def _next_active(self, seat: int) -> int:
-        seat = (seat + 1) % 4
-        return (seat + 1) % 4 if seat == self.sitting_out else seat
+        return NEXT_ACTIVE[self.out][seat]
 
     # -- play ----------------------------------------------------------------
     def _playable(self) -> int:
@@ -236,7 +275,7 @@ class EuchreState(DealState):
         self.hands[self.turn] &= ~(1 << card)
         trick = self.trick
         trick.append(card)
-        if len(trick) < (3 if self.alone else 4):
+        if len(trick) < 4 - self.out.bit_count():  # the seats that do not sit out
             self.turn = self._next_active(self.turn)
             return
         winner = self._trick_winner(self.leader, trick)
@@ -268,7 +307,8 @@ class EuchreState(DealState):
 
     def _score(self) -> None:
         makers = self.maker % 2
-        outcome, makers_points, defenders_points = deal_score(self.tricks_won[makers], self.alone)
+        outcome, makers_points, defenders_points = deal_score(self.tricks_won[makers], self.alone,
+                                                              self.lone_defender >= 0)
         self.points[makers], self.points[1 - makers] = makers_points, defenders_points
         self.outcome = outcome
         self.phase = DONE
@@ -304,6 +344,7 @@ class EuchreState(DealState):
             maker=self.maker if self.maker >= 0 else None,
             alone=self.alone,
             sitting_out=self.sitting_out if self.sitting_out >= 0 else None,
+            lone_defender=self.lone_defender if self.lone_defender >= 0 else None,
             leader=self.leader if self.leader >= 0 else None,
             trick=self.plays_of_trick(self.leader, self.trick) if self.trick else (),
             tricks=tuple(Trick(leader, self.plays_of_trick(leader, cards), winner)
@@ -342,7 +383,7 @@ def action_text(action: int) -> str:
 
 _PLAY, _DISCARD, _CALL = ACTIONS["play"], ACTIONS["discard"], ACTIONS["call"]
 _BID_TEXTS = {PASS: "pass", ORDER_UP: "order up", ALONE: "alone", WITH_PARTNER: "with partner",
-              FARMER: "farmer's hand"}
+              FARMER: "farmer's hand", DEFEND_ALONE: "defend alone"}
 
 
 def parse_action(text: str) -> int:
@@ -357,7 +398,7 @@ def _call(suit: str) -> int:
 NOTATION = Notation(
     "Euchre",
     {"pass": PASS, "order up": ORDER_UP, "pick it up": ORDER_UP, "alone": ALONE, "go alone": ALONE,
-     "with partner": WITH_PARTNER, "farmer's hand": FARMER, "farmer": FARMER},
+     "with partner": WITH_PARTNER, "farmer's hand": FARMER, "farmer": FARMER, "defend alone": DEFEND_ALONE},
     {"play": parse_card, "discard": lambda card: DISCARD + parse_card(card), "call": _call, "name": _call},
-    "pass, order up, call S, alone, with partner, discard 9C, play JH",
+    "pass, order up, call S, alone, with partner, defend alone, discard 9C, play JH",
 )

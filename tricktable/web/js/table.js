@@ -330,7 +330,7 @@ export class Table {
       // The person's seat lights up only when he can really act now.
       box.classList.toggle("to-move", seat === 0 ? view.to_move === 0 && !view.terminal && settled : false);
       box.classList.toggle("thinking", seat === thinking && settled);
-      box.classList.toggle("out", view.sitting_out === seat);
+      box.classList.toggle("out", this.r.sitsOut(view, seat));
       const name = box.querySelector(".name");
       clear(name).append(this.r.seatName(seat));
       if (view.dealer === seat) name.append(el("span", { class: "chip", title: t("table.dealer") }, t("table.dealer_chip")));

@@ -16,6 +16,11 @@ export const base = {
     return t(`seat.${seat}`);
   },
 
+  /** Whether ``seat`` sits the deal out (shown greyed). */
+  sitsOut(view, seat) {
+    return view.sitting_out === seat;
+  },
+
   /** The card a card-shaped action is about ("play JH" -> "JH"), else null. */
   cardOf(action) {
     const [verb, rest] = String(action).split(/ (.*)/);

@@ -1,5 +1,6 @@
-// Euchre: order up / pass, name a suit, go alone, the dealer's discard; the
-// up-card in the middle while trump is being made.
+// Euchre: order up / pass, name a suit, go alone, defend alone (option), the
+// dealer's discard; the up-card in the middle while trump is being made; the
+// seats sitting out greyed, the lone maker and lone defender named.
 
 import { base } from "./base.js";
 import { t } from "../i18n.js";
@@ -42,11 +43,27 @@ export const euchre = {
     return PLAIN.indexOf((parseCard(card) || ["9"])[0]);
   },
 
+  /** The lone maker's partner, and (option "defend alone") the lone defender's. */
+  sitsOut(view, seat) {
+    const lone = view.lone_defender;
+    return view.sitting_out === seat || (lone !== null && lone !== undefined && (lone + 2) % 4 === seat);
+  },
+
+  seatTally(view, seat) {
+    if (view.lone_defender === seat) return t("euchre.lone_defender");
+    return this.sitsOut(view, seat) ? t("euchre.sitting_out") : "";
+  },
+
   prompt(view) {
     const phase = view.phase;
-    if (phase === "round 1") return t("euchre.prompt.round1", { suit: t(`suit.${view.up_card.slice(-1)}`) });
+    if (phase === "round 1") {
+      const ask = t("euchre.prompt.round1", { suit: t(`suit.${view.up_card.slice(-1)}`) });
+      const mustGoAlone = view.options && view.options.dealers_partner_alone && view.dealer === 2;
+      return mustGoAlone ? `${ask} ${t("euchre.prompt.must_alone")}` : ask;
+    }
     if (phase === "round 2") return t("euchre.prompt.round2");
     if (phase === "alone?") return t("euchre.prompt.alone");
+    if (phase === "defend alone?") return t("euchre.prompt.defend", { name: this.seatName(view.maker) });
     if (phase === "discard") return t("euchre.prompt.discard");
     return t("euchre.prompt.play");
   },
@@ -57,6 +74,9 @@ export const euchre = {
     if (view.maker !== null && view.maker !== undefined) {
       const who = this.seatName(view.maker);
       facts.push([t("euchre.maker"), view.alone ? t("euchre.maker_alone", { name: who }) : who]);
+    }
+    if (view.lone_defender !== null && view.lone_defender !== undefined) {
+      facts.push([t("euchre.lone_defender"), this.seatName(view.lone_defender)]);
     }
     const [us, them] = [view.tricks_won[0], view.tricks_won[1]];
     facts.push([t("table.tricks"), t("table.us_them", { us, them })]);
