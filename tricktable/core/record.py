@@ -142,6 +142,8 @@ def parse_record(data: Any) -> GameRecord:
         if not isinstance(deal_data, Mapping):
             raise RecordError("a deal record needs a 'deal' object")
         deal = spec.deal_from_json(deal_data)
+        if deal.seed is not None:  # dealt under the record's options (one may change the deck: without nines)
+            deal = spec.deal_from_seed(deal.seed, deal.dealer, options)
         return GameRecord(spec.name, str(version), options, "deal", deal=deal, actions=list(actions))
     if kind == "match":
         seed, daily = data.get("seed"), data.get("daily", False)

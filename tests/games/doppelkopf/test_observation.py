@@ -22,7 +22,7 @@ from tricktable.games.doppelkopf.rules import SOLO_NAMES
 
 WIRE_KEYS = {"game", "seat", "dealer", "phase", "to_move", "hand", "hand_sizes", "reservations", "contract", "trumps",
              "declarer", "teams", "announcements", "marriage", "poverty", "leader", "trick", "tricks", "points_won",
-             "tricks_won", "actions", "legal", "terminal", "options"}
+             "tricks_won", "actions", "legal", "terminal", "options", "pigs", "superpigs"}
 
 
 def positions(dk, deals: int, seed: int = 0):

@@ -3,7 +3,7 @@
 A face 0..51 plays that card (``play QC`` is the same action whichever copy is
 held).  The poverty exchange carries three faces in one number
 (``GIVE``/``RETURN`` + ``triple_code``).  Notation, parsed back to the same int:
-``healthy``, ``marriage``, ``poverty``, ``solo clubs|spades|hearts|diamonds|queens|jacks|aces``,
+``healthy``, ``marriage``, ``poverty``, ``throw in``, ``solo clubs|spades|hearts|diamonds|queens|jacks|aces``,
 ``re``, ``kontra``, ``no 90``, ``no 60``, ``no 30``, ``schwarz``, ``accept``,
 ``decline``, ``play 10H``, ``give 9C 10D QD``, ``return AS KS 9H``.
 
@@ -20,7 +20,8 @@ from typing import Sequence
 from tricktable.core.actions import ActionRange, ActionSpace
 from tricktable.games.doppelkopf.rules import SOLO_NAMES
 
-HEALTHY, MARRIAGE, POVERTY = 200, 201, 202
+HEALTHY, MARRIAGE, POVERTY, THROW_IN = 200, 201, 202, 203
+"""``THROW_IN``: a house rule (``games/doppelkopf/house.py``)."""
 SOLO = 210
 """``SOLO + k``: the solo ``SOLO_NAMES[k]``."""
 ANNOUNCE_RE, ANNOUNCE_KONTRA, NO_90, NO_60, NO_30, SCHWARZ = 220, 221, 222, 223, 224, 225
@@ -31,7 +32,7 @@ GIVE, RETURN = 1 << 20, 2 << 20
 
 ACTIONS = ActionSpace(
     ActionRange("play", 0, 52),
-    ActionRange("reserve", HEALTHY, 3),
+    ActionRange("reserve", HEALTHY, 4),
     ActionRange("solo", SOLO, len(SOLO_NAMES)),
     ActionRange("announce", ANNOUNCE_RE, SCHWARZ - ANNOUNCE_RE + 1),
     ActionRange("offer", ACCEPT, 2),

@@ -25,6 +25,7 @@ from tricktable.cards import COPY_OFFSET, card_text
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Card, Observation, Play
 from tricktable.core.protocol import ScoreLine
+from tricktable.games.doppelkopf.house import table_known
 from tricktable.games.doppelkopf.rules import (
     ANNOUNCE_NAMES,
     NORMAL,
@@ -180,6 +181,8 @@ class DoppelkopfObservation(Observation):
     tricks_won: tuple[int, ...]
     options: Mapping[str, Any]
     result: Result | None = None  # sent once the deal is over
+    pigs: int | None = None  # house rules: the seat known to this seat to hold both ♦A
+    superpigs: int | None = None  # and both ♦9 (without nines: ♦K), ranked above the pigs
 
     wire_hidden: ClassVar[frozenset[str]] = frozenset({"levels"})
     wire_properties: ClassVar[Mapping[str, Any]] = {
@@ -189,8 +192,11 @@ class DoppelkopfObservation(Observation):
 
     @property
     def table(self) -> int:
-        """The rank table of the contract as this seat sees it (normal before it is known)."""
-        return self.contract.table if self.contract else NORMAL
+        """The rank table of the contract as this seat sees it (normal before it is known),
+        with the pigs and superpigs it knows of (house rules)."""
+        if not self.contract:
+            return NORMAL
+        return table_known(self.contract.table, self.pigs, self.superpigs, self.options)
 
     def to_json(self) -> dict[str, Any]:
         data = super().to_json()
@@ -214,6 +220,8 @@ class DoppelkopfObservation(Observation):
             "points_won": list(self.points_won),
             "tricks_won": list(self.tricks_won),
             "options": dict(self.options),
+            "pigs": self.pigs,
+            "superpigs": self.superpigs,
         })
         if self.result is not None:
             data["result"] = self.result.to_json()

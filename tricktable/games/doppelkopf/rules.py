@@ -64,6 +64,10 @@ SOLO_NAMES = ("clubs", "spades", "hearts", "diamonds", "queens", "jacks", "aces"
 NORMAL = 0
 SOLO_TABLE = tuple(range(1, 8))
 """Solo ``k`` uses rank table ``SOLO_TABLE[k]``; table ``NORMAL`` is the normal game."""
+PIGS_TABLE, SUPERPIGS_TABLE, SUPERPIG_KINGS_TABLE = 8, 9, 10
+"""House rules (``games/doppelkopf/house.py``): the normal trumps with both ♦A above 10♥ (pigs),
+and also both ♦9 (without nines: ♦K) above the pigs (superpigs)."""
+TABLES = 11
 
 _QUEENS = tuple(card(QUEEN, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
 _JACKS = tuple(card(JACK, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
@@ -72,6 +76,10 @@ _SUIT_TRUMP_RANKS = (ACE, TEN, KING, NINE)
 
 def _trump_order(table: int) -> tuple[int, ...]:
     """The trumps of a table, highest first."""
+    if table >= PIGS_TABLE:
+        # The one holder of both copies plays them, so raising the face raises exactly his cards.
+        top = (AD,) if table == PIGS_TABLE else (card(NINE if table == SUPERPIGS_TABLE else KING, DIAMONDS), AD)
+        return (*top, *(c for c in _suit_trumps(DIAMONDS) if c not in top))
     if table == NORMAL:
         return _suit_trumps(DIAMONDS)
     name = SOLO_NAMES[table - 1]
@@ -94,11 +102,11 @@ def _suit_trumps(suit: int) -> tuple[int, ...]:
 _PLAIN_ORDER = (ACE, TEN, KING, QUEEN, JACK, NINE)
 """Plain cards rank A 10 K Q J 9 (whichever of them are not trumps)."""
 
-TRUMP_ORDER: tuple[tuple[int, ...], ...] = tuple(_trump_order(t) for t in range(8))
+TRUMP_ORDER: tuple[tuple[int, ...], ...] = tuple(_trump_order(t) for t in range(TABLES))
 TRUMP_MASK: tuple[int, ...] = tuple(mask_of(order) for order in TRUMP_ORDER)
 SUIT: tuple[tuple[int, ...], ...] = tuple(
     tuple((TRUMP if TRUMP_MASK[t] >> c & 1 else suit_of(c)) if c in FACES else -1 for c in range(52))
-    for t in range(8)
+    for t in range(TABLES)
 )
 """``SUIT[table][face]``: the suit a card follows (``TRUMP`` for trumps)."""
 POWER: tuple[tuple[int, ...], ...] = tuple(
@@ -107,23 +115,23 @@ POWER: tuple[tuple[int, ...], ...] = tuple(
         else (len(_PLAIN_ORDER) - _PLAIN_ORDER.index(rank_of(c))) if c in FACES else -1
         for c in range(52)
     )
-    for t in range(8)
+    for t in range(TABLES)
 )
 """``POWER[table][face]``: higher beats lower within the led suit; trumps beat all."""
 FOLLOW: tuple[tuple[int, ...], ...] = tuple(
-    tuple(mask_of(c for c in FACES if SUIT[t][c] == s) for s in range(5)) for t in range(8)
+    tuple(mask_of(c for c in FACES if SUIT[t][c] == s) for s in range(5)) for t in range(TABLES)
 )
 """``FOLLOW[table][suit]``: the faces that follow ``suit`` (index ``TRUMP`` = trumps)."""
 HIGHER: tuple[tuple[int, ...], ...] = tuple(
     tuple(mask_of(f for f in FACES if SUIT[t][f] == SUIT[t][c] and POWER[t][f] > POWER[t][c]) if c in FACES else 0
           for c in range(52))
-    for t in range(8)
+    for t in range(TABLES)
 )
 """``HIGHER[table][face]``: the faces of the same suit that beat it."""
 
 # -- reservations ------------------------------------------------------------------
-HEALTHY_RANK, MARRIAGE_RANK, POVERTY_RANK, SOLO_RANK = 0, 1, 2, 3
-"""Precedence of reservations: solo > poverty > marriage > healthy."""
+HEALTHY_RANK, MARRIAGE_RANK, POVERTY_RANK, THROW_IN_RANK, SOLO_RANK = 0, 1, 2, 3, 4
+"""Precedence of reservations: solo > throwing in (a house rule) > poverty > marriage > healthy."""
 POVERTY_MAX_TRUMPS = 3
 
 # -- announcements -------------------------------------------------------------------
@@ -207,8 +215,8 @@ def team_target(team: int, levels: tuple[int, int], told_wins: bool = True) -> i
 
 def made_target(team: int, facts: DealFacts) -> bool:
     target = team_target(team, facts.levels, facts.told_wins)
-    if target is None:
-        return facts.tricks[team] == TRICKS
+    if target is None:  # every trick: the other team took none (12 tricks, or 10 without nines)
+        return facts.tricks[1 - team] == 0
     if target == ONE_TRICK:
         return facts.tricks[team] >= 1
     return facts.card_points[team] >= target
@@ -261,7 +269,7 @@ def _fell_text(level: int, mark: int) -> str:
 def _reached_level(team: int, level: int, facts: DealFacts) -> bool:
     target = TARGETS[level]
     if target is None:  # schwarz: every trick
-        return facts.tricks[team] == TRICKS
+        return facts.tricks[1 - team] == 0
     return facts.card_points[team] >= target
 
 

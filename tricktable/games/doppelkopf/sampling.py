@@ -19,16 +19,17 @@ from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from tricktable.cards import COPY_OFFSET
+from tricktable.cards import COPY_OFFSET, KING, NINE, rank_of
 from tricktable.core.errors import GameError
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.doppelkopf.actions import GIVE, HEALTHY, RETURN, triple_code
+from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.observation import Contract, DoppelkopfObservation, Phase, Poverty, Team
 from tricktable.games.doppelkopf.rules import (
+    AD,
     FACE_MASK,
-    FACES,
     FOLLOW,
     NORMAL,
     POVERTY_MAX_TRUMPS,
@@ -136,6 +137,7 @@ class _Constraints:
 
     def __init__(self, obs: DoppelkopfObservation, rng: random.Random):
         me, contract = obs.seat, obs.contract
+        self.options = obs.options
         self.mine = [c % COPY_OFFSET for c in obs.hand]
         self.played = _played(obs)
         self.forced: list[list[int]] = [[], [], [], []]  # cards a hidden hand must hold
@@ -149,6 +151,7 @@ class _Constraints:
             self.forced[obs.declarer] += [QC] * (2 - self.played[obs.declarer].count(QC))
         if obs.poverty is not None:
             self.limbo = _poverty_constraints(obs, self.played, self.forced, self.allowed, self.known)
+        _pig_evidence(obs, self.played, self.forced, self.allowed)
         self.rooms = {seat: _poor_trump_room(obs, seat) for seat in range(4)}
         seen = self.mine + list(self.known.elements())
         for seat in _hidden_losers(obs):
@@ -159,7 +162,7 @@ class _Constraints:
 
     def unseen(self) -> list[int]:
         """The cards left to place, as ids (a face's copies get distinct ids)."""
-        left = Counter({f: 2 for f in FACES})
+        left = Counter({f: 2 for f in house.deck_faces(self.options)})
         left.subtract(self.mine)
         for seat in range(4):
             left.subtract(self.played[seat])
@@ -186,7 +189,11 @@ def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Rando
     for owner, cards in zip(problem.owners, placed):
         target = hidden_limbo if owner is None else current[owner]
         target += [c % COPY_OFFSET for c in cards]
-    return _replay(spec, obs, rng, _dealt(obs, current, facts.played, facts.limbo or hidden_limbo, rng))
+    world = _replay(spec, obs, rng, _dealt(obs, current, facts.played, facts.limbo or hidden_limbo, rng))
+    if house.known_pigs(world, me) != (obs.pigs, obs.superpigs):
+        # e.g. a ♦9 played without showing superpigs, in a world where pigs are held
+        raise _Redraw("this draw shows the seat other pigs")
+    return world
 
 
 def _played(obs: DoppelkopfObservation) -> list[list[int]]:
@@ -220,6 +227,19 @@ def _team_evidence(obs: DoppelkopfObservation, played: list[list[int]], forced: 
             allowed[seat] &= ~(1 << QC)
         elif QC not in played[seat]:
             forced[seat].append(QC)
+
+
+def _pig_evidence(obs: DoppelkopfObservation, played: Places, forced: Places, allowed: list[int]) -> None:
+    """House rules: shown pigs (superpigs) are still held by their holder; a ♦A played
+    without showing pigs tells that its player did not hold both (whoever else may)."""
+    if not obs.options["schweinchen"] or obs.contract is None or obs.contract.table not in house.PIG_CONTRACT_TABLES:
+        return
+    for holder, pig in ((obs.pigs, AD), (obs.superpigs, house.superpig_face(obs.options))):
+        if holder is not None and holder != obs.seat:
+            forced[holder] += [pig] * (2 - played[holder].count(pig))
+    for seat in range(4):
+        if seat != obs.seat and seat != obs.pigs and AD in played[seat]:
+            allowed[seat] &= ~(1 << AD)
 
 
 def _limbo_hidden(obs: DoppelkopfObservation) -> bool:
@@ -289,14 +309,36 @@ def _explain_loser(obs: DoppelkopfObservation, seat: int, mine: list[int], playe
     choices = ["marriage"] if marriage_fits else []
     order = [(obs.dealer + k) % 4 for k in range(1, 5)]
     after = order.index(seat) > order.index(_declarer(obs))
-    if obs.options["poverty"] and ((obs.contract is not None and obs.contract.is_solo) or after):
+    solo_won = obs.contract is not None and obs.contract.is_solo
+    if obs.options["poverty"] and (solo_won or after):
         choices.append("poverty")
+    if obs.options["throwing_in"] and solo_won:
+        choices.append("throw in")  # throwing in loses only to a solo
     if not choices:
         raise _Redraw("no reservation explains this Vorbehalt")
-    if rng.choice(choices) == "marriage":
+    choice = rng.choice(choices)
+    if choice == "marriage":
         forced[seat] += [QC] * still_held
+    elif choice == "throw in":
+        _explain_throw_in(obs, seat, mine, played, forced, rng)
     else:
         rooms[seat] = POVERTY_MAX_TRUMPS - sum(NORMAL_TRUMPS >> f & 1 for f in played[seat])
+
+
+def _explain_throw_in(obs: DoppelkopfObservation, seat: int, seen: list[int], played: Places, forced: Places,
+                      rng: random.Random) -> None:
+    """Five nines or five kings in the hand of ``seat``, drawn from the copies not seen elsewhere."""
+    ranks = [KING] if house.without_nines(obs.options) else [NINE, KING]
+    rank = rng.choice(ranks)
+    left = Counter({f: 2 for f in house.deck_faces(obs.options) if rank_of(f) == rank})
+    left.subtract(f for f in seen if rank_of(f) == rank)
+    for other in range(4):
+        left.subtract(f for f in played[other] + forced[other] if rank_of(f) == rank)
+    need = house.THROW_IN_CARDS - sum(1 for f in played[seat] + forced[seat] if rank_of(f) == rank)
+    pool = list(left.elements())
+    if need > len(pool):
+        raise _Redraw("too few of these cards left for a hand thrown in")
+    forced[seat] += rng.sample(pool, max(need, 0))
 
 
 def _loser_choices(obs: DoppelkopfObservation, seat: int) -> list[str]:
@@ -451,7 +493,7 @@ def _ids(dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
 def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random,
             dealt_given_returned: tuple[list[list[int]], list[int], list[int]]) -> st.DoppelkopfState:
     dealt, given, returned = dealt_given_returned
-    if any(len(h) != 12 for h in dealt):
+    if any(len(h) != house.hand_size(obs.options) for h in dealt):
         raise _Redraw(f"hands of sizes {[len(h) for h in dealt]}")
     state = spec.new_deal(Deal(obs.dealer, _ids(dealt)), obs.options)
     winner = obs.declarer if obs.declarer is not None and obs.contract not in (

@@ -7,16 +7,17 @@ import random
 from typing import Any, Mapping
 
 from tricktable.core.match import MatchState
-from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
+from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec, ScoreLine
 from tricktable.core.rng import SeedStream, derive_seed, shuffled
 from tricktable.core.observation import Observation
 from tricktable.games.doppelkopf.actions import ACTIONS
 from tricktable.games.doppelkopf.observation import Outcome, doppelkopf_observation
-from tricktable.games.doppelkopf.rules import DEALS_PER_MATCH, DECK, HAND_SIZE
+from tricktable.games.doppelkopf import house
+from tricktable.games.doppelkopf.rules import DEALS_PER_MATCH, DECK
 from tricktable.games.doppelkopf.state import DoppelkopfState
 
-PACKET = 3
-"""Cards are dealt three at a time, from the dealer's left."""
+PACKETS = {12: (3, 3, 3, 3), 10: (3, 4, 3)}
+"""Cards are dealt in packets (three at a time; without nines 3, 4, 3), from the dealer's left."""
 
 
 class DoppelkopfSpec(GameSpec):
@@ -36,6 +37,18 @@ class DoppelkopfSpec(GameSpec):
         OptionSpec("poverty", True, description="Poverty (Armut) may be declared (off in the DDV preset)."),
         OptionSpec("ddv_scoring", False,
                    description="DDV plus-minus scoring: the DDV's table of game points (ddv.py), on in the DDV preset."),
+        # House rules (spec "House rules", games/doppelkopf/house.py).
+        OptionSpec("schweinchen", False,
+                   description="Schweinchen: the holder of both ♦A has pigs, above 10♥ (no fox)."),
+        OptionSpec("superschweinchen", False,
+                   description="Superschweinchen (with Schweinchen): the holder of both ♦9 (without nines: ♦K) "
+                               "has superpigs above the pigs."),
+        OptionSpec("throwing_in", False,
+                   description="Throwing in: with five nines or five kings the cards may be thrown in."),
+        OptionSpec("bock", False,
+                   description="Bock rounds: after 120:120 or a lost solo the next four deals count double."),
+        OptionSpec("without_nines", False,
+                   description="Without nines: 40 cards, 10 each; announcements need two cards fewer."),
         OptionSpec("winner_doppelkopf_1", False, legacy=True,
                    description="The winner rule of rules doppelkopf-1: a team told no 90 that announced only "
                                "Re/Kontra needed 120/121, and nobody won when both missed."),
@@ -47,16 +60,20 @@ class DoppelkopfSpec(GameSpec):
         "ddv": {"poverty": False, "second_heart_ten": False, "karlchen_only_by_winning": True,
                 "soloist_leads": False, "ddv_scoring": True},
         "standard": {},
+        # The spec's "house rules" preset: pigs and the second 10♥; poverty stays on.
+        "house": {"schweinchen": True, "second_heart_ten": True},
     }
 
     def deal_from_seed(self, seed: str, dealer: int, options: Mapping[str, Any]) -> Deal:
-        cards = shuffled(DECK, seed)
+        cards = shuffled(house.deck(options), seed)
         hands: list[list[int]] = [[], [], [], []]
-        for round_start in range(0, HAND_SIZE * 4, PACKET * 4):
+        start = 0
+        for packet in PACKETS[house.hand_size(options)]:
             for offset in range(4):
-                start = round_start + offset * PACKET
-                hands[(dealer + 1 + offset) % 4] += cards[start:start + PACKET]
-        return Deal(dealer, tuple(tuple(h) for h in hands), (), seed)
+                hands[(dealer + 1 + offset) % 4] += cards[start:start + packet]
+                start += packet
+        # Without nines the nines are set aside: the deal's rest, so that a deal still holds the deck.
+        return Deal(dealer, tuple(tuple(h) for h in hands), house.set_aside(options), seed)
 
     def new_deal(self, deal: Deal, options: Mapping[str, Any]) -> DoppelkopfState:
         return DoppelkopfState(self, deal, self.normalize_options(options))
@@ -71,14 +88,38 @@ class DoppelkopfSpec(GameSpec):
 
 
 class DoppelkopfMatch(MatchState):
-    """Eight deals; the deal passes left; a poverty that everybody declines is
-    dealt again by the same dealer under the same deal number."""
+    """Eight deals; the deal passes left; a poverty that everybody declines (or
+    a hand thrown in) is dealt again by the same dealer under the same deal number.
+    With bock rounds (a house rule) a deal's points are multiplied by its bocks."""
+
+    def __init__(self, spec: GameSpec, seed: str, options: Mapping[str, Any], daily: bool = False):
+        self.bocks = house.BockQueue()
+        super().__init__(spec, seed, options, daily)
+
+    def _finish_deal(self) -> None:
+        deal, multiplier = self.current, self.bocks.multiplier()
+        super()._finish_deal()
+        if not self.options.get("bock"):
+            return
+        if multiplier > 1:
+            self.results[-1]["lines"].append(
+                ScoreLine("bock", f"Bock ×{multiplier}: the deal's points count {multiplier} times", multiplier
+                          ).to_json())
+        bock = isinstance(deal, DoppelkopfState) and house.makes_bock(deal)
+        self.bocks.after_deal(self.counts_as_deal(deal), bock, DEALS_PER_MATCH - self.deals_played)
+
+    def clone(self) -> "DoppelkopfMatch":
+        twin = super().clone()
+        assert isinstance(twin, DoppelkopfMatch)
+        twin.bocks = self.bocks.copy()
+        return twin
 
     def first_dealer(self) -> int:
         return SeedStream(derive_seed(self.seed, "first dealer")).randbelow(4)
 
     def deal_points(self, deal: GameState) -> list[int]:
-        return deal.returns()
+        multiplier = self.bocks.multiplier()
+        return [points * multiplier for points in deal.returns()]
 
     def counts_as_deal(self, deal: GameState) -> bool:
         return not (isinstance(deal, DoppelkopfState) and deal.outcome == Outcome.THROWN_IN.value)
@@ -91,7 +132,10 @@ class DoppelkopfMatch(MatchState):
 
     def match_view(self, seat: int) -> dict[str, Any]:
         # Doppelkopf is scored per player: the daily leaderboard ranks your own total.
-        return {"deals_total": DEALS_PER_MATCH, "daily_score": self.totals[seat]}
+        view: dict[str, Any] = {"deals_total": DEALS_PER_MATCH, "daily_score": self.totals[seat]}
+        if self.options.get("bock"):
+            view.update(bock=self.bocks.multiplier(), bock_deals_queued=self.bocks.queued())
+        return view
 
 
 SPEC = DoppelkopfSpec()

@@ -57,6 +57,7 @@ from tricktable.games.doppelkopf.actions import (
     RETURN,
     SCHWARZ,
     SOLO,
+    THROW_IN,
     TRIPLE_CODES,
     announcement_level,
     triple_code,
@@ -85,7 +86,7 @@ from tricktable.games.doppelkopf.rules import (
     SUIT,
     TEAM_NAMES,
     TH,
-    TRICKS,
+    THROW_IN_RANK,
     TRUMP,
     TRUMP_MASK,
     DealFacts,
@@ -94,6 +95,7 @@ from tricktable.games.doppelkopf.rules import (
     faces_of,
     settle,
 )
+from tricktable.games.doppelkopf import house
 
 from tricktable.games.doppelkopf.ddv import settle_ddv
 
@@ -111,9 +113,9 @@ _WORDS = {
     "healthy": HEALTHY, "gesund": HEALTHY, "marriage": MARRIAGE, "hochzeit": MARRIAGE,
     "poverty": POVERTY, "armut": POVERTY, "re": ANNOUNCE_RE, "kontra": ANNOUNCE_KONTRA,
     "no 90": NO_90, "no 60": NO_60, "no 30": NO_30, "schwarz": SCHWARZ,
-    "accept": ACCEPT, "decline": DECLINE,
+    "accept": ACCEPT, "decline": DECLINE, "throw in": THROW_IN, "schmeissen": THROW_IN,
 }
-_TEXTS = {value: text for text, value in _WORDS.items() if text not in ("gesund", "hochzeit", "armut")}
+_TEXTS = {value: text for text, value in _WORDS.items() if text not in ("gesund", "hochzeit", "armut", "schmeissen")}
 
 NORMAL_GAME, SILENT_SOLO, MARRIAGE_GAME, POVERTY_GAME, SOLO_GAME = (
     "normal", "silent solo", "marriage", "poverty", "solo")
@@ -146,7 +148,11 @@ class DoppelkopfState(DealState):
         self.lone = False
         self.marriage_pending = False
         self.decided_in = 0  # marriage: the trick that decided the partner
-        self.lowering = 0  # by how many cards that lowers every announcement's card count
+        self.tricks_total = house.hand_size(self.options)
+        # By how many cards every announcement's card count is lowered (without nines, a marriage).
+        self.lowering = house.announcement_lowering(self.options)
+        self.pigs = self.superpigs = -1  # house rules: the seat holding both ♦A (both ♦9 / ♦K)
+        self.pigs_shown = self.superpigs_shown = False
         self.given: tuple[int, ...] = ()
         self.returned: tuple[int, ...] = ()
         self.declined: list[int] = []
@@ -308,6 +314,8 @@ class DoppelkopfState(DealState):
             options.append(MARRIAGE)
         if self.options["poverty"] and self._trump_count(seat, NORMAL) <= POVERTY_MAX_TRUMPS:
             options.append(POVERTY)
+        if self.options["throwing_in"] and house.can_throw_in(self.hands[seat], self.options):
+            options.append(THROW_IN)
         return (*options, *range(SOLO, SOLO + len(SOLO_NAMES)))
 
     def _queens_of_clubs(self, seat: int) -> int:
@@ -341,6 +349,7 @@ class DoppelkopfState(DealState):
         self.phase = PLAYING
         if seat < 0:
             self._start_normal()
+            house.find_pigs(self)
             return
         self.declarer = seat
         self.team = [KONTRA] * 4
@@ -351,12 +360,18 @@ class DoppelkopfState(DealState):
             self.contract, self.marriage_pending = MARRIAGE_GAME, True
         elif reservation == POVERTY:
             self.contract, self.phase, self.turn = POVERTY_GAME, GIVING, seat
+            return  # pigs are decided after the exchange
+        elif reservation == THROW_IN:
+            # The same dealer deals again (same deal number), as after a poverty all declined.
+            self.outcome, self.phase = "thrown_in", DONE
+            return
         else:
             self.contract, self.lone = SOLO_GAME, True
             self.solo = reservation - SOLO
             self.table = SOLO_TABLE[self.solo]
             if self.options["soloist_leads"]:
                 self.turn = self.leader = seat
+        house.find_pigs(self)
 
     def _start_normal(self) -> None:
         """Re = the Q♣ holders; both Q♣ in one hand is a silent solo."""
@@ -421,6 +436,7 @@ class DoppelkopfState(DealState):
         self.counts[self.declarer] += 3
         self.phase = PLAYING
         self.turn = self.leader = (self.dealer + 1) % 4
+        house.find_pigs(self)
 
     # -- announcements -------------------------------------------------------------
     def _next_announcement(self, seat: int) -> int:
@@ -501,6 +517,8 @@ class DoppelkopfState(DealState):
         self.counts[seat] -= 1
         if card_face == QC:
             self.queens_played[seat] += 1
+        if self.pigs >= 0:
+            house.note_play(self, seat, card_face)
         trick = self.trick
         trick.append(card_face)
         if len(trick) < 4:
@@ -528,7 +546,7 @@ class DoppelkopfState(DealState):
     def _finish_trick(self) -> None:
         cards = tuple(self.trick)
         number = len(self.tricks) + 1
-        winner = self.trick_winner(self.leader, cards, number == TRICKS)
+        winner = self.trick_winner(self.leader, cards, number == self.tricks_total)
         points = POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
         self.tricks.append((self.leader, cards, winner, points))
         led = SUIT[self.table][cards[0]]
@@ -539,7 +557,7 @@ class DoppelkopfState(DealState):
         self.trick = []
         if self.marriage_pending:
             self._marriage_after_trick(winner, number)
-        if number == TRICKS:
+        if number == self.tricks_total:
             self._score()
         else:
             self.leader = self.turn = winner
@@ -557,7 +575,7 @@ class DoppelkopfState(DealState):
         self.marriage_pending = False
         self.decided_in = number
         # Decided in trick n: every card count drops by n - 1 (a marriage turned solo after trick 3: by 2).
-        self.lowering = number - 1
+        self.lowering += number - 1
 
     # -- scoring ---------------------------------------------------------------
     def facts(self) -> DealFacts:
@@ -579,11 +597,12 @@ class DoppelkopfState(DealState):
         for number, (leader, cards, winner, points) in enumerate(self.tricks, start=1):
             side = team[winner]
             for index, c in enumerate(cards):
-                if c == AD and team[(leader + index) & 3] != side:
+                # A pig is no fox (house rules): with pigs held, both ♦A are pigs.
+                if c == AD and team[(leader + index) & 3] != side and self.pigs < 0:
                     extras[side].append(("fox", f"Fox (A♦) caught in trick {number}"))
             if points >= 40:
                 extras[side].append(("doppelkopf", f"Doppelkopf: trick {number} worth {points}"))
-            if number == TRICKS:
+            if number == self.tricks_total:
                 self._karlchen(leader, cards, winner, extras[side])
         return extras
 
@@ -610,7 +629,10 @@ class DoppelkopfState(DealState):
         if self.phase != DONE:
             return []
         if self.settlement is None:
-            return [ScoreLine("thrown_in", "Poverty declined by all: the same dealer deals again", 0)]
+            if self.contract:
+                return [ScoreLine("thrown_in", "Poverty declined by all: the same dealer deals again", 0)]
+            return [ScoreLine("thrown_in_cards", "Thrown in (five nines or five kings): the same dealer deals again", 0,
+                              seat=self.winning_reservation())]
         facts = self.facts()
         lines = [ScoreLine("card_points", f"{TEAM_NAMES[t].capitalize()} card points", facts.card_points[t], team=t)
                  for t in (RE, KONTRA)]
@@ -642,6 +664,8 @@ def reservation_rank(action: int | None) -> int:
         return HEALTHY_RANK
     if action == MARRIAGE:
         return MARRIAGE_RANK
+    if action == THROW_IN:
+        return THROW_IN_RANK
     return POVERTY_RANK if action == POVERTY else SOLO_RANK
 
 

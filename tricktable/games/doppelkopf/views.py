@@ -7,6 +7,7 @@ from typing import Sequence
 
 from tricktable.cards import COPY_OFFSET, cards_of
 from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, RETURN
+from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.observation import (
     Contract,
@@ -22,7 +23,7 @@ from tricktable.games.doppelkopf.observation import (
     frozen_options,
     partners_of,
 )
-from tricktable.games.doppelkopf.rules import FACE_MASK, QC, SOLO_NAMES, face_mask, faces_of
+from tricktable.games.doppelkopf.rules import FACE_MASK, NORMAL, QC, SOLO_NAMES, face_mask, faces_of
 from tricktable.games.doppelkopf.state import DoppelkopfState
 
 TEAMS = (Team.RE, Team.KONTRA)
@@ -36,6 +37,7 @@ SOLOS = tuple(Contract.solo(index) for index in range(len(SOLO_NAMES)))
 def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservation:
     done = state.phase == st.DONE
     contract = public_contract(state, seat)
+    pigs, superpigs = house.known_pigs(state, seat)
     return DoppelkopfObservation(
         game=state.spec.name,
         seat=seat,
@@ -62,6 +64,8 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
         tricks_won=tuple(state.won_tricks),
         options=frozen_options(state.options),
         result=_result(state) if done else None,
+        pigs=pigs,
+        superpigs=superpigs,
     )
 
 
@@ -75,7 +79,8 @@ def build_situation(state: DoppelkopfState, seat: int) -> Situation:
     leader = state.leader
     trick = tuple(((leader + index) & 3, c) for index, c in enumerate(state.trick))
     contract = public_contract(state, seat)
-    return Situation(seat, PHASES[state.phase], contract, state.table, hand, trick, once | twice << COPY_OFFSET,
+    table = state.table if state.pigs < 0 else house.known_table(state, seat, contract.table if contract else NORMAL)
+    return Situation(seat, PHASES[state.phase], contract, table, hand, trick, once | twice << COPY_OFFSET,
                      state.led_suits, partners_of(seat, known_teams(state, seat)))
 
 
