@@ -70,6 +70,10 @@ SILENT_SOLO_TRUMPS = 9
 SILENT_SOLO_HIGH = 6
 NO_90_TRUMPS = 10
 NO_90_HIGH = 6
+BOCK_EXTRA_HIGH = 1
+"""In a bock deal (a house rule: the points count twice or more) a wrong announcement costs
+double: Re/Kontra and no 90 ask for one more top trump."""
+FULL_HAND = 12
 BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
 
 
@@ -172,13 +176,17 @@ def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
     if "marriage" in legal:
         # Both Q♣: said healthy, they make a silent solo (alone against three).
         return "healthy" if is_silent_solo_hand(hand) else "marriage"
-    if "poverty" in legal:
-        return "poverty"
+    # Without nines (a house rule) a hand has ten cards: a solo needs as many fewer trumps.
+    solo_trumps = SOLO_TRUMPS - (FULL_HAND - len(hand))
     for k, name in enumerate(SOLO_NAMES[:4]):
         text = f"solo {name}"
         table = SOLO_TABLE[k]
-        if text in legal and trump_count(hand, table) >= SOLO_TRUMPS and high_trumps(hand, table) >= SOLO_HIGH:
+        if text in legal and trump_count(hand, table) >= solo_trumps and high_trumps(hand, table) >= SOLO_HIGH:
             return text
+    if "throw in" in legal and not should_announce(hand, NORMAL):
+        return "throw in"  # five nines or kings and no strong trumps: a new deal is worth more
+    if "poverty" in legal:
+        return "poverty"
     return "healthy"
 
 
@@ -186,14 +194,17 @@ def is_silent_solo_hand(hand: Sequence[int]) -> bool:
     return trump_count(hand, NORMAL) >= SILENT_SOLO_TRUMPS and high_trumps(hand, NORMAL) >= SILENT_SOLO_HIGH
 
 
-def should_announce(hand: Sequence[int], table: int) -> bool:
-    return trump_count(hand, table) >= ANNOUNCE_TRUMPS and high_trumps(hand, table) >= ANNOUNCE_HIGH
+def should_announce(hand: Sequence[int], table: int, bock: int = 1) -> bool:
+    """A strong hand; in a bock deal (``bock``: the deal's multiplier) a surer one."""
+    high = ANNOUNCE_HIGH + (BOCK_EXTRA_HIGH if bock > 1 else 0)
+    return trump_count(hand, table) >= ANNOUNCE_TRUMPS and high_trumps(hand, table) >= high
 
 
-def should_announce_no_90(hand: Sequence[int], table: int) -> bool:
+def should_announce_no_90(hand: Sequence[int], table: int, bock: int = 1) -> bool:
     """Our team has announced; promise the others fewer than 90 points only with
-    most of the trumps and the top ones among them."""
-    return trump_count(hand, table) >= NO_90_TRUMPS and high_trumps(hand, table) >= NO_90_HIGH
+    most of the trumps and the top ones among them (one more in a bock deal)."""
+    high = NO_90_HIGH + (BOCK_EXTRA_HIGH if bock > 1 else 0)
+    return trump_count(hand, table) >= NO_90_TRUMPS and high_trumps(hand, table) >= high
 
 
 def should_accept(hand: Sequence[int]) -> bool:
@@ -209,8 +220,8 @@ def triple_cost(text: str, table: int, giving: bool) -> tuple[float, ...]:
     return (points,) if giving else (trumps, points)
 
 
-def choose_text(situation: Situation, legal: Sequence[str]) -> str:
-    """The rules' choice among the ``legal`` texts."""
+def choose_text(situation: Situation, legal: Sequence[str], bock: int = 1) -> str:
+    """The rules' choice among the ``legal`` texts (``bock``: the deal's bock multiplier)."""
     phase = situation.phase
     hand = situation.hand
     if phase == Phase.RESERVATIONS:
@@ -222,9 +233,9 @@ def choose_text(situation: Situation, legal: Sequence[str]) -> str:
     if phase == Phase.RETURNING:
         return min(legal, key=lambda text: triple_cost(text, NORMAL, False))
     table = situation.table
-    if ("re" in legal or "kontra" in legal) and should_announce(hand, table):
+    if ("re" in legal or "kontra" in legal) and should_announce(hand, table, bock):
         return "re" if "re" in legal else "kontra"
-    if "no 90" in legal and should_announce_no_90(hand, table):
+    if "no 90" in legal and should_announce_no_90(hand, table, bock):
         return "no 90"
     plays = [parse_card(text.split()[1]) for text in legal if text.startswith("play ")]
     return "play " + card_text(choose_card(situation, plays))
@@ -235,7 +246,8 @@ def heuristic_text(obs: Observation) -> str:
     legal = obs.legal
     if len(legal) == 1:
         return legal[0]
-    return choose_text(Situation.of(doppelkopf_observation(obs)), legal)
+    bock = int(obs.match.extra.get("bock", 1)) if obs.match else 1
+    return choose_text(Situation.of(doppelkopf_observation(obs)), legal, bock)
 
 
 def heuristic_action(state: GameState) -> int:
