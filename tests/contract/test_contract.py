@@ -50,6 +50,13 @@ OPTION_CASES: dict[str, dict[str, dict[str, Any]]] = {
         "all options": {"defend_alone": True, "dealers_partner_alone": True, "farmers_hand": True,
                         "stick_the_dealer": False, "game_target": 5},
     },
+    # Every Doppelkopf house rule at once, with and without nines (their superpigs differ).
+    "doppelkopf": {
+        "house all": {"schweinchen": True, "superschweinchen": True, "throwing_in": True, "bock": True,
+                      "second_heart_ten": True},
+        "house all without nines": {"schweinchen": True, "superschweinchen": True, "throwing_in": True,
+                                    "bock": True, "without_nines": True},
+    },
 }
 """Options that no preset switches on, played as cases of their own (``option:<name>``)."""
 
@@ -225,11 +232,19 @@ def test_random_play_keeps_the_contract(game: GameEntry, preset: str | None, dea
     assert stats["worlds that differ"] > stats["worlds"] // 4, stats
 
 
-@pytest.mark.parametrize("game", ENTRIES, ids=[g.name for g in ENTRIES])
-def test_a_random_match_replays_and_its_observations_are_consistent(game: GameEntry) -> None:
+def match_cases() -> list[Any]:
+    """Every game with its default options, and each of its ``OPTION_CASES`` (bock rounds
+    are a match's rule)."""
+    return [pytest.param(game, name, id=f"{game.name}-{name or 'default'}")
+            for game in ENTRIES for name in (None, *OPTION_CASES.get(game.name, {}))]
+
+
+@pytest.mark.parametrize(("game", "option_set"), match_cases())
+def test_a_random_match_replays_and_its_observations_are_consistent(game: GameEntry, option_set: str | None) -> None:
     spec = game.spec
     rng = random.Random(game.name)
-    match = spec.new_match(derive_seed("contract match", game.name), spec.normalize_options({}))
+    options = spec.normalize_options(OPTION_CASES[game.name][option_set] if option_set else {})
+    match = spec.new_match(derive_seed("contract match", game.name), options)
     for step in range(600):
         if match.is_terminal():
             break
@@ -243,6 +258,8 @@ def test_a_random_match_replays_and_its_observations_are_consistent(game: GameEn
                 obs = match.observe(seat)
                 assert obs.match is not None and obs.to_json() == match.view(seat)
                 assert list(obs.legal) == [match.action_text(a) for a in match.legal_actions_for(seat)]
+    if option_set:
+        check_scores(game, match)  # bock multiplies every seat's points alike
     check_replay(match)
 
 

@@ -82,12 +82,23 @@ export const doppelkopf = {
     if (view.declarer !== null && view.declarer !== undefined) facts.push([t("doppelkopf.declarer"), this.seatName(view.declarer)]);
     const mine = (view.teams || [])[0];
     if (mine) facts.push([t("doppelkopf.your_team"), t(`doppelkopf.team.${mine}`)]);
+    // Bock rounds (a house rule): this deal's multiplier and the bock deals still to come.
+    const match = view.match || {};
+    if (match.bock > 1) facts.push([t("doppelkopf.bock"), t("doppelkopf.bock_times", { n: match.bock })]);
+    if (match.bock_deals_queued) facts.push([t("doppelkopf.bock_queued"), tn("doppelkopf.bock_deals", match.bock_deals_queued)]);
+    if (view.pigs !== null && view.pigs !== undefined) facts.push([t("doppelkopf.pigs"), this.seatName(view.pigs)]);
+    if (view.superpigs !== null && view.superpigs !== undefined) facts.push([t("doppelkopf.superpigs"), this.seatName(view.superpigs)]);
     const said = Object.entries(view.announcements || {}).filter(([, level]) => level);
     if (said.length) {
       facts.push([t("doppelkopf.announced"), said.map(([team, level]) =>
         level === "re/kontra" || level === team ? t(`doppelkopf.team.${team}`) : `${t(`doppelkopf.team.${team}`)}: ${this.actionLabel("doppelkopf", level)}`).join(", ")]);
     }
     return facts;
+  },
+
+  /** The bock line says how often the deal's points count; it has no points of its own. */
+  isInfoLine(line) {
+    return line.key === "bock" || base.isInfoLine(line);
   },
 
   lineText(game, line) {
