@@ -359,42 +359,57 @@ Any other option away from its default keeps the rollout in the real game."""
 Decide = Callable[[Table, Sequence[int]], int]
 
 
-def playout(state: GameState, seat: int, decide: Decide) -> float | None:
+def playout(state: GameState, seat: int, decide: Decide, policy: Callable[[GameState], int]) -> float | None:
     """Finish the card play with the rules' ``decide`` on one ``Table`` kept up to
-    date card by card (no table rebuilt from the state, no list of legal actions:
-    the seat's playable cards are one mask).  The state still takes every card, so
-    pile, captures and scoring stay the game's own.  None while more than cards may
-    be played (the first trick: change trump; a card face down: the reveal), before
-    trump is set, or under options it does not model."""
+    date card by card (no table rebuilt from the state; while trump is open, no list
+    of legal actions either: the seat's playable cards are one mask).  The state
+    still takes every card, so pile, captures and scoring stay the game's own.
+    Where more than a card may be played (asking to see a face-down trump) the
+    rollout ``policy`` decides on the state and the table is built afresh.  None in
+    the first trick (change trump, new cards) or under options it does not model."""
     assert isinstance(state, CourtPieceState)
-    if (state.phase != PLAYING or not state.tricks or state.down >= 0 or state.trump == NO_TRUMP or state.must_trump
-            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+    if state.phase != PLAYING or not state.tricks or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
         return None
+    hands, on_pile = state.hands, state.variant.has_pile
     table = table_from_state(state)
-    hands, trick, voids, gone = state.hands, table.trick, table.voids, table.gone
-    on_pile = state.variant.has_pile
     while state.phase == PLAYING:
-        turn = state.turn
-        hand = hands[turn]
-        led = SUIT_OF[trick[0][1]] if trick else -1
-        playable = (hand & SUIT_MASKS[led] or hand) if trick else hand
-        if playable & (playable - 1):
-            table.seat, table.hand, table.gone = turn, hand, gone
-            c = decide(table, cards_in(playable))
+        turn, trick = state.turn, table.trick
+        if state.down < 0 and not state.must_trump:
+            hand = hands[turn]
+            cards: Sequence[int] = cards_in(hand & SUIT_MASKS[SUIT_OF[trick[0][1]]] or hand if trick else hand)
         else:
-            c = playable.bit_length() - 1
+            cards = bot_legal(state.legal_actions())
+            if any(a >= 52 for a in cards):  # the reveal: the policy on the state, then a fresh table
+                state.apply(cards[0] if len(cards) == 1 else policy(state))
+                table = table_from_state(state)
+                continue
+        if len(cards) > 1:
+            _seat_to_move(table, state, turn)
+            c = decide(table, cards)
+        else:
+            c = cards[0]
         state.apply(c)
-        gone |= 1 << c
-        if trick and SUIT_OF[c] != led:
-            voids[turn] |= 1 << led
+        table.gone |= 1 << c
+        if trick and SUIT_OF[c] != SUIT_OF[trick[0][1]]:
+            table.voids[turn] |= 1 << SUIT_OF[trick[0][1]]
         trick.append((turn, c))
         if len(trick) == 4:
-            trick = table.trick = []
+            table.trick = []
             table.tricks_played += 1
             table.captured = (state.captured[0], state.captured[1])
             if on_pile:
                 table.pile, table.open_seat = state.pile, state.open_seat
     return team_value(state, seat)
+
+
+def _seat_to_move(table: Table, state: CourtPieceState, seat: int) -> None:
+    """Make ``table`` the one ``table_from_state`` builds for ``seat``, given that its
+    tallies (cards gone, voids, the trick) are up to date: the hand and what the
+    trump choice lets this seat know (a trump set by a void, a card face down)."""
+    table.seat, table.hand = seat, state.hands[seat]
+    table.trump, table.trump_by, table.trump_trick = state.trump, state.trump_by, state.trump_trick
+    table.own_down = state.down if seat == state.trump_by else -1
+    table.trump_hidden, table.after_reveal = state.down >= 0, state.must_trump
 
 
 # -- search ------------------------------------------------------------------------
@@ -405,7 +420,7 @@ def _spec() -> GameSpec:
 
 
 SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text,
-                    playout=partial(playout, decide=decide))
+                    playout=partial(playout, decide=decide, policy=heuristic_action))
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 ROLLOUTS_PER_MS = 1.5

@@ -338,7 +338,7 @@ def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
     return SearchGame(get_spec(obs.game), policy, team_value, rules=heuristic_text,
-                      playout=partial(cp.playout, decide=partial(decide, game=obs.game)))
+                      playout=partial(cp.playout, decide=partial(decide, game=obs.game), policy=policy))
 
 
 def _spec() -> GameSpec:
