@@ -41,8 +41,11 @@ def test_a_lost_solo_makes_the_next_deal_a_bock_deal(make_page):
     """The person plays an aces solo whenever he may and plays random cards: a lost solo
     makes the next four deals bock (spec "House rules", Bock rounds)."""
     p = make_page(viewport=DESKTOP)
+    p.open("#/")
     p.page.evaluate("localStorage.setItem('tt.options.doppelkopf', JSON.stringify({bock: true}))")
     p.open("#/play/doppelkopf")
+    p.page.wait_for_selector(".table")
+    p.settle()
     page, rng = p.page, random.Random("bock")
     game_id = page.evaluate("localStorage.getItem('tt.game.doppelkopf')")
     api = f"{p.server.url}/api/games/{game_id}"

@@ -84,7 +84,7 @@ export const doppelkopf = {
     if (mine) facts.push([t("doppelkopf.your_team"), t(`doppelkopf.team.${mine}`)]);
     // Bock rounds (a house rule): this deal's multiplier and the bock deals still to come.
     const match = view.match || {};
-    if (match.bock > 1) facts.push([t("doppelkopf.bock"), t("doppelkopf.bock_times", { n: match.bock })]);
+    if (match.bock > 1) facts.push([t("doppelkopf.this_deal"), t("doppelkopf.bock_times", { n: match.bock })]);
     if (match.bock_deals_queued) facts.push([t("doppelkopf.bock_queued"), tn("doppelkopf.bock_deals", match.bock_deals_queued)]);
     if (view.pigs !== null && view.pigs !== undefined) facts.push([t("doppelkopf.pigs"), this.seatName(view.pigs)]);
     if (view.superpigs !== null && view.superpigs !== undefined) facts.push([t("doppelkopf.superpigs"), this.seatName(view.superpigs)]);
