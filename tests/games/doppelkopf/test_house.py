@@ -12,6 +12,7 @@ from tricktable.core.record import record_of, replay
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.house import BockQueue
+from tricktable.games.doppelkopf.observation import Situation
 from tricktable.games.doppelkopf.rules import KONTRA, PIGS_TABLE, RE, SUPERPIGS_TABLE, SUPERPIG_KINGS_TABLE
 
 PIGS = {"schweinchen": True}
@@ -342,3 +343,20 @@ def test_sampled_worlds_keep_unshown_pigs_open(dk, options):
     for _ in range(20):
         world = SPEC.sample_world(state.observe(0), rng)
         assert world.pigs == 1 and world.observe(0) == state.observe(0)
+
+
+def test_the_rollouts_situation_knows_the_pigs_the_seat_knows(dk):
+    """Views: ``DoppelkopfState.situation(seat)`` (what rollouts decide from) equals the
+    situation of the seat's observation with pigs and superpigs too: the holder's table has
+    them from the start, the others' once shown."""
+    rng = random.Random(6)
+    tables = set()
+    for index in range(30):
+        state = healthy(dk, dk.start(["10H", "AD AD", "9D 9D", ""], seed=index, **SUPERPIGS))
+        while not state.is_terminal():
+            for seat in range(4):
+                situation = state.situation(seat)
+                assert situation == Situation.of(state.observe(seat))
+                tables.add((seat, situation.table))
+            state.apply(rng.choice([a for a in state.legal_actions() if a < 52]))
+    assert {(1, PIGS_TABLE), (0, SUPERPIGS_TABLE), (2, SUPERPIGS_TABLE)} <= tables and (0, 0) in tables
