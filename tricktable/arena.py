@@ -11,8 +11,9 @@ the same cards in the same seats:
   result when B plays all four seats.  A deal's difference is the mean over the
   four seats of (A's points − B's points in that seat).
 
-Decision times count only real decisions (two or more legal actions), measured
-around ``Bot.choose``; bots are handed observations only.
+Decision times count only real decisions (two or more legal actions), in CPU
+milliseconds of ``Bot.choose`` (``time.process_time``: on a shared machine the wall
+clock counts the others' work); bots are handed observations only.
 
 B may be a frozen baseline: ``b_commit`` runs the search bot of that commit (its
 tree unpacked by ``tricktable.speed``) in a worker process of its own.  The worker
@@ -81,9 +82,9 @@ def play_table(state: GameState, bots: Sequence[Bot], times: Sequence[list[float
         if isinstance(bot, BaselineBot):
             text, elapsed = bot.choose_after(actions)
         else:
-            start = time.perf_counter()
+            start = time.process_time()
             text = bot.choose(state.observe(seat))
-            elapsed = (time.perf_counter() - start) * 1000
+            elapsed = (time.process_time() - start) * 1000
         if len(legal) > 1:
             times[seat].append(elapsed)
         state.act(seat, text)
