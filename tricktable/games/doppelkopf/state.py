@@ -631,8 +631,8 @@ class DoppelkopfState(DealState):
         if self.settlement is None:
             if self.contract:
                 return [ScoreLine("thrown_in", "Poverty declined by all: the same dealer deals again", 0)]
-            return [ScoreLine("thrown_in_cards", "Thrown in (five nines or five kings): the same dealer deals again", 0,
-                              seat=self.winning_reservation())]
+            # Who threw in reads from the reservations; a seat line would be a seat's points on the sheet.
+            return [ScoreLine("thrown_in_cards", "Thrown in (five nines or five kings): the same dealer deals again", 0)]
         facts = self.facts()
         lines = [ScoreLine("card_points", f"{TEAM_NAMES[t].capitalize()} card points", facts.card_points[t], team=t)
                  for t in (RE, KONTRA)]
