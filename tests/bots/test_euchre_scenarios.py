@@ -157,6 +157,6 @@ def test_dealers_partner_who_must_go_alone_does_not_order_up_a_weak_hand(bot):
 @pytest.mark.parametrize("bot", ["heuristic", "search"])
 def test_dealers_partner_who_must_go_alone_counts_the_up_card_out_of_play(bot):
     """Dealer's partner must go alone (option): the right bower turned up goes
-    out of play with the dealer, so JD and AH are the top trumps: order up."""
-    deal = hand_of(1, "JD AH 9H AC 9S", up="JH", dealer=3)
+    out of play with the dealer, so JD, AH and KH are the top trumps: order up."""
+    deal = hand_of(1, "JD AH KH AC 9S", up="JH", dealer=3)
     assert decide_with(deal, ["pass"], bot, dealers_partner_alone=True) == "order up"
