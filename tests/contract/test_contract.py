@@ -56,6 +56,10 @@ OPTION_CASES: dict[str, dict[str, dict[str, Any]]] = {
                       "second_heart_ten": True},
         "house all without nines": {"schweinchen": True, "superschweinchen": True, "throwing_in": True,
                                     "bock": True, "without_nines": True},
+        # The DDV tournament list (a match's rule: who deals, which deals count, who must play a
+        # solo), with the DDV preset and with the DDV scoring on the standard rules.
+        "ddv tournament list": {"preset": "ddv", "tournament_list": True},
+        "ddv scoring tournament list": {"ddv_scoring": True, "tournament_list": True},
     },
 }
 """Options that no preset switches on, played as cases of their own (``option:<name>``)."""
@@ -245,7 +249,9 @@ def test_a_random_match_replays_and_its_observations_are_consistent(game: GameEn
     rng = random.Random(game.name)
     options = spec.normalize_options(OPTION_CASES[game.name][option_set] if option_set else {})
     match = spec.new_match(derive_seed("contract match", game.name), options)
-    for step in range(600):
+    whole = bool(options.get("tournament_list"))  # the list decides the match's end: play all of it
+    stats: Counter[str] = Counter()
+    for step in range(4000 if whole else 600):
         if match.is_terminal():
             break
         choices = seat_actions(match)
@@ -258,6 +264,11 @@ def test_a_random_match_replays_and_its_observations_are_consistent(game: GameEn
                 obs = match.observe(seat)
                 assert obs.match is not None and obs.to_json() == match.view(seat)
                 assert list(obs.legal) == [match.action_text(a) for a in match.legal_actions_for(seat)]
+            if whole and not match.is_terminal():
+                check_cards_conserved(spec, match.current)
+                check_observations(game, match.current, rng, stats)
+    if whole:
+        assert match.is_terminal()
     if option_set:
         check_scores(game, match)  # bock multiplies every seat's points alike
     check_replay(match)

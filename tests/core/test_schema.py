@@ -82,6 +82,20 @@ def test_every_view_of_a_random_match_follows_the_schema(game, preset, seed):
     assert errors(match.view(0), schema, schema) == []
 
 
+def test_doppelkopf_tournament_list_views_follow_the_schema():
+    """The tournament list's part of a view (who owes a compulsory solo, deals left, who
+    is forced), which only a match with the option sends."""
+    schema = observation_schema("doppelkopf")
+    spec = get_spec("doppelkopf")
+    match = spec.new_match("schema-list", spec.normalize_options({"preset": "ddv", "tournament_list": True}))
+    rng = random.Random(6)
+    for _ in range(300):
+        for seat in range(4):
+            view = match.view(seat)
+            assert "tournament" in view and errors(view, schema, schema) == []
+        random_step(match, rng)
+
+
 @pytest.mark.parametrize(("game", "options"), [("double-sar", {"counting": "kots"}), ("mendikot", {})])
 def test_court_piece_new_cards_and_kots_views_follow_the_schema(game, options):
     """New cards (a deal thrown in) and the kots count: outcomes and score lines

@@ -5,11 +5,12 @@ those queens come with nine trumps and six of the top ones), poverty with three
 trumps or fewer, a suit solo only with eleven trumps and five of the top ones;
 otherwise healthy.  Poverty: give the trumps and the fewest points, accept with
 seven trumps or more including three of the top ones, return the cheapest plain
-cards.  Announcements: Re or Kontra with a strong hand (the rules file's tip: it
-also tells the partner our team); no 90 once our team has announced, with a
-hand that holds ten trumps, six of them top ones (a looser rule missed a quarter
-of its no 90s in selfplay); never the deeper ones (no 60 and beyond are
-left to search, which weighs them on sampled deals).
+cards; a compulsory solo the tournament list forces is the solo with the best
+share of its trumps, top trumps and plain aces.  Announcements: Re or Kontra with a strong
+hand (the rules file's tip: it also tells the partner our team); no 90 once our
+team has announced, with a hand that holds ten trumps, six of them top ones (a
+looser rule missed a quarter of its no 90s in selfplay); never the deeper ones
+(no 60 and beyond are left to search, which weighs them on sampled deals).
 
 Card play follows the tips of the rules file: lead a black ace while the suit
 may still go round once; grease (schmieren) tricks the partner surely wins with
@@ -173,6 +174,8 @@ def high_trumps(hand: Sequence[int], table: int) -> int:
 
 
 def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
+    if "healthy" not in legal:
+        return best_solo(hand, legal)  # a compulsory solo the tournament list forces ("vorgeführt")
     if "marriage" in legal:
         # Both Q♣: said healthy, they make a silent solo (alone against three).
         return "healthy" if is_silent_solo_hand(hand) else "marriage"
@@ -188,6 +191,20 @@ def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
     if "poverty" in legal:
         return "poverty"
     return "healthy"
+
+
+def best_solo(hand: Sequence[int], legal: Sequence[str]) -> str:
+    """The solo this hand plays best: its share of the solo's trumps (its own
+    counted twice against half of all of them: 9 of a suit solo's 26 trumps are
+    fewer than 7 of the 8 queens), the top ones among them, and the aces that are
+    no trumps (sure first-round winners)."""
+    def strength(k: int) -> int:
+        table = SOLO_TABLE[k]
+        plain_aces = sum(1 for f in hand if rank_of(f) == ACE and not TRUMP_MASK[table] >> f & 1)
+        return 2 * trump_count(hand, table) - len(TRUMP_ORDER[table]) + high_trumps(hand, table) + plain_aces
+
+    solos = [k for k, name in enumerate(SOLO_NAMES) if f"solo {name}" in legal]
+    return f"solo {SOLO_NAMES[max(solos, key=strength)]}"
 
 
 def is_silent_solo_hand(hand: Sequence[int]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf.ddv import settle_ddv
 from tricktable.games.doppelkopf.rules import KONTRA, RE, DealFacts, settle
 
@@ -222,3 +223,20 @@ def test_ddv_preset_scores_deals_with_the_ddv_table(dk):
             assert "missed_no_90" in {line.key for line in standard.breakdown()}
             return
     raise AssertionError("no seed gave a missed no 90")
+
+
+def test_old_ddv_records_replay_with_their_own_scoring(dk):
+    """Old records keep replaying: a record stores its options written out, so a "ddv" record made
+    before ``ddv_scoring`` existed (options without it) is scored by the standard table."""
+    from tricktable.core.record import record_of, replay
+
+    old_options = {k: v for k, v in SPEC.normalize_options({"preset": "ddv"}).items()
+                   if k not in ("ddv_scoring", "tournament_list")}
+    state = SPEC.new_deal(dk.fill_deal(["QC", "", "QC", ""], seed=3), old_options)
+    dk.run(state, "healthy", "healthy", "healthy", "healthy", "re", "no 90")
+    dk.advance(state, random.Random(3), lambda s: s.is_terminal())
+    assert not state.options["ddv_scoring"] and state.settlement == settle(state.facts())
+    record = record_of(state).to_json()
+    record["options"] = old_options
+    again = replay(record)
+    assert again.returns() == state.returns()

@@ -36,6 +36,7 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP,
     TRUMP_ORDER,
 )
+from tricktable.games.doppelkopf.tournament import TournamentDeal
 
 
 class Phase(enum.Enum):
@@ -183,6 +184,7 @@ class DoppelkopfObservation(Observation):
     result: Result | None = None  # sent once the deal is over
     pigs: int | None = None  # house rules: the seat known to this seat to hold both ♦A
     superpigs: int | None = None  # and both ♦9 (without nines: ♦K), ranked above the pigs
+    tournament: TournamentDeal | None = None  # the tournament list's facts (a match with the list)
 
     wire_hidden: ClassVar[frozenset[str]] = frozenset({"levels"})
     wire_properties: ClassVar[Mapping[str, Any]] = {
@@ -225,6 +227,8 @@ class DoppelkopfObservation(Observation):
         })
         if self.result is not None:
             data["result"] = self.result.to_json()
+        if self.tournament is not None:
+            data["tournament"] = self.tournament.to_json()
         return data
 
 

@@ -495,7 +495,7 @@ def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random
     dealt, given, returned = dealt_given_returned
     if any(len(h) != house.hand_size(obs.options) for h in dealt):
         raise _Redraw(f"hands of sizes {[len(h) for h in dealt]}")
-    state = spec.new_deal(Deal(obs.dealer, _ids(dealt)), obs.options)
+    state = spec.new_deal(Deal(obs.dealer, _ids(dealt)), obs.options, obs.tournament)
     winner = obs.declarer if obs.declarer is not None and obs.contract not in (
         None, Contract.NORMAL, Contract.SILENT_SOLO) else -1
     for actor, text in obs.actions:

@@ -15,6 +15,7 @@ from tricktable.games.doppelkopf.observation import Outcome, doppelkopf_observat
 from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf.rules import DEALS_PER_MATCH, DECK
 from tricktable.games.doppelkopf.state import DoppelkopfState
+from tricktable.games.doppelkopf.tournament import TOURNAMENT_DEALS, TournamentDeal, TournamentList
 
 PACKETS = {12: (3, 3, 3, 3), 10: (3, 4, 3)}
 """Cards are dealt in packets (three at a time; without nines 3, 4, 3), from the dealer's left."""
@@ -49,6 +50,8 @@ class DoppelkopfSpec(GameSpec):
                    description="Bock rounds: after 120:120 or a lost solo the next four deals count double."),
         OptionSpec("without_nines", False,
                    description="Without nines: 40 cards, 10 each; announcements need two cards fewer."),
+        OptionSpec("tournament_list", False,
+                   description="Tournament list (DDV): 24 deals, one compulsory solo per player (tournament.py)."),
         OptionSpec("winner_doppelkopf_1", False, legacy=True,
                    description="The winner rule of rules doppelkopf-1: a team told no 90 that announced only "
                                "Re/Kontra needed 120/121, and nobody won when both missed."),
@@ -75,8 +78,10 @@ class DoppelkopfSpec(GameSpec):
         # Without nines the nines are set aside: the deal's rest, so that a deal still holds the deck.
         return Deal(dealer, tuple(tuple(h) for h in hands), house.set_aside(options), seed)
 
-    def new_deal(self, deal: Deal, options: Mapping[str, Any]) -> DoppelkopfState:
-        return DoppelkopfState(self, deal, self.normalize_options(options))
+    def new_deal(self, deal: Deal, options: Mapping[str, Any],
+                 tournament: TournamentDeal | None = None) -> DoppelkopfState:
+        """``tournament``: the tournament list's facts of this deal (a match with the list)."""
+        return DoppelkopfState(self, deal, self.normalize_options(options), tournament)
 
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "DoppelkopfMatch":
         return DoppelkopfMatch(self, seed, options, daily)
@@ -90,14 +95,19 @@ class DoppelkopfSpec(GameSpec):
 class DoppelkopfMatch(MatchState):
     """Eight deals; the deal passes left; a poverty that everybody declines (or
     a hand thrown in) is dealt again by the same dealer under the same deal number.
-    With bock rounds (a house rule) a deal's points are multiplied by its bocks."""
+    With bock rounds (a house rule) a deal's points are multiplied by its bocks.
+    With the tournament list (DDV): 24 regular deals, and a compulsory solo played
+    by choice is an extra deal by the same dealer (``tournament.py``)."""
 
     def __init__(self, spec: GameSpec, seed: str, options: Mapping[str, Any], daily: bool = False):
         self.bocks = house.BockQueue()
+        self.tournament = TournamentList() if spec.normalize_options(options)["tournament_list"] else None
         super().__init__(spec, seed, options, daily)
 
     def _finish_deal(self) -> None:
         deal, multiplier = self.current, self.bocks.multiplier()
+        if self.tournament is not None and isinstance(deal, DoppelkopfState) and deal.compulsory:
+            self.tournament = self.tournament.after(deal.declarer)
         super()._finish_deal()
         if not self.options.get("bock"):
             return
@@ -106,7 +116,7 @@ class DoppelkopfMatch(MatchState):
                 ScoreLine("bock", f"Bock ×{multiplier}: the deal's points count {multiplier} times", multiplier
                           ).to_json())
         bock = isinstance(deal, DoppelkopfState) and house.makes_bock(deal)
-        self.bocks.after_deal(self.counts_as_deal(deal), bock, DEALS_PER_MATCH - self.deals_played)
+        self.bocks.after_deal(self.counts_as_deal(deal), bock, self.deals_total - self.deals_played)
 
     def clone(self) -> "DoppelkopfMatch":
         twin = super().clone()
@@ -117,22 +127,39 @@ class DoppelkopfMatch(MatchState):
     def first_dealer(self) -> int:
         return SeedStream(derive_seed(self.seed, "first dealer")).randbelow(4)
 
+    def start_deal(self) -> GameState:
+        if self.tournament is None:
+            return super().start_deal()
+        deal = self.spec.deal_from_seed(self.deal_seed(self.deal_index), self.dealer, self.options)
+        spec = self.spec
+        assert isinstance(spec, DoppelkopfSpec)
+        return spec.new_deal(deal, self.options, self.tournament.deal(self.dealer, self.deals_played))
+
     def deal_points(self, deal: GameState) -> list[int]:
         multiplier = self.bocks.multiplier()
         return [points * multiplier for points in deal.returns()]
 
     def counts_as_deal(self, deal: GameState) -> bool:
-        return not (isinstance(deal, DoppelkopfState) and deal.outcome == Outcome.THROWN_IN.value)
+        if not isinstance(deal, DoppelkopfState):
+            return True
+        if deal.outcome == Outcome.THROWN_IN.value:
+            return False
+        # A compulsory solo by choice is an extra deal; a vorgeführt one counts.
+        return not (deal.compulsory and deal.tournament is not None and deal.tournament.forced is None)
 
     def next_dealer(self, deal: GameState) -> int:
         return (self.dealer + 1) % 4 if self.counts_as_deal(deal) else self.dealer
 
+    @property
+    def deals_total(self) -> int:
+        return DEALS_PER_MATCH if self.tournament is None else TOURNAMENT_DEALS
+
     def is_over(self) -> bool:
-        return self.deals_played >= DEALS_PER_MATCH
+        return self.deals_played >= self.deals_total
 
     def match_view(self, seat: int) -> dict[str, Any]:
         # Doppelkopf is scored per player: the daily leaderboard ranks your own total.
-        view: dict[str, Any] = {"deals_total": DEALS_PER_MATCH, "daily_score": self.totals[seat]}
+        view: dict[str, Any] = {"deals_total": self.deals_total, "daily_score": self.totals[seat]}
         if self.options.get("bock"):
             view.update(bock=self.bocks.multiplier(), bock_deals_queued=self.bocks.queued())
         return view

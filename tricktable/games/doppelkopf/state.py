@@ -98,6 +98,7 @@ from tricktable.games.doppelkopf.rules import (
 from tricktable.games.doppelkopf import house
 
 from tricktable.games.doppelkopf.ddv import settle_ddv
+from tricktable.games.doppelkopf.tournament import TournamentDeal
 
 if TYPE_CHECKING:
     from tricktable.games.doppelkopf.observation import DoppelkopfObservation, Situation
@@ -133,7 +134,8 @@ class DoppelkopfState(DealState):
 
     DONE = DONE
 
-    def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
+    def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any],
+                 tournament: TournamentDeal | None = None):
         super().__init__(spec, deal, options)
         self.counts = [len(hand) for hand in deal.hands]
         self.phase = RESERVING
@@ -172,6 +174,10 @@ class DoppelkopfState(DealState):
         self._out_of_turn: dict[int, int] = {}  # history index -> seat that was not to move
         self._legal: Sequence[int] | None = None
         self._playable_mask = 0  # valid while ``_legal`` is
+        self.tournament = tournament  # the tournament list's facts (tournament.py), None without it
+        self.compulsory = False  # the solo played is the soloist's compulsory solo
+        if tournament is not None and tournament.forced is not None:
+            self.turn = tournament.forced  # vorgeführt: only he speaks, and he must play a solo
 
     # -- protocol ----------------------------------------------------------
     def legal_actions(self) -> Sequence[int]:
@@ -309,6 +315,8 @@ class DoppelkopfState(DealState):
 
     # -- reservations --------------------------------------------------------
     def _reservation_options(self, seat: int) -> tuple[int, ...]:
+        if self.tournament is not None and self.tournament.forced == seat:
+            return tuple(range(SOLO, SOLO + len(SOLO_NAMES)))
         options = [HEALTHY]
         if self._queens_of_clubs(seat) == 2:
             options.append(MARRIAGE)
@@ -329,7 +337,7 @@ class DoppelkopfState(DealState):
     def _reserve(self, action: int) -> None:
         self.reservations[self.turn] = action
         self.turn = (self.turn + 1) % 4
-        if self.turn == (self.dealer + 1) % 4:
+        if self.turn == (self.dealer + 1) % 4 or (self.tournament is not None and self.tournament.forced is not None):
             self._settle_reservations()
 
     def winning_reservation(self) -> int:
@@ -369,7 +377,9 @@ class DoppelkopfState(DealState):
             self.contract, self.lone = SOLO_GAME, True
             self.solo = reservation - SOLO
             self.table = SOLO_TABLE[self.solo]
-            if self.options["soloist_leads"]:
+            # A player's first solo in the tournament list is his compulsory solo, and he leads it.
+            self.compulsory = self.tournament is not None and self.tournament.owes(seat)
+            if self.options["soloist_leads"] or self.compulsory:
                 self.turn = self.leader = seat
         house.find_pigs(self)
 

@@ -66,6 +66,7 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
         result=_result(state) if done else None,
         pigs=pigs,
         superpigs=superpigs,
+        tournament=state.tournament,
     )
 
 

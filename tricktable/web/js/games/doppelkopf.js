@@ -1,7 +1,8 @@
 // Doppelkopf: reservations (healthy, marriage, poverty, each solo), giving and
 // returning three cards in a poverty, announcements (Re/Kontra, no 90 …) as
-// buttons under the table whenever the person may announce, and a per-seat
-// score sheet (teams change from deal to deal).
+// buttons under the table whenever the person may announce, a per-seat score
+// sheet (teams change from deal to deal) and, with the DDV tournament list, who
+// still owes a compulsory solo and how many deals are left.
 
 import { base } from "./base.js";
 import { has, t, tn } from "../i18n.js";
@@ -61,7 +62,10 @@ export const doppelkopf = {
   },
 
   prompt(view) {
-    if (view.phase === "reservations") return t("doppelkopf.prompt.reservation");
+    if (view.phase === "reservations") {
+      const forced = view.tournament && view.tournament.forced === view.seat;
+      return t(forced ? "doppelkopf.prompt.forced_solo" : "doppelkopf.prompt.reservation");
+    }
     if (view.phase === "poverty: give") return t("doppelkopf.prompt.give");
     if (view.phase === "poverty: offer") return t("doppelkopf.prompt.offer");
     if (view.phase === "poverty: return") return t("doppelkopf.prompt.return");
@@ -93,6 +97,16 @@ export const doppelkopf = {
       facts.push([t("doppelkopf.announced"), said.map(([team, level]) =>
         level === "re/kontra" || level === team ? t(`doppelkopf.team.${team}`) : `${t(`doppelkopf.team.${team}`)}: ${this.actionLabel("doppelkopf", level)}`).join(", ")]);
     }
+    facts.push(...this.tournamentFacts(view.tournament));
+    return facts;
+  },
+
+  /** The tournament list: regular deals left, who still owes his compulsory solo, who must play it now. */
+  tournamentFacts(list) {
+    if (!list) return [];
+    const owing = list.owing.length ? list.owing.map((s) => this.seatName(s)).join(", ") : t("doppelkopf.solo_owed_none");
+    const facts = [[t("doppelkopf.deals_left"), String(list.regular_left)], [t("doppelkopf.solo_owed"), owing]];
+    if (list.forced !== null) facts.push([t("doppelkopf.forced_solo"), this.seatName(list.forced)]);
     return facts;
   },
 
