@@ -13,6 +13,10 @@ only when that action's advantage over the rules' one, world by world, exceeds
 often luck, and following it blindly played worse than the rules alone (Single
 Sar at 50 ms: −0.06 ± 0.03 points per deal over 780 duplicate deals).
 
+The card play of a rollout runs through the game's fast playout where it has one
+(``SearchGame.playout``: the same rules on compact data, declining positions and
+options it does not model).
+
 Candidates that are clearly worse than the leader after a quarter of the worlds
 stop there (successive halving, ``evaluate``): the remaining worlds go to the close
 ones, which is where more worlds change the choice.
