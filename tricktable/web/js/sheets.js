@@ -91,8 +91,8 @@ function seatSheet(game, result) {
 export function showScoreSheet(view, result, game) {
   const totals = perColumn(game, view.match.totals);
   const content = el("div", { class: "score-sheet" },
-    el("h2", {}, t("sheet.title", { n: result.number })),
-    result.counts ? null : el("p", {}, t("sheet.redeal")),
+    el("h2", {}, result.counts ? t("sheet.title", { n: result.number }) : t("sheet.title_extra")),
+    result.counts ? null : el("p", {}, renderer(game).redealNote(game, result)),
     scoreSheetTable(game, result),
     el("p", { class: "totals" }, t("sheet.totals"), " ", totals.map((p, i) => `${columns(game)[i]} ${p}`).join(" · ")),
     el("div", { class: "buttons" }, closeButton(t("sheet.continue"))));

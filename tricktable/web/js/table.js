@@ -658,7 +658,7 @@ export class Table {
         if (sheetIndex === results.length && next.view.match.previous_deal) this.showFinalCounts(next.view.match.previous_deal);
         await this.waitGap();
         this.clearBubbles();
-        if (result && result.counts) await showScoreSheet(next.view, result, this.game);
+        if (result && (result.counts || this.r.sheetForRedeal(result))) await showScoreSheet(next.view, result, this.game);
         else if (result) this.say(step.seat, this.r.redealText(this.game, result));
       }
     }

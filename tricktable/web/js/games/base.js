@@ -101,6 +101,16 @@ export const base = {
   },
 
   /** What a deal that does not count says (new cards, a hand thrown in). */
+  /** Whether a deal that does not count was still played and scored (it gets a score sheet). */
+  sheetForRedeal(result) {
+    return false;
+  },
+
+  /** The score sheet's note on a deal that does not count. */
+  redealNote(game, result) {
+    return t("sheet.redeal");
+  },
+
   redealText(game, result) {
     const line = result.lines[0];
     return line ? this.lineText(game, line) : t("sheet.redeal");

@@ -115,6 +115,15 @@ export const doppelkopf = {
     return line.key === "bock" || base.isInfoLine(line);
   },
 
+  /** A compulsory solo played by choice (tournament list) is an extra deal, played and scored. */
+  sheetForRedeal(result) {
+    return result.lines.some((line) => line.key === "value");
+  },
+
+  redealNote(game, result) {
+    return this.sheetForRedeal(result) ? t("doppelkopf.extra_deal") : base.redealNote(game, result);
+  },
+
   lineText(game, line) {
     if (line.key === "seat") return this.seatName(line.seat);
     const team = line.team === 0 || line.team === 1 ? t(`doppelkopf.team.${["re", "kontra"][line.team]}`) : "";
