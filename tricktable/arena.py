@@ -111,11 +111,14 @@ class Baseline:
 
 
 def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None,
-                   hard_stop: bool = True, b_worker: tuple[Any, float] | None = None) -> DealResult:
-    """One duplicate deal; ``b_worker`` is (worker, budget) when B is a baseline commit's bot."""
+                   hard_stop: bool = True, b_worker: tuple[Any, float] | None = None,
+                   preset: str | None = None) -> DealResult:
+    """One duplicate deal; ``b_worker`` is (worker, budget) when B is a baseline commit's bot;
+    ``preset``: the game's option preset (else the registry's ``bot_options``)."""
     game_entry = entry(game)
     spec = game_entry.spec
-    options = spec.normalize_options(game_entry.bot_options)
+    chosen = {"preset": preset, **game_entry.bot_options} if preset else game_entry.bot_options
+    options = spec.normalize_options(chosen)
     bots_a = _bots(a, seed, budget_ms, hard_stop)
     bots_b = _bots(b, seed, budget_ms, hard_stop) if b_worker is None else _baseline_bots(
         *b_worker, game, seed, index)
@@ -154,10 +157,11 @@ def _collect(result: DealResult, times: Sequence[list[float]], is_a: Callable[[i
         (result.a_ms if is_a(seat) else result.b_ms).extend(seat_times)
 
 
-def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool, Baseline | None]) -> list[DealResult]:
-    game, a, b, seed, start, stop, budget_ms, hard_stop, baseline = args
+def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool, Baseline | None, str | None]
+               ) -> list[DealResult]:
+    game, a, b, seed, start, stop, budget_ms, hard_stop, baseline, preset = args
     if baseline is None:
-        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop) for i in range(start, stop)]
+        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, preset=preset) for i in range(start, stop)]
     from tricktable.speed import Worker, baseline_tree
 
     worker = Worker(baseline_tree(baseline.commit))
@@ -179,20 +183,25 @@ def percentiles(times: Sequence[float]) -> dict[str, float]:
 
 def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
           budget_ms: float | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
-          hard_stop: bool = True, baseline: Baseline | None = None) -> dict[str, Any]:
+          hard_stop: bool = True, baseline: Baseline | None = None, preset: str | None = None) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; see the module docstring for the scoring.
     ``progress`` gets the summary so far after every chunk of deals.  Without
     ``hard_stop`` a search always uses all its worlds, so the result does not
     depend on how loaded the machine is (the decision times still do).
-    With ``baseline``, B is that commit's search bot instead of ``b``."""
-    entry(game)  # fail early on an unknown game
+    With ``baseline``, B is that commit's search bot instead of ``b``.  ``preset``: both
+    play under the game's option preset (not with a baseline, whose rules may predate it)."""
+    game_entry = entry(game)  # fail early on an unknown game
+    if preset is not None:
+        if baseline is not None:
+            raise ValueError("a baseline commit plays the default options: no preset with --b-commit")
+        game_entry.spec.normalize_options({"preset": preset})  # fail early on an unknown preset
     if baseline is not None:
         from tricktable.speed import baseline_tree
 
         baseline_tree(baseline.commit)  # unpack it once, before the jobs start
     label_b = b if baseline is None else f"search@{baseline.commit}"
     chunk = max(1, min(10, deals // max(1, jobs * 4)))
-    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop, baseline)
+    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop, baseline, preset)
              for start in range(0, deals, chunk)]
     results: list[DealResult] = []
     if jobs > 1:

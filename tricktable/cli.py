@@ -250,6 +250,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="let search use all its worlds however loaded the machine is")
     a.add_argument("--b-commit", help="B is the search bot of this commit (a frozen baseline, e.g. 20c78f4)")
     a.add_argument("--b-budget-ms", type=float, help="with --b-commit: the baseline's budget (default --budget-ms)")
+    a.add_argument("--preset", help="both bots play under this option preset of the game (e.g. doppelkopf ddv)")
     a.add_argument("--json", action="store_true")
 
     j = commands.add_parser("schema", help="the JSON Schema of what the page receives for a game's seat")
@@ -310,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = (lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)) if args.progress else None
             baseline = Baseline(args.b_commit, args.b_budget_ms) if args.b_commit else None
             _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
-                         not args.no_hard_stop, baseline), args.json)
+                         not args.no_hard_stop, baseline, args.preset), args.json)
         elif args.command == "bench" and args.search:
             from tricktable.speed import BASELINE_COMMIT, bench_search
 

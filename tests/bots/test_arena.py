@@ -70,3 +70,17 @@ def test_a_baseline_commit_plays_b_through_its_own_worker():
                    baseline=Baseline(head))
     assert result["b"] == f"search@{head}" and result["deals"] == 2
     assert result["mean_diff"] == 0 and result["b_ms"]["p50"] > 0
+
+
+def test_a_preset_is_played_by_both_bots():
+    """``--preset``: the deals are played under the game's preset (the DDV table scores
+    the same play differently), and an unknown preset is refused before any deal."""
+    import pytest
+
+    from tricktable.core.errors import OptionError
+
+    ddv = arena("doppelkopf", "heuristic", "random", 4, "preset", preset="ddv")
+    standard = arena("doppelkopf", "heuristic", "random", 4, "preset")
+    assert ddv["deals"] == standard["deals"] == 4 and ddv["mean_diff"] != standard["mean_diff"]
+    with pytest.raises(OptionError):
+        arena("doppelkopf", "heuristic", "random", 4, "preset", preset="no such preset")
