@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tricktable.core.errors import OptionError
 from tricktable.games import ENTRIES, GAMES, entry
@@ -44,9 +45,11 @@ from tricktable.store import Store
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 REQUEST_THREADS = 16
 BOT_WORKERS = 2
-"""Threads that work the computer players' turns (one game each at a time);
-with thinking processes, two per process, so a process never waits for a
-thread to hand it work."""
+"""Threads that work the computer players' turns (one game each at a time):
+at least two, and one per thinking process, so that no more decisions run at
+once than there are processes to think them (the queue serves the oldest
+request first; a decision submitted beyond that would wait in the pool's own
+first-come queue)."""
 SERVICE_THREADS = 4
 """Other threads that use the database (the start-up scan, the lease sweeper,
 the change feed, one spare); the connection pool has room for them too."""
@@ -65,6 +68,46 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+
+
+class SecurityHeaders:
+    """ASGI middleware: ``SECURITY_HEADERS`` on every response that has not
+    set them itself (plain ASGI: Starlette's ``BaseHTTPMiddleware`` costs a
+    task and a stream per request, a good part of a cheap request's time)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+        self.headers = [(key.lower().encode(), value.encode()) for key, value in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {key.lower() for key, _value in message.get("headers", [])}
+                extra = [(key, value) for key, value in self.headers if key not in present]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class CompressExceptStreams:
+    """ASGI middleware: gzip for responses over 1 KB (the page is ~80 KB,
+    ~28 KB compressed), but never for the event streams, which are not
+    compressed anyway and would pay the wrapper on every event."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=1000)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].endswith("/events"):
+            await self.app(scope, receive, send)
+        else:
+            await self.gzip(scope, receive, send)
 
 
 class Strict(BaseModel):
@@ -135,7 +178,7 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     they think in ``think_processes`` worker processes (0: in the app's own
     threads, as tests with unpicklable factories need).  The connection pool
     is sized to every thread that uses the database."""
-    bot_threads = max(BOT_WORKERS, 2 * think_processes)
+    bot_threads = max(BOT_WORKERS, think_processes)
     store = Store(database_url, pool_size=REQUEST_THREADS + bot_threads + SERVICE_THREADS)
     room = Room(store, bot_factory=bot_factory, workers=bot_threads, think_processes=think_processes)
 
@@ -156,15 +199,9 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.state.limits = limits or Limits.from_env()
     app.state.limiter = RateLimiter()
     app.state.identities = Identities(store, room.secret, app.state.limiter, app.state.limits)
-    app.add_middleware(GZipMiddleware, minimum_size=1000)  # the page is ~80 KB, ~28 KB compressed
+    app.add_middleware(CompressExceptStreams)
     app.add_middleware(BodyLimit)
-
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        for key, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(key, value)
-        return response
+    app.add_middleware(SecurityHeaders)
 
     _error_handlers(app)
     _routes(app, room)
@@ -204,6 +241,9 @@ def _error_handlers(app: FastAPI) -> None:
 
 
 def _routes(app: FastAPI, room: Room) -> None:
+    # The game routes answer with a ``JSONResponse`` of the room's plain dict:
+    # FastAPI would otherwise walk every view through ``jsonable_encoder``
+    # first (the views are JSON already).
     @app.get("/healthz", responses=responses(200))
     def healthz() -> dict[str, Any]:
         room.store.ping()
@@ -230,14 +270,14 @@ def _routes(app: FastAPI, room: Room) -> None:
         except IntegrityError:
             raise HTTPException(409, "that commitment was used already; ask for a new one") from None
         later.add_task(room.resume, started["id"])  # the opening moves, once the answer is sent
-        return started
+        return started  # (a dict: the identity dependency may set a cookie on FastAPI's response)
 
     @app.get("/api/games/{game_id}", responses=responses(200, 404, 409))
-    def get_game(game_id: str) -> dict[str, Any]:
-        return room.load(game_id)
+    def get_game(game_id: str) -> JSONResponse:
+        return JSONResponse(room.load(game_id))
 
     @app.post("/api/games/{game_id}/actions", responses=responses(200, 403, 404, 409, 429))
-    def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> dict[str, Any]:
+    def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> JSONResponse:
         """Commits the person's action and answers at once (``thinking``: the
         computer player who moves next); the computer players' actions follow
         on ``/events``.  They start once the answer has been sent (a background
@@ -245,7 +285,7 @@ def _routes(app: FastAPI, room: Room) -> None:
         limit(request, "actions", known_identity(request))
         answer = room.act(game_id, body.version, body.action)
         later.add_task(room.resume, game_id)
-        return answer
+        return JSONResponse(answer)
 
     @app.get("/api/games/{game_id}/events", responses=responses(200, 404),
              response_class=StreamingResponse)

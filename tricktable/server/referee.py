@@ -20,13 +20,16 @@ from typing import Any, Callable
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
 from tricktable.core.record import replay
-from tricktable.server.responses import HUMAN, describe_step
+from tricktable.server.responses import HUMAN, bot_to_move, describe_step
 from tricktable.store import GameRow, Store
+from tricktable.store.db import Lease
 
 DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200
 """A stream resuming further back than this many versions gets the whole state."""
 OUT_OF_TURN_ENTRY = re.compile(r"^(\d+): (.*)$")
+Holder = tuple[str, float]
+"""Who holds a game's computer-player turn, and for how many seconds a commit renews it."""
 
 
 @dataclass
@@ -120,17 +123,21 @@ class Referee:
         self.cache.put(row, state)
         return Position(row, state)
 
-    def play(self, position: Position, seat: int, text: str) -> tuple[Position, dict[str, Any]]:
+    def play(self, position: Position, seat: int, text: str,
+             holder: Holder | None = None) -> tuple[Position, dict[str, Any]]:
         """Apply ``seat``'s action and commit it: the new position and the step
         as the person sees it.  A ``GameError`` (nothing changed, nothing
-        stored) if the rules refuse it; ``StaleVersion`` if the game moved on."""
+        stored) if the rules refuse it; ``StaleVersion`` if the game moved on.
+        ``holder``: (process, seconds) that holds the computer players' turn
+        from this commit on while a computer player is to move; given back in
+        the same write once it is not."""
         state = position.state
         action = state.parse_action(text)
         entry = state.action_text(action)  # the record's notation, taken before the action changes the state
         if seat != state.to_move:
             entry = f"{seat}: {entry}"  # an out-of-turn action keeps its seat (record interface)
         step, view = describe_step(state, seat, lambda: state.act(seat, text), position.view)
-        return self._commit(position, entry, view), step
+        return self._commit(position, entry, view, holder), step
 
     def time_out(self, position: Position) -> tuple[Position, dict[str, Any]]:
         """Apply the referee's timeout of the person's expired decision and commit."""
@@ -140,13 +147,16 @@ class Referee:
         step, view = describe_step(state, HUMAN, lambda: state.apply_referee(timeout), position.view)
         return self._commit(position, entry, view), step
 
-    def _commit(self, position: Position, entry: str, view: dict[str, Any]) -> Position:
+    def _commit(self, position: Position, entry: str, view: dict[str, Any], holder: Holder | None = None) -> Position:
         row, state = position.row, position.state
         base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
         record = dict(row.record, actions=[*row.record["actions"], entry], version_base=base)
-        observed = state.observe(HUMAN)
-        row = self.store.save(row, record, status_of(state), score=daily_score(state, row, observed),
-                              deadline=deadline_of(state, observed))
+        lease: Lease | None = None
+        if holder is not None:
+            lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
+        # (the score and the deadline each observe the state only where one applies: never both)
+        row = self.store.save(row, record, status_of(state), score=daily_score(state, row),
+                              deadline=deadline_of(state), lease=lease)
         self.cache.put(row, state, view)
         return Position(row, state, view)
 

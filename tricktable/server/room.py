@@ -166,7 +166,9 @@ class Room:
             self.scheduler.wake(game_id)
             raise TimeRanOut("time ran out for that decision")
         position, step = self.referee.play(position, HUMAN, action)
-        return self._announce(position, step)
+        answer = self._announce(position, step)
+        self.scheduler.keep(position)  # the computer players go on from here without reading the game again
+        return answer
 
     def resume(self, game_id: str) -> None:
         """Let the computer players take their turn: called once the answer to

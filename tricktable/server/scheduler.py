@@ -1,19 +1,28 @@
 """The computer players' turns, off the request path.
 
 ``wake(game_id)`` asks for a game's pending work: the bots to move, or the
-referee's timeout once the person's clock has run out.  A small thread pool
-works the games; one game is worked by one worker at a time, and every bot
-action is committed on its own under the version check, then published.  A
-person's action that lands while a bot thinks makes the bot's commit stale: its
-choice is discarded and the bot thinks again on the new position.
+referee's timeout once the person's clock has run out.  Games wait in one queue,
+**oldest request first**: a game keeps the time its work was first asked for
+(the person's click) until the person is to move again, so of two people the
+one who clicked earlier is served earlier, and a game's computer players move
+back to back (nothing waiting is older).  ``workers`` threads work the queue,
+so at most that many decisions run at once (the server sizes it to its
+thinking processes: the cores).  Every bot action is committed on its own and
+published at once, so the first bot card goes out as soon as it is decided;
+the committed position is kept for the next bot, without reading the game
+again.  A person's action that lands while a bot thinks makes the bot's commit
+stale: its choice is discarded and the bot thinks again on the new position.
 
 Several server processes may share one database: a game's bot turn is
 claimed with a lease in the database (``Store.claim_turn``), so exactly one
-process works it; the lease is renewed at every bot action and given back when
-the person is to move.  A lease that ran out belongs to a process that died:
-every process looks for those every third of ``LEASE_SECONDS`` and takes the
-turn over.  The thinking itself happens in ``think`` (``thinking.py``: this
-thread, or a pool of worker processes).
+process works it; every bot commit renews the lease in the same write, and the
+commit after which the person is to move gives it back.  A long decision's
+lease is renewed by the sweeper thread, which also looks, every third of
+``LEASE_SECONDS``, for leases that ran out (their process died) and takes those
+turns over.  The thinking itself happens in ``think`` (``thinking.py``: this
+thread, or a pool of worker processes); bots that decide at once
+(``INSTANT_BOTS``) decide in the thread, where a trip to a process would cost
+more than the decision.
 
 Nothing lives only here: after a restart, ``start`` wakes the open games and
 every load wakes its game, so an interrupted turn continues from the database.
@@ -21,23 +30,23 @@ every load wakes its game, so an interrupted turn continues from the database.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import os
 import secrets
 import socket
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from tricktable.bots import Bot, make_bot
 from tricktable.bots.levels import best_bot
 from tricktable.core.protocol import GameState
 from tricktable.server.channel import Channel, Event
 from tricktable.server.referee import Position, Referee
-from tricktable.server.responses import HUMAN, level_of
+from tricktable.server.responses import HUMAN, bot_to_move, level_of
 from tricktable.server.thinking import Think, think_here
 from tricktable.store import GameRow, StaleVersion
 
@@ -53,6 +62,9 @@ STARTUP_SCAN_LIMIT = 1000
 LEASE_SECONDS = float(os.environ.get("TRICKTABLE_LEASE_SECONDS", "15"))
 """How long a claim on a bot turn lasts without renewal: longer than any one
 decision, short enough that a dead process's turn is soon taken over."""
+INSTANT_BOTS = frozenset({"random", "heuristic"})
+"""Bots that decide in well under a millisecond or two: they decide in the
+scheduler's thread (no trip to a thinking process)."""
 
 
 def default_bot_factory(game: str, level: str, seed: str) -> Bot:
@@ -113,22 +125,35 @@ class BotScheduler:
         self.lease_seconds = lease_seconds
         self.owner = process_name()
         self._lock = threading.Lock()
-        self._leases: set[str] = set()  # games whose turn this process holds
+        self._ready = threading.Condition(self._lock)
+        self._running = False
+        self._threads: list[threading.Thread] = []
         self._stopped = threading.Event()
-        self._pool: ThreadPoolExecutor | None = None
+        self._queue: list[tuple[float, int, str]] = []  # (asked at, tie-break, game): a heap, oldest first
+        self._order = itertools.count()
+        self._queued: set[str] = set()
+        self._asked: dict[str, float] = {}  # game -> when its pending work was first asked for
         self._active: set[str] = set()  # games a worker is on
-        self._again: set[str] = set()  # woken while being worked: look once more
+        self._again: dict[str, float] = {}  # woken while being worked (when): look once more
+        self._positions: dict[str, Position] = {}  # the newest position committed here, for the next piece of work
+        self._leases: set[str] = set()  # games whose turn this process holds
         self._thinking: dict[str, tuple[int, int]] = {}  # game -> (seat, version)
         self._clocks: dict[str, threading.Timer] = {}
+        self._instant: dict[tuple[str, str], bool] = {}
 
     # -- life cycle ----------------------------------------------------------------
     def start(self) -> None:
         with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="bots")
+            if self._running:
+                return
+            self._running = True
+            self._threads = [threading.Thread(target=self._serve, name=f"bots-{n}", daemon=True)
+                             for n in range(self.workers)]
         self._stopped.clear()
+        for thread in self._threads:
+            thread.start()
         threading.Thread(target=self._wake_open_games, name="bots-startup", daemon=True).start()
-        threading.Thread(target=self._take_over_lapsed_turns, name="bots-leases", daemon=True).start()
+        threading.Thread(target=self._sweep, name="bots-leases", daemon=True).start()
 
     def stop(self, interrupt: Callable[[], None] | None = None) -> None:
         """Stop taking work; ``interrupt`` (if given) cuts the decisions under
@@ -137,14 +162,26 @@ class BotScheduler:
         given back."""
         self._stopped.set()
         with self._lock:
-            pool, self._pool = self._pool, None
+            self._running = False
+            self._ready.notify_all()
+            threads, self._threads = self._threads, []
             clocks, self._clocks = list(self._clocks.values()), {}
+            self._queue.clear()
+            self._queued.clear()
+            self._positions.clear()
         for clock in clocks:
             clock.cancel()
         if interrupt is not None:
             interrupt()
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        for thread in threads:
+            thread.join()
+        with self._lock:
+            held = list(self._leases)
+        for game_id in held:
+            try:
+                self._release(game_id)  # another process may take the turn at once
+            except Exception:  # noqa: BLE001 - then the lease runs out by itself
+                log.exception("could not give back the turn of game %s", game_id)
 
     def _wake_open_games(self) -> None:
         try:
@@ -153,8 +190,17 @@ class BotScheduler:
         except Exception:  # noqa: BLE001 - a failed scan only delays games until they are loaded
             log.exception("could not scan the open games")
 
-    def _take_over_lapsed_turns(self) -> None:
+    def _sweep(self) -> None:
+        """Renew the leases of decisions under way (a slow search on a busy
+        machine must not look dead) and take over the turns whose lease ran out."""
         while not self._stopped.wait(max(0.2, self.lease_seconds / 3)):
+            with self._lock:
+                thinking = list(self._thinking.items())
+            for game_id, (_seat, version) in thinking:
+                try:
+                    self.referee.store.claim_turn(game_id, version, self.owner, self.lease_seconds)
+                except Exception:  # noqa: BLE001 - the next renewal or the commit decides
+                    log.debug("could not renew the lease of game %s", game_id, exc_info=True)
             try:
                 for game_id in self.referee.store.lapsed_turns():
                     log.info("taking over the computer players' turn of game %s (its lease ran out)", game_id)
@@ -162,99 +208,141 @@ class BotScheduler:
             except Exception:  # noqa: BLE001 - a busy database: look again next time
                 log.debug("could not look for lapsed turns", exc_info=True)
 
-    # -- work ----------------------------------------------------------------------
-    def wake(self, game_id: str) -> None:
+    # -- the queue -------------------------------------------------------------------
+    def wake(self, game_id: str, position: Position | None = None) -> None:
+        """Ask for the game's pending work; ``position``: the game as this
+        process just committed it (saves reading it again)."""
         with self._lock:
-            if self._pool is None:
+            if not self._running:
                 return  # not started (a tool using the room) or stopping
+            if position is not None:
+                self._keep(position)
             if game_id in self._active:
-                self._again.add(game_id)
-                return
-            self._active.add(game_id)
-            pool = self._pool
-        try:
-            pool.submit(self._work, game_id)
-        except RuntimeError:  # shut down meanwhile
-            with self._lock:
-                self._active.discard(game_id)
+                self._again.setdefault(game_id, time.monotonic())
+            elif game_id not in self._queued:
+                self._push(game_id, self._asked.setdefault(game_id, time.monotonic()))
+
+    def keep(self, position: Position) -> None:
+        """The game as this process just committed it, for its next piece of
+        work (the person's action: the computer players start from it)."""
+        with self._lock:
+            if self._running:
+                self._keep(position)
+
+    def _push(self, game_id: str, asked: float) -> None:
+        """(Under the lock.)"""
+        heapq.heappush(self._queue, (asked, next(self._order), game_id))
+        self._queued.add(game_id)
+        self._ready.notify()
+
+    def _keep(self, position: Position) -> None:
+        """(Under the lock.)  Keep the newest committed position of a game."""
+        kept = self._positions.get(position.row.id)
+        if kept is None or kept.row.version < position.row.version:
+            self._positions[position.row.id] = position
 
     def thinking(self, game_id: str) -> tuple[int, int] | None:
         """(seat, version) of the computer player thinking in that game now."""
         with self._lock:
             return self._thinking.get(game_id)
 
-    def _work(self, game_id: str) -> None:
+    def _serve(self) -> None:
+        """One worker: the oldest waiting game, until the scheduler stops."""
         while True:
-            try:
-                while self._running() and self._turn(game_id):
-                    pass
-            except Exception:  # noqa: BLE001 - one broken game must not stop the others; its next load retries
-                if self._running():
-                    log.exception("computer players of game %s stopped", game_id)
-                else:  # the server is stopping and cut the decision short
-                    log.debug("computer players of game %s interrupted by the shutdown", game_id, exc_info=True)
-            if not self._running():
-                try:
-                    self._release(game_id)  # stopping: another process may take the turn at once
-                except Exception:  # noqa: BLE001 - then the lease runs out by itself
-                    log.exception("could not give back the turn of game %s", game_id)
             with self._lock:
-                self._thinking.pop(game_id, None)
-                if game_id in self._again and self._pool is not None:
-                    self._again.discard(game_id)
-                    continue
-                self._again.discard(game_id)
-                self._active.discard(game_id)
-                return
+                while self._running and not self._queue:
+                    self._ready.wait()
+                if not self._running:
+                    return
+                asked, _order, game_id = heapq.heappop(self._queue)
+                self._queued.discard(game_id)
+                self._active.add(game_id)
+                position = self._positions.pop(game_id, None)
+            self._work(game_id, asked, position)
 
-    def _running(self) -> bool:
+    def _work(self, game_id: str, asked: float, position: Position | None) -> None:
+        """The game's pending work while nothing older waits."""
+        finished = False
+        try:
+            while self._is_running():
+                position, more = self._turn(game_id, position)
+                if not more:
+                    finished = True
+                    break
+                if self._older_waiting(asked):
+                    break
+        except Exception:  # noqa: BLE001 - one broken game must not stop the others; its next load retries
+            position = None
+            finished = True
+            if self._is_running():
+                log.exception("computer players of game %s stopped", game_id)
+            else:  # the server is stopping and cut the decision short
+                log.debug("computer players of game %s interrupted by the shutdown", game_id, exc_info=True)
         with self._lock:
-            return self._pool is not None
+            self._thinking.pop(game_id, None)
+            self._active.discard(game_id)
+            again = self._again.pop(game_id, None)
+            if not self._running:
+                return
+            if position is not None:
+                self._keep(position)
+            if finished and again is None:
+                self._asked.pop(game_id, None)
+                self._positions.pop(game_id, None)
+                return
+            if finished:  # woken meanwhile: a new request, from when it came
+                assert again is not None
+                self._asked[game_id] = asked = again
+            self._push(game_id, asked)
 
-    def _turn(self, game_id: str) -> bool:
-        """Do one piece of pending work; whether there may be more."""
-        position = self.referee.load(game_id)
+    def _older_waiting(self, asked: float) -> bool:
+        with self._lock:
+            return bool(self._queue) and self._queue[0][0] < asked
+
+    def _is_running(self) -> bool:
+        with self._lock:
+            return self._running
+
+    # -- one piece of work ------------------------------------------------------------
+    def _turn(self, game_id: str, position: Position | None) -> tuple[Position | None, bool]:
+        """Do one piece of pending work on ``position`` (None: read the game);
+        the position after it (None: read it again) and whether there may be more."""
         if position is None:
-            return False
+            position = self.referee.load(game_id)
+            if position is None:
+                return None, False
         row = position.row
         if position.state.is_terminal():
             self._arm_clock(game_id, None)
-            return not self._done(row)
+            return None, not self._done(row)
         if self.referee.expired(position):
             return self._commit(lambda: self.referee.time_out(position))
         seat = position.state.to_move
         if seat == HUMAN or seat < 0:
             self._arm_clock(game_id, row.deadline)
-            return not self._done(row)
-        if self._held_elsewhere(row) or not self._claim(row):
+            return None, not self._done(row)
+        if not self._holds(game_id) and (self._held_elsewhere(row) or not self._claim(row)):
             # Another process holds the turn, or the game moved on (look again).
-            return self.referee.store.version_of(game_id) != row.version
+            return None, self.referee.store.version_of(game_id) != row.version
         with self._lock:
             self._thinking[game_id] = (seat, row.version)
         self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
-        with self._renewing(row):
-            choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
-                                observation(position.state, seat))
-        return self._commit(lambda: self.referee.play(position, seat, choice))
+        choice = self._decide(row, seat, position.state)
+        holder = (self.owner, self.lease_seconds)
+        return self._commit(lambda: self.referee.play(position, seat, choice, holder))
 
-    @contextmanager
-    def _renewing(self, row: GameRow) -> Iterator[None]:
-        """Renew the turn's lease every third of its length while a decision
-        takes long (a slow search on a busy machine must not look dead)."""
-        done = threading.Event()
+    def _decide(self, row: GameRow, seat: int, state: GameState) -> str:
+        level = level_of(row)
+        seed = decision_seed(row, seat)
+        if self._is_instant(row.game, level):
+            return think_here(self.bot_factory, row.game, level, seed, observation(state, seat))
+        return self.think(self.bot_factory, row.game, level, seed, observation(state, seat))
 
-        def renew() -> None:
-            while not done.wait(self.lease_seconds / 3):
-                try:
-                    self.referee.store.claim_turn(row.id, row.version, self.owner, self.lease_seconds)
-                except Exception:  # noqa: BLE001 - the next renewal or the commit decides
-                    log.debug("could not renew the lease of game %s", row.id, exc_info=True)
-
-        threading.Thread(target=renew, name="bots-lease", daemon=True).start()
-        try:
-            yield
-        finally:
-            done.set()
+    def _is_instant(self, game: str, level: str) -> bool:
+        key = (game, level)
+        if key not in self._instant:
+            self._instant[key] = self.bot_factory(game, level, "name").name in INSTANT_BOTS
+        return self._instant[key]
 
     def _done(self, row: GameRow) -> bool:
         """Nothing for the bots to do at ``row``: give the lease back (False if
@@ -265,14 +353,16 @@ class BotScheduler:
             self.referee.store.clear_lapsed_turn(row.id)
         return True
 
+    def _holds(self, game_id: str) -> bool:
+        with self._lock:
+            return game_id in self._leases
+
     def _held_elsewhere(self, row: GameRow) -> bool:
         """Another live process holds the turn (as loaded): no need to try a write."""
-        with self._lock:
-            mine = row.id in self._leases
-        return not mine and row.lease_until is not None and row.lease_until > time.time()
+        return row.lease_until is not None and row.lease_until > time.time()
 
     def _claim(self, row: GameRow) -> bool:
-        """Take or renew the lease on the game's bot turn at ``row``'s version."""
+        """Take the lease on the game's bot turn at ``row``'s version."""
         if not self.referee.store.claim_turn(row.id, row.version, self.owner, self.lease_seconds):
             return False
         with self._lock:
@@ -282,24 +372,25 @@ class BotScheduler:
     def _release(self, game_id: str, version: int | None = None) -> bool:
         """Give the turn's lease back (if this process holds it) once the game
         waits for the person at ``version``; False if the game moved on first."""
-        with self._lock:
-            if game_id not in self._leases:
-                return True
+        if not self._holds(game_id):
+            return True
         if not self.referee.store.release_turn(game_id, self.owner, version):
             return False
         with self._lock:
             self._leases.discard(game_id)
         return True
 
-    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any]]]) -> bool:
+    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any]]]) -> tuple[Position | None, bool]:
         try:
             position, step = apply()
         except StaleVersion:
-            return True  # the game moved on (the person acted): look at the new position
+            return None, True  # the game moved on (the person acted): look at the new position
         with self._lock:
             self._thinking.pop(position.row.id, None)
+            if bot_to_move(position.state) is None:
+                self._leases.discard(position.row.id)  # the commit gave it back
         self.announce(position, step)
-        return True
+        return position, True
 
     def _arm_clock(self, game_id: str, deadline: float | None) -> None:
         """Wake the game when the person's timed decision runs out, so the
@@ -308,7 +399,7 @@ class BotScheduler:
             old = self._clocks.pop(game_id, None)
             if old is not None:
                 old.cancel()
-            if deadline is None or self._pool is None:
+            if deadline is None or not self._running:
                 return
             clock = threading.Timer(max(0.0, deadline - time.time()) + 0.05, self.wake, args=(game_id,))
             clock.daemon = True

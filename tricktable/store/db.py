@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
 import time
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ContextManager, Iterator
 
 from sqlalchemy import (
     Boolean,
+    bindparam,
     Column,
+    Connection,
     Index,
     DateTime,
     Engine,
@@ -124,16 +128,40 @@ scores = Table(
 )
 
 
+CHANGES_CHANNEL = "tricktable_games"
+"""The PostgreSQL NOTIFY channel: payload ``"<game id> <version>"`` per commit or claim."""
+
+# The request path's statements, built once with bind parameters: building a
+# Core statement and its cache key anew costs more than running it on SQLite.
+LOAD_GAME = select(games).where(games.c.id == bindparam("game_id"))
+GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
+GAME_VERSIONS = (select(games.c.id, games.c.version, games.c.lease_until)
+                 .where(games.c.id.in_(bindparam("game_ids", expanding=True))))
+SAVE_GAME = (update(games).where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected"))
+             .values(record=bindparam("new_record"), version=bindparam("new_version"), status=bindparam("new_status"),
+                     deadline=bindparam("new_deadline"), updated_at=func.now()))
+SAVE_GAME_AND_LEASE = SAVE_GAME.values(lease_owner=bindparam("holder"), lease_until=bindparam("until"))
+CLAIM_TURN = (update(games)
+              .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected"),
+                     or_(games.c.lease_until.is_(None), games.c.lease_until < bindparam("now"),
+                         games.c.lease_owner == bindparam("holder")))
+              .values(lease_owner=bindparam("holder"), lease_until=bindparam("until")))
+NOTIFY_CHANGE = select(func.pg_notify(CHANGES_CHANNEL, bindparam("payload")))
+IDENTITY_ISSUED = select(identities.c.issued_at).where(identities.c.id == bindparam("identity_id"))
+
+
 class StaleVersion(Exception):
     """The game changed since the version the writer read."""
 
 
-CHANGES_CHANNEL = "tricktable_games"
-"""The PostgreSQL NOTIFY channel: payload ``"<game id> <version>"`` per commit or claim."""
 
 BUSY_SECONDS = 2.0
 """How long a statement may wait for a lock or a connection before the request
 is answered 503: well under the 3 s a client should wait for any answer."""
+
+Lease = tuple[str | None, float | None]
+"""A turn lease as stored: (owner, until as Unix seconds); ``(None, None)``: nobody's."""
+
 
 @dataclass
 class GameRow:
@@ -236,7 +264,19 @@ class Store:
     def __init__(self, url: str | None = None, pool_size: int = 8):
         self.url = url or default_database_url()
         self.engine = _engine(self.url, pool_size)
+        # SQLite takes one writer at a time; a second one waits in SQLite's
+        # busy handler, which sleeps 1, 2, 5, 10 ... ms before it looks again.
+        # This process's writers queue on a lock instead and go the moment it
+        # is free (other processes still meet the busy handler).
+        self._write_lock: ContextManager[Any] = (threading.Lock() if self.engine.dialect.name == "sqlite"
+                                                  else nullcontext())
         migrate(self.engine)
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction."""
+        with self._write_lock, self.engine.begin() as db:
+            yield db
 
     def close(self) -> None:
         self.engine.dispose()
@@ -276,7 +316,7 @@ class Store:
         ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
         row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
                       **secrets_and_owner)
-        with self.engine.begin() as db:
+        with self._writing() as db:
             db.execute(
                 insert(games).values(
                     id=row.id, game=row.game, record=json.dumps(record), version=1, status=status,
@@ -293,13 +333,13 @@ class Store:
 
     def load(self, game_id: str) -> GameRow | None:
         with self.engine.begin() as db:
-            found = db.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            found = db.execute(LOAD_GAME, {"game_id": game_id}).mappings().first()
         return _row(found) if found else None
 
     def version_of(self, game_id: str) -> int | None:
         """A game's version alone (cheap: for live streams polling for changes)."""
         with self.engine.begin() as db:
-            return db.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+            return db.execute(GAME_VERSION, {"game_id": game_id}).scalar()
 
     def open_game_ids(self, limit: int) -> list[str]:
         """The ids of the ``limit`` most recently changed games still being played."""
@@ -313,12 +353,9 @@ class Store:
         ``version`` for ``seconds``: True if ``owner`` holds it now.  Refused
         while another live process holds it, or if the game is past ``version``."""
         now = time.time()
-        query = (update(games)
-                 .where(games.c.id == game_id, games.c.version == version,
-                        or_(games.c.lease_until.is_(None), games.c.lease_until < now, games.c.lease_owner == owner))
-                 .values(lease_owner=owner, lease_until=now + seconds))
-        with self.engine.begin() as db:
-            taken = db.execute(query).rowcount == 1
+        values = {"game_id": game_id, "expected": version, "now": now, "holder": owner, "until": now + seconds}
+        with self._writing() as db:
+            taken = db.execute(CLAIM_TURN, values).rowcount == 1
             if taken:
                 self._notify(db, game_id, version)
         return taken
@@ -329,7 +366,7 @@ class Store:
         moved on meanwhile: then there is more to do.  True if ``owner`` held
         no lease on it any more."""
         mine = and_(games.c.id == game_id, games.c.lease_owner == owner)
-        with self.engine.begin() as db:
+        with self._writing() as db:
             where = mine if version is None else and_(mine, games.c.version == version)
             if db.execute(update(games).where(where).values(lease_owner=None, lease_until=None)).rowcount == 1:
                 return True
@@ -339,7 +376,7 @@ class Store:
         """Drop a lease that ran out on a turn with nothing left to do (its
         process died after the last bot action), so it is not taken over again
         and again."""
-        with self.engine.begin() as db:
+        with self._writing() as db:
             db.execute(update(games).where(games.c.id == game_id, games.c.lease_until < time.time())
                        .values(lease_owner=None, lease_until=None))
 
@@ -355,9 +392,9 @@ class Store:
         other processes' commits and claims (SQLite has no notifications)."""
         if not game_ids:
             return {}
-        query = select(games.c.id, games.c.version, games.c.lease_until).where(games.c.id.in_(game_ids))
         with self.engine.begin() as db:
-            return {found.id: (found.version, found.lease_until) for found in db.execute(query)}
+            found = db.execute(GAME_VERSIONS, {"game_ids": list(game_ids)})
+            return {game.id: (game.version, game.lease_until) for game in found}
 
     @property
     def notifies(self) -> bool:
@@ -368,7 +405,7 @@ class Store:
         """Tell listening processes (``tricktable.server.feed``) that a game
         changed; PostgreSQL delivers it when the transaction commits."""
         if self.notifies:
-            db.execute(select(func.pg_notify(CHANGES_CHANNEL, f"{game_id} {version}")))
+            db.execute(NOTIFY_CHANGE, {"payload": f"{game_id} {version}"})
 
     def find_daily(self, game: str, day: str, device: str) -> GameRow | None:
         query = select(games).where(games.c.game == game, games.c.daily_day == day, games.c.device == device)
@@ -378,18 +415,20 @@ class Store:
 
     def save(
         self, row: GameRow, record: dict[str, Any], status: str, score: int | None = None,
-        deadline: float | None = None,
+        deadline: float | None = None, lease: Lease | None = None,
     ) -> GameRow:
         """Write ``record`` if the game is still at ``row.version``; the daily
         score (if any) commits in the same transaction.  ``StaleVersion`` if
-        someone else wrote first."""
-        with self.engine.begin() as db:
-            result = db.execute(
-                update(games)
-                .where(games.c.id == row.id, games.c.version == row.version)
-                .values(record=json.dumps(record), version=row.version + 1, status=status, deadline=deadline,
-                        updated_at=func.now())
-            )
+        someone else wrote first.  ``lease``: the turn's lease in the same
+        write, ``(owner, until)`` (renewed) or ``(None, None)`` (given back);
+        without it the lease is left as it is."""
+        values: dict[str, Any] = {"game_id": row.id, "expected": row.version,
+                                  "new_record": json.dumps(record, separators=(",", ":")),
+                                  "new_version": row.version + 1, "new_status": status, "new_deadline": deadline}
+        if lease is not None:
+            values.update(holder=lease[0], until=lease[1])
+        with self._writing() as db:
+            result = db.execute(SAVE_GAME if lease is None else SAVE_GAME_AND_LEASE, values)
             if result.rowcount != 1:
                 raise StaleVersion(f"game {row.id} is no longer at version {row.version}")
             self._notify(db, row.id, row.version + 1)
@@ -400,29 +439,30 @@ class Store:
                         finished_at=time.time(),
                     )
                 )
-        return replace(row, record=record, version=row.version + 1, status=status, deadline=deadline)
+        saved = replace(row, record=record, version=row.version + 1, status=status, deadline=deadline)
+        return saved if lease is None else replace(saved, lease_until=lease[1])
 
     # -- identities ------------------------------------------------------------
     def add_identity(self, identity: str, address: str) -> IdentityRow:
         row = IdentityRow(identity, time.time())
-        with self.engine.begin() as db:
+        with self._writing() as db:
             db.execute(insert(identities).values(id=identity, issued_at=row.issued_at, address=address))
         return row
 
     def identity(self, identity: str) -> IdentityRow | None:
         with self.engine.begin() as db:
-            found = db.execute(select(identities.c.issued_at).where(identities.c.id == identity)).scalar()
+            found = db.execute(IDENTITY_ISSUED, {"identity_id": identity}).scalar()
         return IdentityRow(identity, found) if found is not None else None
 
     def add_transfer_code(self, code_hash: str, identity: str, expires_at: float) -> None:
-        with self.engine.begin() as db:
+        with self._writing() as db:
             db.execute(delete(transfer_codes).where(transfer_codes.c.expires_at < time.time()))
             db.execute(insert(transfer_codes).values(code_hash=code_hash, identity=identity, expires_at=expires_at))
 
     def take_transfer_code(self, code_hash: str) -> str | None:
         """The identity a code carries, if it is valid now; the code is used
         up either way (one time only)."""
-        with self.engine.begin() as db:
+        with self._writing() as db:
             found = db.execute(
                 select(transfer_codes.c.identity, transfer_codes.c.expires_at)
                 .where(transfer_codes.c.code_hash == code_hash)
@@ -437,7 +477,7 @@ class Store:
         """Store the nickname; False if someone else has one with the same
         skeleton (a look-alike)."""
         try:
-            with self.engine.begin() as db:
+            with self._writing() as db:
                 changed = db.execute(
                     update(nicknames).where(nicknames.c.device == device).values(nickname=nickname, skeleton=skeleton)
                 ).rowcount
