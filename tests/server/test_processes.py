@@ -1,10 +1,13 @@
-"""Real server processes: two servers sharing one PostgreSQL database, and a
+"""Real server processes: two servers sharing one PostgreSQL database, a
 server killed with SIGKILL mid-game, also in the middle of the computer
-players' turn, whose successor resumes the same game."""
+players' turn, whose successor resumes the same game, and the supervisor of
+several workers killed with SIGKILL, whose workers must not keep the port."""
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import threading
 import time
 
@@ -138,3 +141,68 @@ def test_kill_9_during_the_computer_players_turn_and_the_restarted_server_finish
         http.close()
     finally:
         server.stop()
+
+
+
+def all_below(pid: int) -> list[int]:
+    """Every process below ``pid`` (from /proc: Linux, the server's host)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as children:
+                    todo += [int(child) for child in children.read().split()]
+            except OSError:
+                pass
+        if parent != pid:
+            found.append(parent)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for its new parent to reap it is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def test_workers_of_a_supervisor_killed_with_sigkill_stop_and_free_the_port(tmp_path):
+    """``serve --workers 2``: uvicorn's supervisor is killed with SIGKILL, which
+    it cannot pass on; its workers (and their thinking processes) still stop,
+    so the port is free for the next server."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'workers.db'}", workers=2).start()
+    below: list[int] = []
+    try:
+        deadline = time.monotonic() + 15
+        while len(below) < 4 and time.monotonic() < deadline:  # two workers, a thinking process each
+            time.sleep(0.2)
+            below = [pid for pid in all_below(server.process.pid) if alive(pid)]
+        assert len(below) >= 2, f"expected the workers below the supervisor, found {below}"
+        server.kill()  # SIGKILL to the supervisor alone
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (any(alive(pid) for pid in below) or not port_is_free(server.port)):
+            time.sleep(0.2)
+        assert not [pid for pid in below if alive(pid)], "orphaned workers are still running"
+        assert port_is_free(server.port)
+    finally:
+        server.kill()
+        for pid in below:
+            if alive(pid):
+                os.kill(pid, 9)

@@ -14,10 +14,12 @@ from fastapi import FastAPI
 
 from tricktable.bots import BOTS
 from tricktable.server.app import create_app
+from tricktable.server.lifeline import follow_parent
 from tricktable.server.scheduler import BotFactory, default_bot_factory, forced_bot
 from tricktable.store import Store, default_database_url
 
 THINK_PROCESSES_VARIABLE = "TRICKTABLE_THINK_PROCESSES"
+SUPERVISOR_VARIABLE = "TRICKTABLE_SUPERVISOR_PID"
 GRACEFUL_SHUTDOWN_SECONDS = 3
 """Open event streams never end by themselves; on shutdown they get this long."""
 
@@ -39,7 +41,10 @@ def cores() -> int:
 
 def app_from_environment() -> FastAPI:
     """The app of one worker process (uvicorn calls it in each): the database
-    and the thinking processes come from the environment ``serve`` sets."""
+    and the thinking processes come from the environment ``serve`` sets.  The
+    worker stops when its supervisor dies, even by ``kill -9``, so that no
+    orphan keeps the port."""
+    follow_parent(int(os.environ[SUPERVISOR_VARIABLE]))
     return create_app(os.environ["TRICKTABLE_DATABASE_URL"], bot_factory=bot_factory_from_environment(),
                       think_processes=int(os.environ.get(THINK_PROCESSES_VARIABLE, "1")))
 
@@ -61,6 +66,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None
         return
     os.environ["TRICKTABLE_DATABASE_URL"] = url
     os.environ[THINK_PROCESSES_VARIABLE] = str(think_processes)
+    os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     Store(url).close()  # migrate once, before the workers start
     uvicorn.run("tricktable.server.serve:app_from_environment", factory=True, workers=workers, **options)
 

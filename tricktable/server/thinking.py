@@ -14,18 +14,19 @@ import copyreg
 import logging
 import multiprocessing
 import os
+import signal
 import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from tricktable.server.lifeline import watch_parent
+
 log = logging.getLogger("tricktable.server")
 
 Think = Callable[[Any, str, str, str, Any], str]
 """``(bot factory, game, level, seed, observation) -> action text``."""
-PARENT_CHECK_SECONDS = 1.0
 
 
 def _frozen(items: dict[str, Any]) -> Mapping[str, Any]:
@@ -44,14 +45,9 @@ def think_here(factory: Any, game: str, level: str, seed: str, observation: Any)
 
 def _watch_parent(parent: int) -> None:
     """In a worker: exit once the server process that started it is gone
-    (after a kill -9 nobody would shut the pool down)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+    (after a kill -9 nobody would shut the pool down).  Watched from a thread:
+    the pool may start workers from any of the server's threads."""
+    watch_parent(parent, signal.SIGKILL)
 
 
 def _warm() -> None:
