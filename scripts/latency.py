@@ -43,6 +43,8 @@ from typing import Any
 
 import httpx
 
+from tricktable.server.testing import read_events
+
 REPO = Path(__file__).resolve().parents[1]
 GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
 
@@ -123,17 +125,11 @@ class Stream:
 
     def _read_events(self) -> None:
         with self._http.stream("GET", self._url, params={"version": self._version}, timeout=None) as response:
-            kind, data = "message", ""
-            for line in response.iter_lines():
+            for kind, data in read_events(response):  # (a keep-alive comes as data None: the stop flag is seen)
                 if self._stop.is_set():
                     return
-                if line.startswith("event:"):
-                    kind = line[6:].strip()
-                elif line.startswith("data:"):
-                    data += line[5:].strip()
-                elif not line and data:
-                    self.arrivals.put((time.monotonic(), kind, json.loads(data)))
-                    kind, data = "message", ""
+                if data is not None:
+                    self.arrivals.put((time.monotonic(), kind, data))
 
     def close(self) -> None:
         self._stop.set()

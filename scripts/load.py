@@ -12,17 +12,23 @@ computer player's card (its ``step`` on the stream) p50/p95/p99, errors (any
 5xx, refused connection, time-out or unexpected 4xx; a 409 is counted apart),
 and the server's CPU seconds and memory (its whole process tree, from /proc).
 
-``--json`` runs the issue's two measurements (under 10 minutes in all) and
-prints ``{"instant": {"actions_per_s", "p99_ms", "errors", "workers_2_vs_1"},
-"default": {"people", "first_bot_p95_ms", "errors"}}``, with each run's full
-figures under ``runs`` and, with ``--compare DIR``, the same measurements of
-that checkout (e.g. /work/base) under ``compare``:
+``--json`` runs the issue's two measurements on servers it starts itself
+(about 4 minutes per checkout) and prints exactly ``{"instant": {"actions_per_s",
+"p99_ms", "errors", "workers_2_vs_1"}, "default": {"people", "first_bot_p95_ms",
+"errors"}}``; every run's figures go to ``--details`` (build/load.json), and with
+``--compare DIR`` (e.g. /work/base) that checkout is measured in the same run,
+configuration by configuration in turn, its summary on stderr and in the details:
 
 * instant: random computer players, people who act the moment it is their turn
   (``--instant-people``, default 32), for ``--instant-seconds`` with one server
   process and again with two;
 * default: the default-level computer players, ``--people`` (default 40)
   thinking 1–3 s, for ``--default-seconds``, with ``--workers`` processes.
+
+``--soak MINUTES`` plays half the default load (``--people`` / 2) for that long
+and checks three things itself: the server's memory grew at most 10 % after
+the warm-up, no error, and every finished game in the database replays; it
+prints its figures as JSON and exits 1 if a check failed.
 
 Without ``--json`` it runs one configuration (``--bot``, ``--workers``,
 ``--people``, ``--think``, ``--seconds``) and prints its figures.
@@ -36,6 +42,7 @@ import json
 import os
 import random
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -45,12 +52,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import resource
+
 import httpx
+
+from tricktable.server.testing import EventLines
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
+SOAK_SAMPLE_SECONDS = 30.0
+SOAK_GROWTH = 0.10
+"""The soak passes when the server's memory grew at most this much after its warm-up."""
 BOT_ANSWER_SECONDS = 120.0
 """A person gives up on the computer players after this long (an error)."""
+PLAIN_HTTP = {"verify": False}
+"""Loopback HTTP only: no TLS context per client (loading the CA bundle for each
+one was a third of this script's own CPU)."""
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
@@ -84,7 +101,7 @@ class Server:
             if self.process.poll() is not None:
                 raise SystemExit(f"server exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                if httpx.get(f"{self.url}/healthz", timeout=1, **PLAIN_HTTP).status_code == 200:
                     try:
                         self.warm_up()
                     except BaseException:
@@ -99,7 +116,7 @@ class Server:
     def warm_up(self, games: int = 6) -> None:
         """A few games whose computer players have moved: every worker (and
         its thinking processes) has started before the clock runs."""
-        with httpx.Client(base_url=self.url, timeout=60) as http:
+        with httpx.Client(base_url=self.url, timeout=60, **PLAIN_HTTP) as http:
             http.post("/api/identity")
             started = []
             for number in range(games):
@@ -186,15 +203,11 @@ class Stream:
     async def _read(self, http: httpx.AsyncClient, url: str, version: int) -> None:
         try:
             async with http.stream("GET", url, params={"version": version}, timeout=None) as response:
-                kind, data = "message", ""
+                lines = EventLines()
                 async for line in response.aiter_lines():
-                    if line.startswith("event:"):
-                        kind = line[6:].strip()
-                    elif line.startswith("data:"):
-                        data += line[5:].strip()
-                    elif not line and data:
-                        self.arrivals.put_nowait((time.monotonic(), kind, json.loads(data)))
-                        kind, data = "message", ""
+                    event = lines.line(line)
+                    if event is not None and event[1] is not None:
+                        self.arrivals.put_nowait((time.monotonic(), event[0], event[1]))
         except httpx.HTTPError:
             pass  # the server stopped; the person notices by a time-out
 
@@ -219,7 +232,7 @@ class Stream:
 
 async def person(number: int, url: str, think: tuple[float, float], stop_at: float, figures: Figures) -> None:
     rng = random.Random(f"load/{number}")
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=url, timeout=30, **PLAIN_HTTP) as http:
         await http.post("/api/identity")  # servers that issue identities want one
         game_index = number
         while time.monotonic() < stop_at:
@@ -286,6 +299,7 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
     figures = Figures()
     try:
         cpu_before, _ = server.usage()
+        own_before = own_cpu()
         started = time.monotonic()
 
         async def everyone() -> None:
@@ -295,6 +309,7 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         asyncio.run(everyone())
         elapsed = time.monotonic() - started
         cpu_after, rss = server.usage()
+        own_after = own_cpu()
     finally:
         server.stop()
     return {
@@ -304,25 +319,93 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         "click_to_own_ms": percentiles(figures.own), "click_to_first_bot_ms": percentiles(figures.first_bot),
         "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
         "server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1),
+        "load_script_cpu_s": round(own_after - own_before, 1),
     }
 
 
-def measure(source: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """The issue's two measurements of one checkout."""
-    scalable = supports_workers(source)
-    instant = {}
-    for workers in ((1, 2) if scalable else (None,)):
-        instant[workers or 1] = run(source, "random", workers, args.instant_people, (0.0, 0.0), args.instant_seconds)
-    default = run(source, None, args.workers if scalable else None, args.people, (1.0, 3.0), args.default_seconds)
+def own_cpu() -> float:
+    """CPU seconds of this script (the simulated people run on the same cores)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def summary(instant: dict[int, dict[str, Any]], default: dict[str, Any]) -> dict[str, Any]:
+    """The issue's shape from one checkout's runs."""
     best = instant[max(instant)]
     ratio = round(instant[2]["actions_per_s"] / instant[1]["actions_per_s"], 2) if 2 in instant else None
     return {
         "instant": {"actions_per_s": best["actions_per_s"], "p99_ms": best["click_to_own_ms"]["p99"],
                     "errors": sum(r["errors"] for r in instant.values()), "workers_2_vs_1": ratio},
-        "default": {"people": args.people, "first_bot_p95_ms": default["click_to_first_bot_ms"]["p95"],
+        "default": {"people": default["people"], "first_bot_p95_ms": default["click_to_first_bot_ms"]["p95"],
                     "errors": default["errors"]},
-        "runs": [*instant.values(), default],
     }
+
+
+def measure(sources: list[Path], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The issue's two measurements of each checkout, one configuration at a
+    time with the checkouts in turn (so a change in the machine's load hits
+    them alike); per checkout its summary and its runs."""
+    scalable = {source: supports_workers(source) for source in sources}
+    instant: dict[Path, dict[int, dict[str, Any]]] = {source: {} for source in sources}
+    for workers in (1, 2):
+        for source in sources:
+            if workers == 1 or scalable[source]:
+                instant[source][workers] = run(source, "random", workers if scalable[source] else None,
+                                               args.instant_people, (0.0, 0.0), args.instant_seconds)
+    default = {source: run(source, None, args.workers if scalable[source] else None, args.people, (1.0, 3.0),
+                           args.default_seconds) for source in sources}
+    return [{"source": str(source), **summary(instant[source], default[source]),
+             "runs": [*instant[source].values(), default[source]]} for source in sources]
+
+
+def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``--soak MINUTES``: half the default load for that long; the server's
+    memory sampled every ``SOAK_SAMPLE_SECONDS`` (a twelfth of a shorter run); afterwards every finished
+    game in the database is replayed from its record.  Passes when memory grew
+    at most ``SOAK_GROWTH`` after the warm-up (the first sixth, at least one
+    sample), no error happened and every finished game replays."""
+    from tricktable.core.record import replay
+
+    people = max(1, args.people // 2)
+    seconds = args.soak * 60
+    server = Server(source, None, args.workers if supports_workers(source) else None)
+    figures = Figures()
+    memory: list[tuple[float, float]] = []
+    try:
+        async def sample(stop_at: float) -> None:
+            started = time.monotonic()
+            while time.monotonic() < stop_at:
+                memory.append((round(time.monotonic() - started, 1), round(server.usage()[1], 1)))
+                await asyncio.sleep(min(SOAK_SAMPLE_SECONDS, seconds / 12))
+
+        async def everyone() -> None:
+            stop_at = time.monotonic() + seconds
+            await asyncio.gather(sample(stop_at), *(person(n, server.url, (1.0, 3.0), stop_at, figures)
+                                                    for n in range(people)))
+
+        asyncio.run(everyone())
+        memory.append((seconds, round(server.usage()[1], 1)))
+    finally:
+        server.stop()
+    finished, broken = 0, []
+    with sqlite3.connect(f"{server.folder}/load.db") as db:
+        for game_id, record in db.execute("SELECT id, record FROM games WHERE status = 'over'"):
+            finished += 1
+            try:
+                if not replay(json.loads(record)).is_terminal():
+                    broken.append(f"{game_id}: replays to an unfinished game")
+            except Exception as failure:  # noqa: BLE001 - every failure is reported
+                broken.append(f"{game_id}: {failure}")
+    warm = memory[max(1, len(memory) // 6) - 1][1]
+    growth = round(max(rss for _at, rss in memory[max(1, len(memory) // 6):] or memory[-1:]) / warm - 1, 3)
+    return {"soak": {
+        "minutes": args.soak, "people": people, "workers": args.workers, "actions": figures.actions,
+        "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
+        "click_to_own_ms": percentiles(figures.own), "click_to_first_bot_ms": percentiles(figures.first_bot),
+        "rss_mb_after_warm_up": warm, "rss_mb_max_after": max(rss for _at, rss in memory), "memory_growth": growth,
+        "rss_mb_samples": memory, "finished_games": finished, "finished_games_not_replaying": broken,
+        "ok": growth <= SOAK_GROWTH and figures.errors == 0 and not broken and finished > 0,
+    }}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -330,6 +413,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="the issue's two measurements, as JSON")
     parser.add_argument("--source", type=Path, default=REPO, help="checkout whose server to run (default: this one)")
     parser.add_argument("--compare", type=Path, default=None, help="another checkout measured in the same run")
+    parser.add_argument("--details", type=Path, default=REPO / "build" / "load.json",
+                        help="with --json: where every run's figures go (default build/load.json)")
+    parser.add_argument("--soak", type=float, default=None, metavar="MINUTES",
+                        help="half the default load for MINUTES: memory, errors, finished games replay")
     parser.add_argument("--people", type=int, default=40, help="simulated people (default 40)")
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("MIN", "MAX"),
                         help="seconds a person thinks before each action (default 1 3)")
@@ -337,20 +424,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", default=None, help="seat this bot at every level (e.g. random); default: the levels")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long one run lasts (default 60)")
     parser.add_argument("--instant-people", type=int, default=32)
-    parser.add_argument("--instant-seconds", type=float, default=40.0)
-    parser.add_argument("--default-seconds", type=float, default=120.0)
+    parser.add_argument("--instant-seconds", type=float, default=30.0)
+    parser.add_argument("--default-seconds", type=float, default=90.0)
     args = parser.parse_args(argv)
+    if args.soak is not None:
+        result = soak(args.source.resolve(), args)
+        print(json.dumps(result))
+        return 0 if result["soak"]["ok"] else 1
     if not args.json:
         workers = args.workers if supports_workers(args.source) else None
         print(json.dumps(run(args.source, args.bot, workers, args.people, tuple(args.think), args.seconds), indent=1))
         return 0
     started = time.monotonic()
-    figures = measure(args.source.resolve(), args)
-    if args.compare is not None:
-        figures["compare"] = measure(args.compare.resolve(), args)
-    figures["meta"] = {"seconds": round(time.monotonic() - started, 1), "cores": os.cpu_count(),
-                       "load_average": os.getloadavg()}
-    print(json.dumps(figures))
+    sources = [args.source.resolve(), *([args.compare.resolve()] if args.compare else [])]
+    measured = measure(sources, args)
+    details = {"checkouts": measured, "meta": {"seconds": round(time.monotonic() - started, 1),
+                                                "cores": os.cpu_count(), "load_average": os.getloadavg()}}
+    args.details.parent.mkdir(parents=True, exist_ok=True)
+    args.details.write_text(json.dumps(details, indent=1))
+    for checkout in measured:  # a line per checkout for people, on stderr
+        print(f"{checkout['source']}: " + json.dumps({key: checkout[key] for key in ("instant", "default")}),
+              file=sys.stderr)
+    print(json.dumps({key: measured[0][key] for key in ("instant", "default")}))
     return 0
 
 

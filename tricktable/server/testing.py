@@ -159,20 +159,37 @@ class ServerProcess:
 
 
 # -- the live channel, as a client reads it ---------------------------------------------
+class EventLines:
+    """The server-sent-events wire format, read one line at a time (for any
+    client loop, sync or async): ``line`` returns ``(kind, data)`` when a
+    line ends an event, ``("comment", None)`` for a comment (keep-alive), so a
+    reader can check a clock, else None."""
+
+    def __init__(self) -> None:
+        self.kind, self.data = "message", ""
+
+    def line(self, line: str) -> tuple[str, dict[str, Any] | None] | None:
+        if line.startswith(":"):
+            return "comment", None
+        if line.startswith("event:"):
+            self.kind = line[6:].strip()
+        elif line.startswith("data:"):
+            self.data += line[5:].strip()
+        elif not line and self.data:
+            event = self.kind, json.loads(self.data)
+            self.kind, self.data = "message", ""
+            return event
+        return None
+
+
 def read_events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any] | None]]:
     """The server-sent events of a streamed response as (kind, data); a
     comment (keep-alive) comes as ("comment", None) so readers can check a clock."""
-    kind, data = "message", ""
+    lines = EventLines()
     for line in response.iter_lines():
-        if line.startswith(":"):
-            yield "comment", None
-        elif line.startswith("event:"):
-            kind = line[6:].strip()
-        elif line.startswith("data:"):
-            data += line[5:].strip()
-        elif not line and data:
-            yield kind, json.loads(data)
-            kind, data = "message", ""
+        event = lines.line(line)
+        if event is not None:
+            yield event
 
 
 def events_until_settled(http: httpx.Client, game_id: str, version: int,
