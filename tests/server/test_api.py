@@ -38,7 +38,8 @@ def test_health_and_openapi(client):
 
 def test_catalog_lists_euchre_with_its_options(client):
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
-    assert {o["name"] for o in games["euchre"]["options"]} == {"stick_the_dealer", "farmers_hand"}
+    assert {o["name"] for o in games["euchre"]["options"]} == {"stick_the_dealer", "farmers_hand", "game_target",
+                                                               "defend_alone", "dealers_partner_alone"}
 
 
 def test_the_page_and_its_files_are_served(client):

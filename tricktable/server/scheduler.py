@@ -5,7 +5,9 @@ referee's timeout once the person's clock has run out.  Games wait in one queue,
 **oldest request first**: a game keeps the time its work was first asked for
 (the person's click) until the person is to move again, so of two people the
 one who clicked earlier is served earlier, and a game's computer players move
-back to back (nothing waiting is older).  ``workers`` threads work the queue,
+back to back while their decisions are cheap (nothing waiting is older); after
+a long decision, people who clicked up to ``PATIENCE_SECONDS`` later get their
+first card before the game's next bot thinks.  ``workers`` threads work the queue,
 so at most that many decisions run at once (the server sizes it to its
 thinking processes: the cores).  Every bot action is committed on its own and
 published at once, so the first bot card goes out as soon as it is decided;
@@ -39,7 +41,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from tricktable.bots import Bot, make_bot
 from tricktable.bots.levels import best_bot
@@ -62,6 +64,11 @@ STARTUP_SCAN_LIMIT = 1000
 LEASE_SECONDS = float(os.environ.get("TRICKTABLE_LEASE_SECONDS", "15"))
 """How long a claim on a bot turn lasts without renewal: longer than any one
 decision, short enough that a dead process's turn is soon taken over."""
+CHEAP_SECONDS = 0.02
+"""A decision at most this long lets the game's next bot follow at once."""
+PATIENCE_SECONDS = 0.5
+"""After a longer one, clicks up to this much later than the game's get their
+first card before its next bot thinks."""
 INSTANT_BOTS = frozenset({"random", "heuristic"})
 """Bots that decide in well under a millisecond or two: they decide in the
 scheduler's thread (no trip to a thinking process)."""
@@ -106,6 +113,16 @@ def decision_seed(row: GameRow, seat: int) -> str:
     """The seed of one decision: fixed by the game and the position, so a
     restarted server decides exactly as the killed one would have."""
     return f"{bot_seed(row)}/seat{seat}/v{row.version}"
+
+
+class Piece(NamedTuple):
+    """What one piece of a game's pending work left: the position after it
+    (None: read the game again), whether there may be more, and how long its
+    decision took (None: no decision)."""
+
+    position: Position | None
+    more: bool
+    thought: float | None = None
 
 
 def observation(state: GameState, seat: int) -> Any:
@@ -254,22 +271,30 @@ class BotScheduler:
                     self._ready.wait()
                 if not self._running:
                     return
-                asked, _order, game_id = heapq.heappop(self._queue)
+                key, _order, game_id = heapq.heappop(self._queue)
                 self._queued.discard(game_id)
                 self._active.add(game_id)
+                asked = self._asked.get(game_id, key)
                 position = self._positions.pop(game_id, None)
             self._work(game_id, asked, position)
 
     def _work(self, game_id: str, asked: float, position: Position | None) -> None:
-        """The game's pending work while nothing older waits."""
+        """The game's pending work while nothing waits before it.  Its place
+        is its click (``asked``); once a long decision has put its first card
+        out, later clicks of the next ``PATIENCE_SECONDS`` go first, so a
+        person whose bots think long does not hold up everybody's first card."""
         finished = False
+        key = asked
         try:
             while self._is_running():
-                position, more = self._turn(game_id, position)
-                if not more:
+                piece = self._turn(game_id, position)
+                position = piece.position
+                if not piece.more:
                     finished = True
                     break
-                if self._older_waiting(asked):
+                if piece.thought is not None and piece.thought > CHEAP_SECONDS:
+                    key = asked + PATIENCE_SECONDS
+                if self._waiting_before(key):
                     break
         except Exception:  # noqa: BLE001 - one broken game must not stop the others; its next load retries
             position = None
@@ -292,44 +317,45 @@ class BotScheduler:
                 return
             if finished:  # woken meanwhile: a new request, from when it came
                 assert again is not None
-                self._asked[game_id] = asked = again
-            self._push(game_id, asked)
+                self._asked[game_id] = key = again
+            self._push(game_id, key)
 
-    def _older_waiting(self, asked: float) -> bool:
+    def _waiting_before(self, key: float) -> bool:
         with self._lock:
-            return bool(self._queue) and self._queue[0][0] < asked
+            return bool(self._queue) and self._queue[0][0] < key
 
     def _is_running(self) -> bool:
         with self._lock:
             return self._running
 
     # -- one piece of work ------------------------------------------------------------
-    def _turn(self, game_id: str, position: Position | None) -> tuple[Position | None, bool]:
-        """Do one piece of pending work on ``position`` (None: read the game);
-        the position after it (None: read it again) and whether there may be more."""
+    def _turn(self, game_id: str, position: Position | None) -> Piece:
+        """Do one piece of pending work on ``position`` (None: read the game)."""
         if position is None:
             position = self.referee.load(game_id)
             if position is None:
-                return None, False
+                return Piece(None, False)
         row = position.row
         if position.state.is_terminal():
             self._arm_clock(game_id, None)
-            return None, not self._done(row)
+            return Piece(None, not self._done(row))
         if self.referee.expired(position):
             return self._commit(lambda: self.referee.time_out(position))
         seat = position.state.to_move
         if seat == HUMAN or seat < 0:
             self._arm_clock(game_id, row.deadline)
-            return None, not self._done(row)
+            return Piece(None, not self._done(row))
         if not self._holds(game_id) and (self._held_elsewhere(row) or not self._claim(row)):
             # Another process holds the turn, or the game moved on (look again).
-            return None, self.referee.store.version_of(game_id) != row.version
+            return Piece(None, self.referee.store.version_of(game_id) != row.version)
         with self._lock:
             self._thinking[game_id] = (seat, row.version)
         self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
+        began = time.monotonic()
         choice = self._decide(row, seat, position.state)
+        thought = time.monotonic() - began
         holder = (self.owner, self.lease_seconds)
-        return self._commit(lambda: self.referee.play(position, seat, choice, holder))
+        return self._commit(lambda: self.referee.play(position, seat, choice, holder))._replace(thought=thought)
 
     def _decide(self, row: GameRow, seat: int, state: GameState) -> str:
         level = level_of(row)
@@ -380,17 +406,17 @@ class BotScheduler:
             self._leases.discard(game_id)
         return True
 
-    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any]]]) -> tuple[Position | None, bool]:
+    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any]]]) -> Piece:
         try:
             position, step = apply()
         except StaleVersion:
-            return None, True  # the game moved on (the person acted): look at the new position
+            return Piece(None, True)  # the game moved on (the person acted): look at the new position
         with self._lock:
             self._thinking.pop(position.row.id, None)
             if bot_to_move(position.state) is None:
                 self._leases.discard(position.row.id)  # the commit gave it back
         self.announce(position, step)
-        return position, True
+        return Piece(position, True)
 
     def _arm_clock(self, game_id: str, deadline: float | None) -> None:
         """Wake the game when the person's timed decision runs out, so the
