@@ -30,7 +30,10 @@ def test_the_rules_dialog_offers_the_house_rules(make_page, viewport, name):
     assert page.locator("#preset").input_value() == ""  # now the person's own choice
     page.locator("#opt-bock").scroll_into_view_if_needed()
     p.shot(f"doppelkopf-house-rules-{name}")
+    before = page.evaluate("localStorage.getItem('tt.game.doppelkopf')")
     page.locator("#apply-options").click()
+    # The new game starts once the server answered (on a loaded machine after the click returned).
+    page.wait_for_function("old => localStorage.getItem('tt.game.doppelkopf') !== old", arg=before)
     p.settle()
     game_id = page.evaluate("localStorage.getItem('tt.game.doppelkopf')")
     view = page.request.get(f"{p.server.url}/api/games/{game_id}").json()["view"]
