@@ -21,6 +21,12 @@ from tricktable.store import Store, default_database_url
 THINK_PROCESSES_VARIABLE = "TRICKTABLE_THINK_PROCESSES"
 SUPERVISOR_VARIABLE = "TRICKTABLE_SUPERVISOR_PID"
 GRACEFUL_SHUTDOWN_SECONDS = 3
+KEEP_ALIVE_SECONDS = 65
+"""How long an idle client connection stays open (uvicorn's default is 5 s): a
+person waits longer than that for the computer players between two requests,
+and a client that sends on a connection the server is just closing gets a
+read error (the likely cause of the 30-minute soak's four errors); longer than the usual 60 s idle
+timeout of a load balancer, so the balancer closes first."""
 """Open event streams never end by themselves; on shutdown they get this long."""
 
 
@@ -59,7 +65,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None
     print(f"tricktable: serving the card room at http://{shown}:{port}/ (database: {_safe(url)}; "
           f"{workers} server process(es), {think_processes} thinking process(es) each)", flush=True)
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
-                               "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS}
+                               "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+                               "timeout_keep_alive": KEEP_ALIVE_SECONDS}
     if workers == 1:
         uvicorn.run(create_app(url, bot_factory=bot_factory_from_environment(), think_processes=think_processes),
                     **options)
