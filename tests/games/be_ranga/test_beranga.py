@@ -9,7 +9,7 @@ with 2D in trick 4 and wins trick 5 with AD.
 import pytest
 
 from tricktable.core.errors import IllegalAction
-from tests.games.courtpiece.helpers import block_deal
+from tests.games.courtpiece.helpers import block_deal, trick_cards
 from tricktable.games.courtpiece import BE_RANGA, DOUBLE_SAR
 
 from ..courtpiece.relatives_helpers import new_state, play
@@ -73,7 +73,7 @@ def test_the_thirteenth_trick_takes_the_pile_even_without_trump():
     """Double Sar pile (kept in Be-Ranga): the winner of the 13th trick takes what
     is left — here all 13 tricks, since nobody showed out before trick 13."""
     deal = block_deal([0, 1, 2, 3] * 3, 0)
-    hands = [h.split() for h in deal["hands"]]
+    hands = trick_cards(deal)
     state = BE_RANGA.new_deal(BE_RANGA.deal_from_json(deal), BE_RANGA.normalize_options({}))
     while not state.is_terminal():
         state.act(state.to_move, f"play {hands[state.to_move][len(state.tricks)]}")
@@ -90,22 +90,23 @@ def test_house_rules_apply_to_the_be_ranga_pile():
         assert (state.captured, state.pile) == (captured, pile)
 
 
-def test_new_cards_on_the_persons_first_turn_before_trump_is_set():
-    """App extras, new cards — Decision for Be-Ranga ("before trump is called"):
-    the person may ask on his first turn, in the first trick, while no trump is set."""
+def test_new_cards_from_the_deal_until_the_persons_own_first_card():
+    """App extras, new cards (every Court Piece game): from the moment the person
+    sees his cards (in Be-Ranga all thirteen at once) until he plays his own first
+    card, in turn or out of turn; in Be-Ranga even after a void has set trump."""
     state = new_state("be-ranga", PILE)
-    assert "new cards" not in state.legal_texts()  # seat 3 leads; the person is seat 0
+    assert state.legal_texts_for(0) == ["new cards"]  # seat 3 leads; the person may ask out of turn
     play(state, "AC", "2C", "3C")
-    assert "new cards" in state.legal_texts()
+    assert "new cards" in state.legal_texts()  # his own first turn
     state.act(0, "new cards")
     assert state.is_terminal() and state.returns() == [0, 0, 0, 0] and state.outcome == "new_cards"
     state = new_state("be-ranga", HANDS)
-    play(state, "2C", "AC", "2D")  # trump is set before the person's turn
-    assert "new cards" not in state.legal_texts()
+    play(state, "2C", "AC", "2D")  # trump is set before the person's first card
+    assert state.trump >= 0 and "new cards" in state.legal_texts()
     state = new_state("be-ranga", PILE)
-    play(state, *FIVE_TRICKS[:4])
-    assert "new cards" not in state.legal_texts() and "new cards" not in new_state(
-        "be-ranga", PILE, new_cards="off").legal_texts()
+    play(state, *FIVE_TRICKS[:4])  # the person played his first card
+    assert "new cards" not in state.legal_texts_for(0)
+    assert "new cards" not in new_state("be-ranga", PILE, new_cards="off").legal_texts_for(0)
 
 
 def test_be_ranga_scores_as_double_sar_with_the_first_leaders_team_as_callers():
@@ -113,7 +114,7 @@ def test_be_ranga_scores_as_double_sar_with_the_first_leaders_team_as_callers():
     # Nobody shows out before trick 13, so its winner (the player after seat 0,
     # who wins trick 12) takes all 13: seat 3, who led the first trick.
     deal = block_deal([1, 3] * 5 + [1, 0], 1)
-    hands = [h.split() for h in deal["hands"]]
+    hands = trick_cards(deal)
     for counting, points in (("points", 3), ("kots", 1)):
         state = BE_RANGA.new_deal(BE_RANGA.deal_from_json(deal), BE_RANGA.normalize_options({"counting": counting}))
         while not state.is_terminal():

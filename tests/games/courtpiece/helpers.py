@@ -5,7 +5,9 @@ tricks 1-3 are played in clubs, 4-6 in diamonds, 7-9 in hearts, 10-12 in spades
 (everybody follows), and the winner of each holds the highest of its four cards.
 In each suit block one trick is won by the ace (the block's last, unless
 ``ace_tricks`` names another).  Trick 13 is the four 2s: with spades trump, the
-holder of 2S (``last``) wins it.  Seat ``s`` plays ``hands[s][t]`` at trick ``t``.
+holder of 2S (``last``) wins it.  Each hand is dealt with its trick-10 spade
+first, so that everybody may call spades from his first five cards; seat ``s``
+plays ``trick_cards(deal)[s][t]`` at trick ``t``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,14 @@ def block_deal(winners: Sequence[int], last: int, dealer: int = 0, ace_tricks: S
     twos = iter(["2C", "2D", "2H"])
     for seat in range(4):
         plan[12][seat] = "2S" if seat == last else next(twos)
-    return {"dealer": dealer, "hands": [" ".join(plan[t][s] for t in range(13)) for s in range(4)], "rest": ""}
+    dealt = [9, *range(9), 10, 11, 12]  # the trick-10 spade among the first five
+    return {"dealer": dealer, "hands": [" ".join(plan[t][s] for t in dealt) for s in range(4)], "rest": ""}
+
+
+def trick_cards(deal: dict[str, Any]) -> list[list[str]]:
+    """Per seat, the cards of a ``block_deal`` in the order of the tricks they are played to."""
+    hands = [hand.split() for hand in deal["hands"]]
+    return [hand[1:10] + hand[:1] + hand[10:] for hand in hands]
 
 
 def new_state(game: str, deal: dict[str, Any], **options: Any) -> CourtPieceState:
@@ -53,7 +62,7 @@ def new_state(game: str, deal: dict[str, Any], **options: Any) -> CourtPieceStat
 
 def play_tricks(state: CourtPieceState, deal: dict[str, Any], tricks: int = 13) -> None:
     """Play the scripted cards until ``tricks`` tricks are complete or the deal ends."""
-    hands = [hand.split() for hand in deal["hands"]]
+    hands = trick_cards(deal)
     while not state.is_terminal() and len(state.tricks) < tricks:
         seat = state.to_move
         state.act(seat, f"play {hands[seat][len(state.tricks)]}")

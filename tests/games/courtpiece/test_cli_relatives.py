@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tricktable import cli
+from tricktable.games import get_spec
 
 
 @pytest.mark.parametrize("game", ["hidden-trump", "be-ranga", "mendikot"])
@@ -16,7 +17,7 @@ def test_selfplay_records_replay_and_bench(game, tmp_path, capsys):
     assert summary["deals"] == 12 and sum(summary["mean_points"]) > 0
     for path in sorted(tmp_path.glob("*.json")):
         record = json.loads(path.read_text())
-        assert record["game"] == game and record["rules_version"] == f"{game}-1"
+        assert record["game"] == game and record["rules_version"] == get_spec(game).rules_version
         assert cli.main(["replay", str(path), "--json"]) == 0
         replayed = json.loads(capsys.readouterr().out)
         assert replayed["terminal"] and replayed["actions"] == len(record["actions"])

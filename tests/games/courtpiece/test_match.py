@@ -16,7 +16,7 @@ from tricktable.core.record import record_of, replay
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.match import first_draw
 
-from .helpers import block_deal
+from .helpers import block_deal, trick_cards
 
 # Winners of tricks 1..12 and of trick 13 for a deal that ``team`` wins.
 def win_for(team):
@@ -36,7 +36,7 @@ def play_deal(match, plan):
     deal = block_deal(winners, last, dealer=match.dealer)
     spec = match.spec
     match.current = spec.new_deal(spec.deal_from_json(deal), match.options)
-    hands = [hand.split() for hand in deal["hands"]]
+    hands = trick_cards(deal)
     current = match.current
     match.act(match.to_move, "call S")
     while match.current is current and not match.is_terminal():

@@ -221,7 +221,9 @@ def check_views(state, seed_text: str) -> None:
         assert card_words(view) <= mine | played | flip | revealed | own_down, "a view names a card it may not know"
         assert {parse_card(c) for c in view["hand"]} == mine
         assert seed_text not in json.dumps(view)
-        assert view["legal"] == (state.legal_texts() if state.to_move == seat else [])
+        # Out of turn a seat may only ask for new cards (court-piece.md, "New cards").
+        assert view["legal"] == (state.legal_texts() if state.to_move == seat else
+                                 ["new cards"] if state.may_ask_new_cards(seat) else [])
         if down >= 0 and seat != state.trump_by:
             assert view["trump"] is None and view["hidden_card"] is None
             assert all(text in ("hide ?", "change trump ?") for actor, text in view["actions"]

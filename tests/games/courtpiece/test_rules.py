@@ -14,17 +14,17 @@ from tricktable.games.courtpiece.rules import CALLERS_KOT, CALLERS_WON, DECK, GO
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, TIMEOUT
 from tricktable.games.courtpiece.state import stock_order
 
-from .helpers import block_deal, new_state, play_tricks, scripted
+from .helpers import block_deal, new_state, play_tricks, scripted, trick_cards
 
 # Seat 3 (the caller, dealer 0) holds every club; seat 2 spades and diamonds;
 # seat 1 diamonds and hearts; seat 0 hearts and spades.
 SUITED = {
     "dealer": 0,
     "hands": [
-        "2H 3H 4H 5H 6H 7H 8H 2S 3S 4S 5S 6S 7S",
+        "2H 3H 4H 5H 6H 7H 8H 2S 3S 4S 5S 6S AC",
         "2D 3D 4D 5D 6D 7D 8D 9H 10H JH QH KH AH",
         "8S 9S 10S JS QS KS AS 9D 10D JD QD KD AD",
-        "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+        "7S 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC",
     ],
     "rest": "",
 }
@@ -86,7 +86,7 @@ def test_caller_leads_and_play_goes_to_the_right():
 def test_follow_suit_if_you_can():
     """Shared rules: follow the led suit if you can; an illegal card changes nothing."""
     deal = block_deal([0, 1] * 6, 0)
-    hands = [hand.split() for hand in deal["hands"]]
+    hands = trick_cards(deal)
     state = new_state("single-sar", deal)
     state.act(3, "call S")
     state.act(3, f"play {hands[3][0]}")
@@ -109,12 +109,12 @@ def test_trumping_is_never_compulsory_and_the_highest_trump_wins():
     assert len(state.legal_actions()) == 13  # seat 2 holds no club: any card
     state.act(2, "play 9D")
     state.act(1, "play AH")
+    state.act(0, "play AC")
+    assert state.tricks[-1][2] == 0  # no trump fell: the highest club wins, the ace of hearts does not
     state.act(0, "play 2H")
-    assert state.tricks[-1][2] == 3  # no trump fell: the club wins, aces elsewhere do not
-    state.act(3, "play 3C")
+    state.act(3, "play 7S")
     state.act(2, "play 8S")
-    state.act(1, "play 2D")
-    state.act(0, "play 7S")
+    state.act(1, "play 9H")
     assert state.tricks[-1][2] == 2  # the higher of two trumps
 
 
@@ -217,23 +217,19 @@ def test_new_cards_before_trump_is_called():
     assert [line.key for line in state.breakdown()] == ["new_cards"]
 
 
-def test_new_cards_only_for_the_person_on_his_calling_turn():
+def test_new_cards_only_for_the_person_any_seat_or_nobody():
     """App extras, new cards: only the person (``person_seat``, default South) may
     ask; ``new_cards="any seat"`` lets everyone, ``"off"`` nobody."""
     state = seeded(dealer=0)  # seat 3 calls, the person is seat 0
-    assert "new cards" not in state.legal_texts()
-    with pytest.raises(IllegalAction):
+    assert "new cards" not in state.legal_texts() and state.legal_texts_for(0) == ["new cards"]
+    with pytest.raises(IllegalAction, match="only the person"):
         state.apply(NEW_CARDS)
-    state = seeded(dealer=1)  # seat 0 calls
-    assert "new cards" in state.legal_texts()
-    state.act(0, "pass to partner")
-    assert "new cards" not in state.legal_texts()  # seat 2 is a computer player
-    state = seeded(dealer=0, new_cards="any seat")
     state.act(3, "pass to partner")
-    assert "new cards" in state.legal_texts()
-    state.act(1, "call S")
-    assert "new cards" not in state.legal_texts()  # trump is called
-    assert "new cards" not in seeded(dealer=1, new_cards="off").legal_texts()
+    assert "new cards" not in state.legal_texts()  # seat 1 is a computer player
+    state = seeded(dealer=0, new_cards="any seat")
+    assert all(state.legal_texts_for(seat)[-1:] == ["new cards"] for seat in range(4))
+    state = seeded(dealer=1, new_cards="off")
+    assert all("new cards" not in state.legal_texts_for(seat) for seat in range(4))
 
 
 def test_end_at_7_only_when_the_other_team_has_a_trick():

@@ -98,7 +98,8 @@ def test_the_asker_must_play_a_trump_if_he_has_one():
     """Hidden Trump: the player who asked must then play a trump if he has one."""
     state = hidden()
     play(state, "2C", "AC", "2D", "reveal")
-    assert state.legal_texts() == ["play 10S", "play JS", "play QS", "play KS"]
+    # (New cards stays offered until the person's own first card.)
+    assert state.legal_texts() == ["play 10S", "play JS", "play QS", "play KS", "new cards"]
     with pytest.raises(IllegalAction, match="must play a trump"):
         state.act(0, "play AD")
     play(state, "10S")

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tests.games.courtpiece.helpers import block_deal
+from tests.games.courtpiece.helpers import block_deal, trick_cards
 from tricktable.core.record import record_of, replay
 from tricktable.games.courtpiece import MENDIKOT
 from tricktable.games.courtpiece.rules import NEXT
@@ -31,7 +31,7 @@ def start(winners: list[int], dealer: int = 0, state=None, **options):
     caller's 2S face down; returns the game and the cards per seat and trick."""
     caller = NEXT[dealer]
     deal = block_deal(winners, caller, dealer)
-    cards = [hand.split() for hand in deal["hands"]]
+    cards = trick_cards(deal)
     deal["hands"][caller] = " ".join([cards[caller][12]] + cards[caller][:12])  # 2S among the first five
     if state is None:
         state = MENDIKOT.new_deal(MENDIKOT.deal_from_json(deal), MENDIKOT.normalize_options(options))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from tricktable.cards import card_text, parse_card
+from tricktable.cards import card_text, parse_card, parse_suit
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.courtpiece.actions import MASKED
@@ -41,7 +41,8 @@ def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.R
     """A full deal consistent with ``obs``: deal the unseen cards over the hidden
     places, then replay the public actions on it, so every public fact holds by
     construction.  While trump is called the seat has seen only its first five
-    cards, so its own last eight are hidden too."""
+    cards, so its own last eight are hidden too.  Whoever named trump holds a
+    card of that suit among his first five (``_holding_the_call``)."""
     me, dealer = obs.seat, obs.dealer
     mine = list(obs.hand)
     played, barred = _played(obs)
@@ -54,17 +55,50 @@ def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.R
     if calling:
         capacities.append(TRICKS - FIRST_PACKET)  # my own packets still to come
         allowed.append(DECK_MASK)
-    placed = assign_cards(rng, unseen, capacities, allowed)
+    call = None if obs.options.get("call_any_suit") else _call(obs)  # (a version-1 record: any suit)
+    placed = _holding_the_call(rng, unseen, capacities, allowed, call, others, played)
     flip = obs.flip_card if obs.flip_card is not None else -1
     hands: list[list[int]] = [[], [], [], []]
     for index, seat in enumerate(others):
         hands[seat] = _packet_order(played[seat] + placed[index], flip)
     hands[me] = mine + placed[-1] if calling else _packet_order(played[me] + mine, flip)
+    if call is not None:
+        caller, suit = call
+        hands[caller].sort(key=lambda c: SUIT_OF[c] != suit)  # a card of the called suit among his first five
     deal = Deal(dealer, tuple(tuple(h) for h in hands), ())
     flip_pick = stock_order(deal).index(flip) if flip >= 0 else None
     state = spec.new_deal(deal, obs.options, flip_pick=flip_pick, new_cards_allowed=obs.new_cards_allowed)
     _replay(state, [text for _, text in obs.actions])
     return state
+
+
+def _call(obs: CourtPieceObservation) -> tuple[int, int] | None:
+    """(seat, suit) of the trump named with ``call``, if one was."""
+    return next(((seat, parse_suit(text[5:])) for seat, text in obs.actions if text.startswith("call ")), None)
+
+
+def _holding_the_call(rng: random.Random, unseen: list[int], capacities: list[int], allowed: list[int],
+                      call: tuple[int, int] | None, others: list[int], played: list[list[int]]) -> list[list[int]]:
+    """``assign_cards``, where the player who named trump (if another seat) must
+    hold a card of that suit (court-piece.md, "Calling trump": named from his
+    first five cards).  Drawn again until he does, which keeps the draw uniform
+    over the worlds that agree; after ``SAMPLING_TRIES`` draws one card of the
+    suit is given to him first."""
+    if call is None or call[0] not in others or any(SUIT_OF[c] == call[1] for c in played[call[0]]):
+        return assign_cards(rng, unseen, capacities, allowed)
+    index, suit_cards = others.index(call[0]), SUIT_MASKS[call[1]]
+    for _ in range(SAMPLING_TRIES):
+        placed = assign_cards(rng, unseen, capacities, allowed)
+        if any(suit_cards >> c & 1 for c in placed[index]):
+            return placed
+    choices = [c for c in unseen if (suit_cards & allowed[index]) >> c & 1]
+    if not choices:
+        raise SamplingError("no card of the called suit is left for the player who called it")
+    given = rng.choice(choices)
+    rest = [c for c in unseen if c != given]
+    placed = assign_cards(rng, rest, [n - (i == index) for i, n in enumerate(capacities)], allowed)
+    placed[index].append(given)
+    return placed
 
 
 def _replay(state: CourtPieceState, texts: list[str]) -> None:

@@ -24,7 +24,8 @@ COMMON_OPTIONS = (
     OptionSpec("target_points", TARGET_POINTS, (5, 7, 10, 11, 15, 21, 31), "Points that win a match (points mode)."),
     OptionSpec("target_kots", TARGET_KOTS, (1, 2, 3, 4, 5, 7), "Kots that win a match (kots mode)."),
     OptionSpec("new_cards", "person", ("person", "any seat", "off"),
-               "Who may ask for new cards on his calling turn: the person (person_seat), any seat, nobody."),
+               "Who may ask for new cards, from his first five cards until his own first card of the deal: "
+               "the person (person_seat), any seat, nobody."),
     OptionSpec("person_seat", 0, (0, 1, 2, 3), "The seat of the person playing with computer players."),
     OptionSpec("change_trump", True, description="The caller may change trump once before the first card."),
     OptionSpec("first_game", False, description="The person's very first game: 10 s to call instead of 20 s."),
@@ -38,6 +39,19 @@ PILE_HOUSE_RULES = (
 )
 MENDIKOT_TARGET_POINTS = 7
 ALL_HOUSE_RULES = {"all house rules": {rule.name: True for rule in PILE_HOUSE_RULES}}
+
+NEW_CARDS_ON_TURN = OptionSpec("new_cards_on_turn", False, legacy=True, description=(
+    "Rules version 1: new cards only on one's own calling turn (Be-Ranga: one's own turn in the first trick "
+    "while no trump is set)."))
+CALL_ANY_SUIT = OptionSpec("call_any_suit", False, legacy=True, description=(
+    "Rules version 1: the caller (or his partner) may name any suit, held among his first five cards or not."))
+"""The legacy options that replay records of each game's first rules version
+(``docs/changelog-court-piece.md``): never offered in the Rules dialog."""
+
+
+def first_version(game: str, *options: OptionSpec) -> dict[str, dict[str, bool]]:
+    """``legacy_rules`` of a game whose version 1 is reproduced by ``options``."""
+    return {f"{game}-1": {option.name: True for option in options}}
 
 
 class CourtPieceSpec(GameSpec):
@@ -85,17 +99,19 @@ class CourtPieceSpec(GameSpec):
 class DoubleSarSpec(CourtPieceSpec):
     name = "double-sar"
     title = "Double Sar"
-    rules_version = "double-sar-1"
-    option_specs = COMMON_OPTIONS + PILE_HOUSE_RULES
+    rules_version = "double-sar-2"
+    option_specs = COMMON_OPTIONS + PILE_HOUSE_RULES + (NEW_CARDS_ON_TURN, CALL_ANY_SUIT)
     presets = ALL_HOUSE_RULES
+    legacy_rules = first_version("double-sar", NEW_CARDS_ON_TURN, CALL_ANY_SUIT)
     variant = variants.DOUBLE_SAR
 
 
 class SingleSarSpec(CourtPieceSpec):
     name = "single-sar"
     title = "Single Sar"
-    rules_version = "single-sar-1"
-    option_specs = COMMON_OPTIONS
+    rules_version = "single-sar-2"
+    option_specs = COMMON_OPTIONS + (NEW_CARDS_ON_TURN, CALL_ANY_SUIT)
+    legacy_rules = first_version("single-sar", NEW_CARDS_ON_TURN, CALL_ANY_SUIT)
     variant = variants.SINGLE_SAR
 
 
@@ -105,14 +121,10 @@ class HiddenTrumpSpec(CourtPieceSpec):
 
     name = "hidden-trump"
     title = "Hidden Trump"
-    rules_version = "hidden-trump-1"
-    option_specs = COMMON_OPTIONS
+    rules_version = "hidden-trump-2"
+    option_specs = COMMON_OPTIONS + (NEW_CARDS_ON_TURN,)
+    legacy_rules = first_version("hidden-trump", NEW_CARDS_ON_TURN)
     variant = variants.HIDDEN_TRUMP
-
-
-BE_RANGA_NEW_CARDS = OptionSpec("new_cards", "person", ("person", "any seat", "off"),
-                                "Who may ask for new cards on his first turn, before trump is set: "
-                                "the person (person_seat), any seat, nobody.")
 
 
 class BeRangaSpec(CourtPieceSpec):
@@ -126,10 +138,11 @@ class BeRangaSpec(CourtPieceSpec):
 
     name = "be-ranga"
     title = "Be-Ranga"
-    rules_version = "be-ranga-1"
-    option_specs = tuple(BE_RANGA_NEW_CARDS if o.name == "new_cards" else o for o in COMMON_OPTIONS
-                         if o.name not in ("change_trump", "first_game")) + PILE_HOUSE_RULES
+    rules_version = "be-ranga-2"
+    option_specs = tuple(o for o in COMMON_OPTIONS if o.name not in ("change_trump", "first_game")) + PILE_HOUSE_RULES + (
+        NEW_CARDS_ON_TURN,)
     presets = ALL_HOUSE_RULES
+    legacy_rules = first_version("be-ranga", NEW_CARDS_ON_TURN)
     variant = variants.BE_RANGA
 
 
@@ -142,10 +155,12 @@ class MendikotSpec(CourtPieceSpec):
 
     name = "mendikot"
     title = "Mendikot"
-    rules_version = "mendikot-1"
+    rules_version = "mendikot-2"
     option_specs = (OptionSpec("target_points", MENDIKOT_TARGET_POINTS, (3, 5, 7, 10, 15, 21),
                                "Points that win a match."),) + tuple(
-        o for o in COMMON_OPTIONS if o.name not in ("counting", "target_points", "target_kots", "change_trump"))
+        o for o in COMMON_OPTIONS if o.name not in ("counting", "target_points", "target_kots", "change_trump")) + (
+        NEW_CARDS_ON_TURN,)
+    legacy_rules = first_version("mendikot", NEW_CARDS_ON_TURN)
     variant = variants.MENDIKOT
 
 

@@ -35,12 +35,12 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text
-from tricktable.core.errors import GameOver, IllegalAction
+from tricktable.core.errors import GameOver, IllegalAction, NotYourTurn
 from tricktable.core.observation import Trick
 from tricktable.core.protocol import Deal, DealState, ScoreLine
 from tricktable.core.rng import SeedStream, derive_seed
 from tricktable.games.courtpiece import actions
-from tricktable.games.courtpiece.actions import CHANGE, NEW_CARDS, PASS, TIMEOUT
+from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, TIMEOUT
 from tricktable.games.courtpiece.observation import PHASE_KEYS, CourtPieceObservation, CourtPieceResult, Outcome, Phase
 from tricktable.games.courtpiece.rules import (
     CALL_SECONDS,
@@ -194,17 +194,47 @@ class CourtPieceState(DealState):
         if phase == PLAYING:
             cards = self._playable_cards()
             if self.tricks and self.down < 0:
-                return cards  # no part offers more after the first trick, unless a card lies face down
+                return cards  # nothing is offered after the first trick, unless a card lies face down
             extra = self._play_actions(self)
+            if not self.tricks and self.may_ask_new_cards(self.turn):
+                extra += (NEW_CARDS,)
             return cards + extra if extra else cards
         if phase == DONE:
             return ()
         calls = self.variant.trump.calls(self)
         if phase == CALLING:
             calls.append(PASS)
-        if self.may_ask_new_cards():
+        if self.may_ask_new_cards(self.turn):
             calls.append(NEW_CARDS)
         return calls
+
+    def legal_actions_for(self, seat: int) -> Sequence[int]:
+        """The seat to move's legal actions; out of turn, new cards for a seat that
+        may ask for them now."""
+        if seat == self.to_move:
+            return self.legal_actions()
+        return (NEW_CARDS,) if self.may_ask_new_cards(seat) else ()
+
+    def apply_for(self, seat: int, action: int) -> None:
+        if seat == self.to_move:
+            self.apply(action)
+        elif self.phase == DONE:
+            raise GameOver("the deal is over")
+        elif action != NEW_CARDS:
+            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {seat}'s "
+                              "(out of turn only new cards may be asked for)")
+        elif not self.may_ask_new_cards(seat):
+            raise IllegalAction(self._why_no_new_cards(seat))
+        else:
+            self._record_by(NEW_CARDS, seat)
+            self.finish(NEW_CARDS_DEAL, -1)
+
+    def out_of_turn_history(self) -> Mapping[int, int]:
+        """Only new cards is ever asked out of turn, and it ends the deal: so it
+        can only be the last action, by a seat that was not to move."""
+        if self.outcome == NEW_CARDS_DEAL and self._actors[-1] != self.turn:
+            return {len(self._history) - 1: self._actors[-1]}
+        return {}
 
     def referee_actions(self) -> Sequence[int]:
         return (TIMEOUT,) if self.phase in (CALLING, PARTNER_CALLING) else ()
@@ -219,7 +249,7 @@ class CourtPieceState(DealState):
         elif action == TIMEOUT:
             raise IllegalAction("only the referee (the server's clock) can call time")
         elif action not in self.legal_actions():
-            raise IllegalAction(f"{self._describe(action)} is not allowed now ({PHASE_KEYS[self.phase]})")
+            raise IllegalAction(self._why_not(action))
         else:
             self._record_by(action, self.turn)
             self._decide(action)
@@ -266,14 +296,41 @@ class CourtPieceState(DealState):
     def parse_action(self, text: str) -> int:
         return actions.parse_action(text, self.variant.trump.face_down)
 
+    def _why_not(self, action: int) -> str:
+        if CALL <= action < CALL + 4 and self.phase in (CALLING, PARTNER_CALLING):
+            return (f"you hold no {SUIT_LETTERS[action - CALL]} among your first five cards: "
+                    "trump is named from them")
+        if action == NEW_CARDS:
+            return self._why_no_new_cards(self.turn)
+        return f"{self._describe(action)} is not allowed now ({PHASE_KEYS[self.phase]})"
+
     # -- calling -------------------------------------------------------------
-    def may_ask_new_cards(self) -> bool:
+    def may_ask_new_cards(self, seat: int) -> bool:
         """New cards: the person (``person_seat``; every seat with "any seat") may
-        ask on his calling turn, once per deal number, never in a daily game."""
+        ask from the moment he sees his first five cards until he plays his own
+        first card of the deal, in turn or out of turn; once per deal number,
+        never in a daily game.  Records of the first rules versions (legacy
+        option ``new_cards_on_turn``): only on his own turn while trump is called
+        (Be-Ranga: on his own turn in the first trick while no trump is set)."""
+        mode = self.options.get("new_cards", "off")
+        if not self.new_cards_allowed or mode == "off" or self.phase == DONE:
+            return False
+        if mode != "any seat" and seat != int(self.options.get("person_seat", 0)):
+            return False
+        if self.options.get("new_cards_on_turn"):
+            if self.phase == PLAYING:
+                return (seat == self.turn and not self.variant.trump.calls_trump and not self.tricks
+                        and self.trump == NO_TRUMP)
+            return seat == self.turn
+        return not self.tricks and seat not in SEAT_AFTER[self.leader][:len(self.trick)]
+
+    def _why_no_new_cards(self, seat: int) -> str:
         mode = self.options.get("new_cards", "off")
         if not self.new_cards_allowed or mode == "off":
-            return False
-        return mode == "any seat" or self.turn == int(self.options.get("person_seat", 0))
+            return "new cards are not offered in this deal"
+        if mode != "any seat" and seat != int(self.options.get("person_seat", 0)):
+            return "only the person may ask for new cards"
+        return "new cards only until your own first card of the deal"
 
     def may_change_trump(self) -> bool:
         """Change trump: the caller, once, after seeing all 13 cards, before the

@@ -4,8 +4,9 @@ for the calling actions, the extra actions in play, what a seat sees of an
 action, and what to do with the actions it owns; the choice writes the state's
 trump fields and nothing else.
 
-* ``Called`` — Double Sar and Single Sar: the caller names a suit from his first
-  five cards (or passes once to his partner); the family's timeouts and flip;
+* ``Called`` — Double Sar and Single Sar: the caller names a suit he holds among
+  his first five cards (or passes once to his partner, who names one of his own
+  first five likewise); the family's timeouts and flip;
   change trump to another open suit with the caller's first card.
 * ``HiddenCard`` — Hidden Trump and Mendikot (spec "Relatives"): a card of the
   chosen suit goes face down; until it is revealed there is no trump.
@@ -35,8 +36,8 @@ Hidden Trump's decisions (the spec leaves them open):
   ``change trump ?``: even the suit is known only to the player who put it down.
 
 Be-Ranga's decisions: the first card of a void player already counts as a trump;
-**new cards** ("before trump is called") may be asked on the person's own first
-turn, while the first trick is played and no trump is set; no change trump.
+**new cards** as in the family (from the deal until the person's own first card);
+no change trump.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tricktable.core.errors import IllegalAction
-from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, MASKED, NEW_CARDS, REVEAL, SWAP, kind_of
+from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, MASKED, REVEAL, SWAP, kind_of
 from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
 from tricktable.games.courtpiece.rules import NO_TRUMP, SUIT_MASKS, SUIT_OF
 from tricktable.games.courtpiece.sampling import sample_hidden_world, sample_world
@@ -108,7 +109,12 @@ class Called(TrumpChoice):
     can_change: bool = True
 
     def calls(self, state: CourtPieceState) -> list[int]:
-        return [CALL + s for s in range(4)]
+        """A suit the seat holds among its first five cards (any suit in records of
+        the first rules versions: legacy option ``call_any_suit``)."""
+        if state.options.get("call_any_suit"):
+            return [CALL + s for s in range(4)]
+        five = state.first_five[state.turn]
+        return [CALL + s for s in range(4) if five & SUIT_MASKS[s]]
 
     def decide(self, state: CourtPieceState, action: int) -> None:
         state.trump, state.trump_by = action - CALL, state.turn
@@ -210,11 +216,6 @@ class FirstVoid(TrumpChoice):
     first void player's card sets trump (``trump_trick`` is that trick's number)."""
 
     calls_trump = False
-
-    def play_actions(self, state: CourtPieceState) -> tuple[int, ...]:
-        if not state.tricks and state.trump == NO_TRUMP and state.may_ask_new_cards():
-            return (NEW_CARDS,)
-        return ()
 
     def on_card(self, state: CourtPieceState, card: int, seat: int) -> None:
         if SUIT_OF[card] != SUIT_OF[state.trick[0]]:

@@ -259,7 +259,7 @@ export class Table {
     } else if (view.to_move >= 0) {
       const name = this.r.seatName(this.thinkingSeat(view));
       const outOfTurn = this.settled() && this.ownButtons(view).length;
-      this.prompt.textContent = outOfTurn ? t("table.thinking_may_announce", { name }) : t("table.thinking", { name });
+      this.prompt.textContent = outOfTurn ? this.r.outOfTurnPrompt(name) : t("table.thinking", { name });
     } else this.prompt.textContent = "";
   }
 

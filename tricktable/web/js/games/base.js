@@ -16,6 +16,11 @@ export const base = {
     return t(`seat.${seat}`);
   },
 
+  /** The prompt while a computer player thinks and the person may act out of turn. */
+  outOfTurnPrompt(name) {
+    return t("table.thinking_may_announce", { name });
+  },
+
   /** Whether ``seat`` sits the deal out (shown greyed). */
   sitsOut(view, seat) {
     return view.sitting_out === seat;

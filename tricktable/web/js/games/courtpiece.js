@@ -41,6 +41,11 @@ export const courtpiece = {
     return view.trump && suit === view.trump ? RANKS.indexOf(rank) : null;
   },
 
+  /** Out of turn the person may only ask for new cards (until his own first card). */
+  outOfTurnPrompt(name) {
+    return t("courtpiece.thinking_new_cards", { name });
+  },
+
   prompt(view) {
     if (this.prompt_hide(view)) return this.prompt_hide(view);
     if (view.phase === "calling") return t("courtpiece.prompt.calling");
