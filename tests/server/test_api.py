@@ -56,6 +56,7 @@ def test_the_page_and_its_files_are_served(client):
     ({"game": "chess"}, 404),
     ({"game": "euchre", "options": {"no_such_rule": True}}, 422),
     ({"game": "euchre", "options": {"stick_the_dealer": "maybe"}}, 422),
+    ({"game": "doppelkopf", "options": {"superschweinchen": True}}, 422),  # needs schweinchen
     ({"options": {}}, 422),
 ])
 def test_new_game_rejects_bad_input(client, body, status):

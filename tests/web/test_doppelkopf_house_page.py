@@ -23,8 +23,15 @@ def test_the_rules_dialog_offers_the_house_rules(make_page, viewport, name):
     page.locator("#opt-schweinchen").wait_for()  # the dialog reads the catalog first
     for option in HOUSE_OPTIONS:
         assert page.locator(f"#opt-{option}").count() == 1, option
+    superpigs = page.locator("#opt-superschweinchen")
+    assert superpigs.is_disabled()  # it needs Schweinchen, which the standard rules leave off
     page.locator("#preset").select_option("house")
     assert page.locator("#opt-schweinchen").is_checked() and page.locator("#opt-second_heart_ten").is_checked()
+    superpigs.check()
+    page.locator("#opt-schweinchen").uncheck()
+    assert superpigs.is_disabled() and not superpigs.is_checked()
+    page.locator("#opt-schweinchen").check()
+    assert superpigs.is_enabled() and not superpigs.is_checked()
     assert page.locator("#opt-poverty").is_checked() and not page.locator("#opt-bock").is_checked()
     page.locator("#opt-bock").check()
     assert page.locator("#preset").input_value() == ""  # now the person's own choice

@@ -111,6 +111,9 @@ class OptionSpec:
     legacy: bool = False
     """Kept only so that records of an older rules version replay (see
     ``GameSpec.legacy_rules``); never offered in the Rules dialog."""
+    requires: str | None = None
+    """A switch without which this option means nothing (Superschweinchen needs
+    Schweinchen): setting it while that one is off is refused."""
 
 
 @dataclass
@@ -147,6 +150,9 @@ class GameSpec(ABC):
             if value not in by_name[key].choices:
                 raise OptionError(f"option {key!r} cannot be {value!r}; allowed: {list(by_name[key].choices)}")
             result[key] = value
+        for spec in self.option_specs:
+            if spec.requires and result[spec.name] != spec.default and not result[spec.requires]:
+                raise OptionError(f"option {spec.name!r} needs option {spec.requires!r}")
         return result
 
     @abstractmethod

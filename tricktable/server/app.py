@@ -151,7 +151,8 @@ def game_catalog() -> list[dict[str, Any]]:
                 "renderer": game.renderer,
                 "rules_page": game.rules_page,
                 "options": [
-                    {"name": o.name, "default": o.default, "choices": list(o.choices), "description": o.description}
+                    {"name": o.name, "default": o.default, "choices": list(o.choices), "description": o.description,
+                     "requires": o.requires}
                     for o in spec.option_specs
                     if o.name not in HIDDEN_OPTIONS and not o.legacy
                 ],

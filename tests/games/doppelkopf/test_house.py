@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tricktable.cards import parse_card
+from tricktable.core.errors import OptionError
 from tricktable.core.record import record_of, replay
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
@@ -360,3 +361,10 @@ def test_the_rollouts_situation_knows_the_pigs_the_seat_knows(dk):
                 tables.add((seat, situation.table))
             state.apply(rng.choice([a for a in state.legal_actions() if a < 52]))
     assert {(1, PIGS_TABLE), (0, SUPERPIGS_TABLE), (2, SUPERPIGS_TABLE)} <= tables and (0, 0) in tables
+
+
+def test_superschweinchen_needs_schweinchen():
+    """House rules, Superschweinchen "(needs Schweinchen)": alone it is refused, not ignored."""
+    with pytest.raises(OptionError, match="needs option 'schweinchen'"):
+        SPEC.normalize_options({"superschweinchen": True})
+    assert SPEC.normalize_options({"schweinchen": True, "superschweinchen": True})["superschweinchen"]

@@ -22,8 +22,8 @@ Seats follow the room (0 South, 1 West, 2 North, 3 East); play goes to the right
 
 >>> from tricktable.games.courtpiece import SINGLE_SAR
 >>> state = SINGLE_SAR.new_deal(SINGLE_SAR.deal_from_seed("doc", 0, {}), SINGLE_SAR.normalize_options({}))
->>> state.to_move, state.legal_texts()
-(3, ['call C', 'call D', 'call H', 'call S', 'pass to partner'])
+>>> state.to_move, state.legal_texts()  # a suit he holds among his first five cards (no spade)
+(3, ['call C', 'call D', 'call H', 'pass to partner'])
 >>> state.parse_action("change trump ♦") == CHANGE + 1, state.action_text(TIMEOUT)
 (True, 'timeout')
 """

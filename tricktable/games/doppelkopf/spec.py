@@ -43,7 +43,7 @@ class DoppelkopfSpec(GameSpec):
                    description="Schweinchen: the holder of both ♦A has pigs, above 10♥ (no fox)."),
         OptionSpec("superschweinchen", False,
                    description="Superschweinchen (with Schweinchen): the holder of both ♦9 (without nines: ♦K) "
-                               "has superpigs above the pigs."),
+                               "has superpigs above the pigs.", requires="schweinchen"),
         OptionSpec("throwing_in", False,
                    description="Throwing in: with five nines or five kings the cards may be thrown in."),
         OptionSpec("bock", False,

@@ -116,6 +116,17 @@ function setControl(form, option, value) {
   else input.value = JSON.stringify(value);
 }
 
+/** An option that needs another (Superschweinchen needs Schweinchen) is off and
+ * greyed out while that one is off: the server refuses it alone. */
+function applyRequirements(form, spec) {
+  for (const option of spec.options.filter((o) => o.requires)) {
+    const input = form.elements[option.name];
+    const needed = form.elements[option.requires];
+    input.disabled = !needed.checked;
+    if (input.disabled) setControl(form, option, option.default);
+  }
+}
+
 function readOptions(form, spec) {
   const options = {};
   for (const option of spec.options) {
@@ -140,13 +151,16 @@ export async function rulesDialog(spec) {
     for (const option of spec.options) setControl(form, option, values[option.name]);
   } }, el("option", { value: "" }, t("rules.preset.custom")),
   ...Object.keys(presetValues).map((p) => el("option", { value: p }, t(`rules.preset.${p}`))));
-  const showPreset = () => (select.value = activePreset(presetValues, spec, readOptions(form, spec)));
+  const showPreset = () => {
+    applyRequirements(form, spec);
+    select.value = activePreset(presetValues, spec, readOptions(form, spec));
+  };
   if (hasPresets) {
     // A preset (e.g. the DDV tournament rules) fills in the options below; a
     // change of any option shows which preset (if any) is now active.
-    form.addEventListener("change", (event) => event.target !== select && showPreset());
     form.append(el("label", { class: "option", for: "preset" }, t("rules.preset"), " ", select));
   }
+  form.addEventListener("change", (event) => (event.target === select ? applyRequirements(form, spec) : showPreset()));
   for (const option of spec.options) form.append(optionControl(option, option.name in saved ? saved[option.name] : option.default));
   showPreset();
   let result = null;
