@@ -325,12 +325,18 @@ def test_new_cards_deal_again_without_a_deal_0_sheet_and_with_a_fresh_countdown(
     page = p.page
     p.open("#/play/double-sar")
     for _ in range(30):
-        if page.locator('button.action[data-action="new cards"]').count():
+        # New cards is offered until the person's first card, out of turn and in trick 1
+        # too (court-piece.md): wait for a deal he calls first, on his own clock (not as the
+        # partner after a pass: the deal dealt again is the caller's to call).
+        if (page.locator('button.action[data-action="new cards"]').count()
+                and "pass to partner" in game_state(p, "double-sar")["view"]["legal"]):
             break
         page.evaluate("localStorage.removeItem('tt.game.double-sar')")
         page.reload()
         page.wait_for_selector("body[data-ready]")
         p.settle()
+    else:
+        pytest.fail("the person was never the caller in 30 new games")
     before = page.locator(".hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     page.wait_for_timeout(2500)  # let the first countdown run a little
     old = int(re.search(r"\d+", page.locator(".prompt .countdown").inner_text()).group())
