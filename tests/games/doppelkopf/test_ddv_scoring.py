@@ -10,22 +10,11 @@ from __future__ import annotations
 
 import random
 
+from tests.games.doppelkopf.test_scoring import DOKO, FOX, KARL, PAIRS, SOLOIST_1, facts
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf.ddv import settle_ddv
 from tricktable.games.doppelkopf.rules import KONTRA, RE, DealFacts, settle
-
-PAIRS = (RE, KONTRA, RE, KONTRA)
-SOLOIST_1 = (KONTRA, RE, KONTRA, KONTRA)
-FOX, DOKO, KARL = ("fox", "fox"), ("doppelkopf", "dk"), ("karlchen", "k")
 NONE, RE_ONLY, KONTRA_ONLY, BOTH = (-1, -1), (0, -1), (-1, 0), (0, 0)
-
-
-def facts(re_points: int, levels=NONE, re_extras=(), kontra_extras=(), team=PAIRS, lone=False,
-          re_tricks: int | None = None) -> DealFacts:
-    if re_tricks is None:
-        re_tricks = 12 if re_points == 240 else 0 if re_points == 0 else 6
-    return DealFacts(tuple(team), lone, (re_points, 240 - re_points), (re_tricks, 12 - re_tricks), tuple(levels),
-                     (list(re_extras), list(kontra_extras)))
 
 
 def ddv(f: DealFacts) -> tuple[list[tuple[str, int, int]], list[int]]:
