@@ -14,16 +14,26 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The compiled playout kernels (tricktable/speedups.py): rebuilt when a kernel
+# changes; a failed compile says why and leaves the pure-Python kernels in use
+# (the loader never runs a build older than its source either way).
+NATIVE := tricktable/_native/.built
+KERNELS := $(wildcard tricktable/bots/*_kernel.py)
+
+$(NATIVE): $(STAMP) $(KERNELS) tricktable/speedups.py
+	@if $(PY) -m tricktable.speedups build; then touch $@; \
+	else echo "speedups: not every kernel compiled; those run in pure Python (see above)"; fi
+
+install: $(STAMP) $(NATIVE)
 
 # The web card room at http://$(HOST):$(PORT)/ with SQLite in ./data.
-run: $(STAMP)
+run: $(STAMP) $(NATIVE)
 	$(VENV)/bin/tricktable serve --host $(HOST) --port $(PORT)
 
 # Debian's chromium (browser tests) and postgresql (store tests), when missing.
 test-deps:
 	bash scripts/test-deps.sh
 
-test: $(STAMP) test-deps
+test: $(STAMP) $(NATIVE) test-deps
 	$(PY) -m mypy
 	$(PY) -m pytest tricktable tests

@@ -67,6 +67,52 @@ def test_fast_playout_ends_every_rollout_like_the_real_game(game, preset):
     assert played >= 60  # the fast path really ran in a good share of the positions
 
 
+HOUSE_RULES = [
+    ("double-sar", {"ace_on_ace": True, "counting": "kots"}),
+    ("double-sar", {"trump_ace_cannot_seal": True, "no_pile_on_11_12": True}),
+    ("single-sar", {"counting": "kots"}),
+]
+
+
+@pytest.mark.parametrize("game, options", HOUSE_RULES)
+def test_the_court_piece_kernel_follows_the_pile_house_rules_and_counting(game, options, monkeypatch):
+    """Spec "Double Sar — the pile" house rules and the counting modes: the kernel's
+    pile blocks the same captures as ``Pile`` and the game's scoring counts them."""
+    from tricktable.bots import courtpiece
+
+    calls = []
+    play_deal = courtpiece.kernel.play_deal
+    monkeypatch.setattr(courtpiece, "kernel", SimpleNamespace(
+        **{name: getattr(courtpiece.kernel, name) for name in dir(courtpiece.kernel) if name.isupper()},
+        play_deal=lambda *args: calls.append(1) or play_deal(*args)))
+    fast = _search(game)
+    slow = dataclasses.replace(fast, playout=None)
+    rng = random.Random(game)
+    for state in _positions(game, 150, 5, **options):
+        seat = rng.randrange(4)
+        assert rollout(state.clone(), fast, seat) == rollout(state.clone(), slow, seat)
+    assert len(calls) >= 60  # the kernel really played them
+
+
+@pytest.mark.parametrize("game", ["double-sar", "single-sar"])
+def test_the_compiled_court_piece_kernel_plays_the_same_rollouts_as_the_pure_one(game, monkeypatch):
+    """The kernel mypyc compiled at ``make install`` and its pure-Python source end
+    every rollout alike (the compiled one must be there and fresh)."""
+    from tricktable import speedups
+    from tricktable.bots import courtpiece, courtpiece_kernel
+
+    fresh, why = speedups.compiled_is_fresh(courtpiece_kernel.__name__)
+    assert fresh, why
+    assert courtpiece.kernel is not courtpiece_kernel, speedups.status()  # the bots run the compiled one
+    search = _search(game)
+    rng = random.Random(game)
+    jobs = [(state, rng.randrange(4)) for state in _positions(game, 150, 6)]
+    compiled = [rollout(state.clone(), search, seat) for state, seat in jobs]
+    monkeypatch.setattr(courtpiece, "kernel", courtpiece_kernel)
+    assert [rollout(state.clone(), search, seat) for state, seat in jobs] == compiled
+    assert len(set(compiled)) > 2  # real deals with different ends
+
+
 DECLINING = [
     ("euchre", {"stick_the_dealer": False, "defend_alone": True}, "a_rule_it_does_not_know"),  # bidding; lone defence
     ("double-sar", {"ace_on_ace": True}, "must_trump"),  # the state applies captures; a follow rule

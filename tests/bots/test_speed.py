@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -48,3 +49,61 @@ def test_bench_search_prints_both_sides_on_the_same_decisions(capsys):
 def test_plain_bench_still_counts_random_deals(capsys):
     assert cli.main(["bench", "euchre", "--seconds", "0.2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["per_second"] > 0
+
+
+# -- compiled kernels (tricktable/speedups.py) ---------------------------------------
+KERNEL = "tricktable.bots.courtpiece_kernel"
+
+
+def _artefacts_in(tmp_path, monkeypatch):
+    """The real build artefacts copied to a scratch native directory."""
+    import shutil
+
+    from tricktable import speedups
+
+    for path in speedups._artefacts(KERNEL):
+        assert path.exists(), "run make install: the kernel is not compiled"
+        shutil.copy(path, tmp_path / path.name)
+    monkeypatch.setattr(speedups, "NATIVE_DIR", tmp_path)
+    return speedups._artefacts(KERNEL)
+
+
+def test_a_fresh_compiled_kernel_is_loaded_under_its_own_name(tmp_path, monkeypatch):
+    from tricktable import speedups
+
+    _artefacts_in(tmp_path, monkeypatch)
+    monkeypatch.delenv(speedups.PURE_ENV, raising=False)
+    module = speedups.load(KERNEL)
+    assert module.__name__ == "_tt_courtpiece_kernel" and module.__file__.endswith(speedups.SUFFIX)
+    assert speedups.status()[KERNEL].startswith("compiled")
+
+
+def test_a_stale_compiled_kernel_is_never_used(tmp_path, monkeypatch):
+    """An edited kernel source (its hash no longer the one the build recorded) runs
+    in pure Python until the next build."""
+    from tricktable import speedups
+    from tricktable.bots import courtpiece_kernel
+
+    _, stamp = _artefacts_in(tmp_path, monkeypatch)
+    monkeypatch.delenv(speedups.PURE_ENV, raising=False)
+    stamp.write_text("0" * 64 + "\n")
+    assert speedups.compiled_is_fresh(KERNEL) == (False, "compiled from an older source: stale, not used "
+                                                         "(run make install)")
+    assert speedups.load(KERNEL) is courtpiece_kernel
+    assert "stale" in speedups.status()[KERNEL] and "pure Python" in speedups.status()[KERNEL]
+
+
+def test_a_failed_build_leaves_the_pure_module_in_use_and_says_why(tmp_path, monkeypatch, capsys):
+    from tricktable import speedups
+    from tricktable.bots import courtpiece_kernel
+
+    extension, stamp = _artefacts_in(tmp_path, monkeypatch)
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(x: int) -> str:\n    return x\n")  # mypyc refuses a type error
+    monkeypatch.setattr(speedups, "source_of", lambda name: broken)
+    monkeypatch.setattr(speedups, "BUILD_DIR", tmp_path / "build")
+    assert speedups.build([KERNEL]) == [KERNEL]
+    assert "NOT compiled, the pure-Python module will be used" in capsys.readouterr().err
+    assert not extension.exists() and not stamp.exists()  # no older build is left to load
+    monkeypatch.setattr(speedups, "source_of", lambda name: Path(courtpiece_kernel.__file__))
+    assert speedups.load(KERNEL) is courtpiece_kernel

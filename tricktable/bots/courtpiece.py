@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
+from tricktable import speedups
 from tricktable.bots.base import note_trick, strongest_play
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
@@ -32,7 +33,15 @@ from tricktable.core.protocol import GameSpec, GameState
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, action_text, parse_action
 from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
+from tricktable.games.courtpiece.scoring import SevenTricks
 from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, CourtPieceState, cards_in
+from tricktable.games.courtpiece.tricks import Pile, SingleTricks
+from tricktable.games.courtpiece.trump import Called
+
+if TYPE_CHECKING:
+    from tricktable.bots import courtpiece_kernel as kernel
+else:
+    kernel = speedups.load("tricktable.bots.courtpiece_kernel")
 
 HONOUR_POINTS = {ACE: 3.0, KING: 2.0, QUEEN: 1.0, JACK: 0.5}
 LENGTH_POINTS = 3.0
@@ -412,6 +421,49 @@ def _seat_to_move(table: Table, state: CourtPieceState, seat: int) -> None:
     table.trump_hidden, table.after_reveal = state.down >= 0, state.must_trump
 
 
+HOUSE_RULES = (("ace_on_ace", kernel.ACE_ON_ACE), ("trump_ace_cannot_seal", kernel.TRUMP_ACE_CANNOT_SEAL),
+               ("no_pile_on_11_12", kernel.NO_PILE_ON_11_12))
+"""The pile's house rules as the kernel's rule bits."""
+
+
+def kernel_rules(state: CourtPieceState) -> int:
+    """The variant's trick value and end of deal as the kernel's rule bits; -1 where
+    the kernel does not model the variant (a trump not called, Be-Ranga's wait for
+    trump, Mendikot's tens)."""
+    variant = state.variant
+    if type(variant.trump) is not Called or type(variant.scoring) is not SevenTricks:
+        return -1
+    tricks = variant.tricks
+    if type(tricks) is SingleTricks:
+        return kernel.SEVEN_TRICKS
+    if type(tricks) is not Pile or tricks.wait_for_trump:
+        return -1
+    rules = kernel.SEVEN_TRICKS | kernel.PILE
+    options = state.options
+    for name, bit in HOUSE_RULES:
+        if options.get(name):
+            rules |= bit
+    return rules
+
+
+def kernel_playout(state: GameState, seat: int) -> float | None:
+    """Double Sar and Single Sar rollouts after the first trick: the card play in
+    the compiled kernel (the family's rules on masks, ``courtpiece_kernel``), then
+    the game's own scoring on the tricks each team counts.  The state keeps only
+    that result (captured tricks, outcome, points), not the cards.  Elsewhere
+    (the first trick, options the kernel does not follow) as ``playout``."""
+    assert isinstance(state, CourtPieceState)
+    rules = kernel_rules(state)
+    if (rules < 0 or state.phase != PLAYING or not state.tricks or state.trump == NO_TRUMP
+            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+        return playout(state, seat, decide, heuristic_action)
+    captured = state.captured
+    kernel.play_deal(state.hands, state.trump, state.leader, state.trick, state.tricks, captured, state.pile,
+                     state.open_seat, state.open_card, rules)
+    state.finish(*state.variant.scoring.resolve(state))
+    return team_value(state, seat)
+
+
 # -- search ------------------------------------------------------------------------
 def _spec() -> GameSpec:
     from tricktable.games.courtpiece import DOUBLE_SAR
@@ -419,8 +471,7 @@ def _spec() -> GameSpec:
     return DOUBLE_SAR
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text,
-                    playout=partial(playout, decide=decide, policy=heuristic_action))
+SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text, playout=kernel_playout)
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 ROLLOUTS_PER_MS = 1.5
