@@ -447,14 +447,15 @@ def kernel_rules(state: CourtPieceState) -> int:
 
 
 def kernel_playout(state: GameState, seat: int) -> float | None:
-    """Double Sar and Single Sar rollouts after the first trick: the card play in
-    the compiled kernel (the family's rules on masks, ``courtpiece_kernel``), then
-    the game's own scoring on the tricks each team counts.  The state keeps only
-    that result (captured tricks, outcome, points), not the cards.  Elsewhere
-    (the first trick, options the kernel does not follow) as ``playout``."""
+    """Double Sar and Single Sar rollouts once the first card is down: the card
+    play in the compiled kernel (the family's rules on masks, ``courtpiece_kernel``),
+    then the game's own scoring on the tricks each team counts.  The state keeps
+    only that result (captured tricks, outcome, points), not the cards.  Elsewhere
+    (the first lead, which may change trump; options the kernel does not follow)
+    as ``playout``."""
     assert isinstance(state, CourtPieceState)
     rules = kernel_rules(state)
-    if (rules < 0 or state.phase != PLAYING or not state.tricks or state.trump == NO_TRUMP
+    if (rules < 0 or state.phase != PLAYING or not (state.tricks or state.trick) or state.trump == NO_TRUMP
             or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
         return playout(state, seat, decide, heuristic_action)
     captured = state.captured

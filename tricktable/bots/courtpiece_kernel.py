@@ -182,31 +182,34 @@ def choose_lead(seat: int, hand: int, trump: int, unseen: int, voids: list[int],
         last_trick_ahead = pile >= 0 and tricks_played == TRICKS - 2
         if not _ranks(unseen, trump) & _above(top) and not (last_trick_ahead and COUNT[trump_ranks] == 1):
             return 13 * trump + top  # draw the opponents' trumps while we hold the most
-    best, best_key = -1, 0
-    for suit in range(4):  # the safe bosses: most unseen cards of the suit first, then the lowest
+    bosses, live = [0, 0, 0, 0], [0, 0, 0, 0]  # the safe bosses: most unseen cards of the suit first, then the lowest
+    plain, length = [0, 0, 0, 0], [0, 0, 0, 0]  # else low from the longest plain suit (keep short ones to ruff)
+    for suit in range(4):
         if suit == trump:
             continue
-        live = _ranks(unseen, suit)
-        bosses = _ranks(hand, suit) & ~_above_or_equal_first_live(live)
-        if not bosses or (trumps_out and opponent_voids >> suit & 1):
-            continue
-        key = -20 * COUNT[live] + LOW[bosses]
-        if best < 0 or key < best_key:
-            best, best_key = 13 * suit + LOW[bosses], key
-    if best >= 0:
-        return best
-    for suit in range(4):  # low from the longest plain suit keeps the short ones for trumping later
-        if suit == trump:
-            continue
-        ranks = _ranks(hand, suit)
-        if not ranks:
-            continue
-        key = -20 * COUNT[ranks] + LOW[ranks]
-        if best < 0 or key < best_key:
-            best, best_key = 13 * suit + LOW[ranks], key
+        unseen_ranks, ranks = _ranks(unseen, suit), _ranks(hand, suit)
+        if not (trumps_out and opponent_voids >> suit & 1):
+            bosses[suit] = ranks & ~_above_or_equal_first_live(unseen_ranks)
+        live[suit], plain[suit], length[suit] = COUNT[unseen_ranks], ranks, COUNT[ranks]
+    best = _lowest_of_longest(bosses, live)
+    if best < 0:
+        best = _lowest_of_longest(plain, length)
     if best >= 0:
         return best
     return 13 * trump + LOW[trump_ranks]
+
+
+def _lowest_of_longest(candidates: list[int], lengths: list[int]) -> int:
+    """The lowest candidate (rank masks per suit) of the suit with the greatest
+    ``lengths``, then the lowest rank, then the lowest suit; -1 if none."""
+    best, best_key = -1, 0
+    for suit in range(4):
+        ranks = candidates[suit]
+        if ranks:
+            key = -20 * lengths[suit] + LOW[ranks]
+            if best < 0 or key < best_key:
+                best, best_key = 13 * suit + LOW[ranks], key
+    return best
 
 
 def _beats(trump: int, card: int, best: int) -> bool:
