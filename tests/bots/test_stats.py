@@ -38,3 +38,33 @@ def test_selfplay_gives_the_search_bots_the_budget_asked_for(monkeypatch, capsys
     monkeypatch.setattr(players.SearchBot, "choose", choose)
     assert cli.main(["selfplay", "euchre", "--bot", "search", "--budget-ms", "5", "--deals", "1", "--json"]) == 0
     assert budgets and set(budgets) == {5.0}
+
+
+def _stats(capsys, game: str, deals: int) -> dict:
+    assert cli.main(["selfplay", game, "--bot", "heuristic", "--deals", str(deals), "--stats", "--json"]) == 0
+    stats: dict = json.loads(capsys.readouterr().out)["stats"]
+    return stats
+
+
+def test_doppelkopf_stats_count_announcements_by_level_and_solo_wins(capsys):
+    stats = _stats(capsys, "doppelkopf", 150)
+    levels = stats["announcements_by_highest_level"]
+    assert list(levels) == ["re/kontra", "no 90", "no 60", "no 30", "schwarz"]
+    made = sum(level["n"] for level in levels.values())
+    assert made == round(stats["announcement_rate"] * 150)
+    won = sum(level["n"] * level["success"] for level in levels.values())
+    assert abs(won / made - stats["announcement_success"]) < 0.01
+    assert levels["no 60"]["n"] == 0  # the rules never announce beyond no 90
+    assert stats["announcements_against_solos"]["n"] == 0  # nor against a solo
+    assert 0 <= stats["solo_win_rate"] <= 1 and 0 <= stats["silent_solo_win_rate"] <= 1
+
+
+def test_court_piece_stats_in_every_game_of_the_family(capsys):
+    for game in ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"):
+        stats = _stats(capsys, game, 40)
+        assert stats["deals"] == 40
+        assert abs(sum(stats["outcome_rates"].values()) - 1) < 0.01
+        assert 0.3 < stats["callers_win_rate"] < 0.95
+        assert stats["new_cards_rate"] == 0  # new cards is a person's privilege
+        hidden = game in ("hidden-trump", "mendikot")
+        assert (stats["reveal_rate"] > 0) == hidden

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
@@ -75,3 +75,16 @@ def make_bot(name: str, seed: str = "bot", **settings: Any) -> Bot:
     if name not in BOTS:
         raise GameError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
     return BOTS[name](seed=seed, **settings)
+
+
+def spare_partners_trick(legal: Sequence[str], seat: int, holder: int, last: bool,
+                         trumps: Collection[str]) -> list[str]:
+    """The candidates without the ``trumps`` among them when ``seat`` plays ``last`` to
+    a trick its partner (``holder``, opposite) holds and could throw off instead:
+    trumping a partner's sure trick spends a trump and wins nothing for the team, and
+    players count it a fault however search's sampled worlds weigh it (issue 14,
+    "Behaviour a player respects"; search did so now and then in Be-Ranga and Double Sar)."""
+    kept = [text for text in legal if text not in trumps]
+    if last and holder == (seat + 2) % 4 and any(text.startswith("play ") for text in kept):
+        return kept
+    return list(legal)

@@ -24,7 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from tricktable import speedups
-from tricktable.bots.base import note_trick, strongest_play
+from tricktable.bots.base import note_trick, spare_partners_trick, strongest_play
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
@@ -338,7 +338,8 @@ def played_mask(obs: CourtPieceObservation) -> int:
 
 def distinct_actions(obs: Observation) -> list[str]:
     """``bot_actions`` without cards that are equivalent to a lower one: two cards of
-    a suit with every card between them already played win and lose alike."""
+    a suit with every card between them already played win and lose alike; and no
+    trump on a trick the partner holds in last seat (``sparing_partner``)."""
     assert isinstance(obs, CourtPieceObservation)
     legal = bot_actions(obs)
     gone = played_mask(obs)
@@ -355,7 +356,20 @@ def distinct_actions(obs: Observation) -> list[str]:
         if below >= 0 and SUIT_OF[below] == SUIT_OF[c] and hand >> below & 1 and f"play {card_text(below)}" in legal:
             continue  # the next lower live card is ours and playable: same effect
         kept.append(text)
-    return kept
+    return sparing_partner(obs, kept)
+
+
+def sparing_partner(obs: CourtPieceObservation, legal: list[str]) -> list[str]:
+    """``spare_partners_trick`` where trump is open to all (not while it lies face
+    down, nor in Be-Ranga's trick that sets it), unless winning the trick would capture
+    the pile for this seat itself (Double Sar, Be-Ranga)."""
+    hidden, pile, trick = obs.hidden, obs.pile, obs.trick
+    trump = obs.trump
+    if (not trick or trump is None or (hidden and hidden.trump_hidden) or obs.trump_trick == len(obs.tricks) + 1
+            or (pile and pile.open_pair and pile.open_pair.seat == obs.seat) or SUIT_OF[trick[0][1]] == trump):
+        return legal
+    trumps = [t for t in legal if t.startswith("play ") and SUIT_OF[parse_card(t.split()[1])] == trump]
+    return spare_partners_trick(legal, obs.seat, trick_winner(trump, trick)[0], len(trick) == 3, trumps)
 
 
 # -- fast playout (rollouts) --------------------------------------------------------

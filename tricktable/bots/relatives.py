@@ -315,7 +315,7 @@ def distinct_actions(obs: Observation) -> list[str]:
             if SUIT_OF[c] not in lows or rank_of(c) < rank_of(parse_card(lows[SUIT_OF[c]].split()[2])):
                 lows[SUIT_OF[c]] = t
         kept = {t for t in kept if t not in swaps or t in lows.values()}
-    return [t for t in legal if t in kept]
+    return cp.sparing_partner(obs, [t for t in legal if t in kept])  # again: a ten of trump may be back
 
 
 def _ten_matters(gone: int, c: int) -> bool:

@@ -2,7 +2,9 @@
 
 They show whether the bots bid and play sensibly over many deals: in Euchre a
 lone hand should be rare and usually succeed, the stuck dealer should often be
-euchred but not always, and makers should make most contracts.
+euchred but not always, and makers should make most contracts; in Doppelkopf
+announcements and solos should mostly win; in the Court Piece family the calling
+team should usually keep its trump, and passing or changing trump should pay.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from tricktable.core.protocol import GameState
 from tricktable.games import entry
 from tricktable.games.doppelkopf.observation import Team, doppelkopf_observation
+from tricktable.games.doppelkopf.rules import ANNOUNCE_NAMES
 
 
 class Stats:
@@ -75,19 +78,32 @@ class EuchreStats(Stats):
 
 
 class DoppelkopfStats(Stats):
+    """Contracts, solos and whether the soloist won them, and announcements: a team's
+    announcement succeeds when the team wins (its target is that of its highest
+    announcement), counted in all and by that highest level."""
+
     def add(self, state: GameState) -> None:
         counts = self.counts
         counts["deals"] += 1
         # The finished deal as a seat sees it: everything is public at the end.
         obs = doppelkopf_observation(state.observe(0))
         contract = obs.contract
-        counts[f"contract {'solo' if contract and contract.is_solo else contract.value if contract else 'none'}"] += 1
+        kind = "solo" if contract and contract.is_solo else contract.value if contract else "none"
+        counts[f"contract {kind}"] += 1
         winner = obs.result.winner if obs.result else None
+        if kind in ("solo", "silent solo"):
+            counts[f"contract {kind} won"] += winner == Team.RE  # the soloist is Re
         for team, level in zip(Team, obs.levels):
             if level >= 0:
+                won = winner == team
                 counts["announcements"] += 1
-                counts["announcements won"] += winner == team
+                counts["announcements won"] += won
                 counts["further announcements"] += level >= 1
+                counts[f"highest {ANNOUNCE_NAMES[level]}"] += 1
+                counts[f"highest {ANNOUNCE_NAMES[level]} won"] += won
+                if kind == "solo" and team == Team.KONTRA:
+                    counts["against a solo"] += 1
+                    counts["against a solo won"] += won
 
     def summary(self) -> dict[str, Any]:
         c = self.counts
@@ -95,36 +111,65 @@ class DoppelkopfStats(Stats):
         return {
             "deals": deals,
             "solo_rate": rate(c["contract solo"], deals),
+            "solo_win_rate": rate(c["contract solo won"], c["contract solo"]),
             "silent_solo_rate": rate(c["contract silent solo"], deals),
+            "silent_solo_win_rate": rate(c["contract silent solo won"], c["contract silent solo"]),
             "marriage_rate": rate(c["contract marriage"], deals),
             "poverty_rate": rate(c["contract poverty"], deals),
             "announcement_rate": rate(c["announcements"], deals),
             "announcement_success": rate(c["announcements won"], c["announcements"]),
             "further_announcement_rate": rate(c["further announcements"], deals),
+            "announcements_by_highest_level": {
+                name: {"n": c[f"highest {name}"], "success": rate(c[f"highest {name} won"], c[f"highest {name}"])}
+                for name in ANNOUNCE_NAMES},
+            "announcements_against_solos": {"n": c["against a solo"],
+                                            "success": rate(c["against a solo won"], c["against a solo"])},
         }
 
 
 class CourtPieceStats(Stats):
+    """The whole Court Piece family: how often the calling team keeps its trump call
+    (wins the deal), how deals end (kots, Mendikot's tens, whitewashes), and whether
+    passing the call to the partner, changing trump and (hidden trump) asking to see
+    it happen often and pay."""
+
     def add(self, state: GameState) -> None:
-        from tricktable.games.courtpiece.actions import CHANGE, PASS
+        from tricktable.games.courtpiece.actions import CHANGE, NEW_CARDS, PASS
 
         counts = self.counts
         counts["deals"] += 1
-        outcome = getattr(state, "outcome")
-        counts[outcome] += 1
-        counts["passed to partner"] += PASS in state.history
-        counts["changed trump"] += any(CHANGE <= a < CHANGE + 4 for a in state.history)
+        counts[f"outcome {getattr(state, 'outcome')}"] += 1
+        callers = getattr(state, "callers")
+        callers_won = getattr(state, "winners") == callers
+        passed = PASS in state.history
+        changed = any(CHANGE <= a < CHANGE + 4 for a in state.history)
+        revealed_by = getattr(state, "revealed_by")
+        counts["callers won"] += callers_won
+        counts["passed to partner"] += passed
+        counts["passed to partner, callers won"] += passed and callers_won
+        counts["changed trump"] += changed
+        counts["changed trump, callers won"] += changed and callers_won
+        counts["new cards"] += NEW_CARDS in state.history
+        counts["revealed"] += revealed_by >= 0
+        counts["revealed by the callers"] += revealed_by >= 0 and revealed_by % 2 == callers
 
     def summary(self) -> dict[str, Any]:
         c = self.counts
         deals = c["deals"]
+        outcomes = {key[len("outcome "):]: rate(n, deals) for key, n in sorted(c.items()) if key.startswith("outcome ")}
         return {
             "deals": deals,
-            "callers_win_rate": rate(c["callers_won"] + c["callers_kot"], deals),
-            "kot_rate": rate(c["callers_kot"], deals),
-            "goon_kot_rate": rate(c["goon_kot"], deals),
+            "callers_win_rate": rate(c["callers won"], deals),
+            "outcome_rates": outcomes,
+            "kot_rate": outcomes.get("callers_kot", 0.0),
+            "goon_kot_rate": outcomes.get("goon_kot", 0.0),
             "pass_to_partner_rate": rate(c["passed to partner"], deals),
+            "pass_to_partner_callers_win": rate(c["passed to partner, callers won"], c["passed to partner"]),
             "change_trump_rate": rate(c["changed trump"], deals),
+            "change_trump_callers_win": rate(c["changed trump, callers won"], c["changed trump"]),
+            "new_cards_rate": rate(c["new cards"], deals),
+            "reveal_rate": rate(c["revealed"], deals),
+            "reveal_by_callers_share": rate(c["revealed by the callers"], c["revealed"]),
         }
 
 

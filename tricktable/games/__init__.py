@@ -81,11 +81,11 @@ ENTRIES: tuple[GameEntry, ...] = (
     GameEntry("single-sar", "tricktable.games.courtpiece:SINGLE_SAR", "tricktable.bots.courtpiece", _PARTNERS,
               "courtpiece", "single-sar", BOTS_NO_NEW_CARDS, stats="CourtPieceStats"),
     GameEntry("hidden-trump", "tricktable.games.courtpiece:HIDDEN_TRUMP", "tricktable.bots.relatives", _PARTNERS,
-              "courtpiece", "hidden-trump", BOTS_NO_NEW_CARDS),
+              "courtpiece", "hidden-trump", BOTS_NO_NEW_CARDS, stats="CourtPieceStats"),
     GameEntry("be-ranga", "tricktable.games.courtpiece:BE_RANGA", "tricktable.bots.relatives", _PARTNERS,
-              "courtpiece", "be-ranga", BOTS_NO_NEW_CARDS),
+              "courtpiece", "be-ranga", BOTS_NO_NEW_CARDS, stats="CourtPieceStats"),
     GameEntry("mendikot", "tricktable.games.courtpiece:MENDIKOT", "tricktable.bots.relatives", _PARTNERS,
-              "courtpiece", "mendikot", BOTS_NO_NEW_CARDS),
+              "courtpiece", "mendikot", BOTS_NO_NEW_CARDS, stats="CourtPieceStats"),
 )
 REGISTRY: Mapping[str, GameEntry] = MappingProxyType({entry.name: entry for entry in ENTRIES})
 GAMES: tuple[str, ...] = tuple(REGISTRY)
