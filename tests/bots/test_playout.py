@@ -113,6 +113,53 @@ def test_the_compiled_court_piece_kernel_plays_the_same_rollouts_as_the_pure_one
     assert len(set(compiled)) > 2  # real deals with different ends
 
 
+@pytest.mark.parametrize("preset", [None, "ddv"])
+def test_the_compiled_doppelkopf_kernel_plays_the_same_rollouts_as_the_pure_one(preset, monkeypatch):
+    """The Doppelkopf kernel mypyc compiled at ``make install`` and its pure-Python
+    source end every rollout alike (the compiled one must be there and fresh)."""
+    from tricktable import speedups
+    from tricktable.bots import doppelkopf, doppelkopf_kernel
+
+    fresh, why = speedups.compiled_is_fresh(doppelkopf_kernel.__name__)
+    assert fresh, why
+    assert doppelkopf.kernel is not doppelkopf_kernel, speedups.status()  # the bots run the compiled one
+    search = _search("doppelkopf")
+    rng = random.Random(preset)
+    jobs = [(state, rng.randrange(4)) for state in _positions("doppelkopf", 150, 7, preset, schweinchen=True)]
+    compiled = [rollout(state.clone(), search, seat) for state, seat in jobs]
+    doppelkopf.install_tables(doppelkopf_kernel)
+    monkeypatch.setattr(doppelkopf, "kernel", doppelkopf_kernel)
+    assert [rollout(state.clone(), search, seat) for state, seat in jobs] == compiled
+    assert len(set(compiled)) > 2  # real deals with different ends
+
+
+DOPPELKOPF_HOUSE = [
+    {"schweinchen": True},
+    {"schweinchen": True, "superschweinchen": True},
+    {"without_nines": True, "schweinchen": True, "superschweinchen": True},
+    {"second_heart_ten": True, "throwing_in": True, "bock": True},
+]
+"""House rules the Doppelkopf playout models (spec "House rules"): pigs and superpigs
+(each seat plays by the rank table it knows of), 40 cards without nines, the second
+10♥; throwing in and bock rounds change nothing in the card play."""
+
+
+@pytest.mark.parametrize("options", DOPPELKOPF_HOUSE, ids=lambda o: "+".join(o))
+def test_doppelkopf_playout_follows_the_house_rules_it_models(options):
+    fast = _search("doppelkopf")
+    slow = dataclasses.replace(fast, playout=None)
+    rng = random.Random(str(options))
+    played = pigs = 0
+    for state in _positions("doppelkopf", 200, 5, **options):
+        seat = rng.randrange(4)
+        value = _fast(fast, state, seat)
+        played += value is not None
+        pigs += value is not None and state.pigs >= 0
+        assert rollout(state.clone(), fast, seat) == rollout(state.clone(), slow, seat)
+    assert played >= 40
+    assert pigs >= 3 or not options.get("schweinchen")  # pigs were really held in some of them
+
+
 DECLINING = [
     ("euchre", {"stick_the_dealer": False, "defend_alone": True}, "a_rule_it_does_not_know"),  # bidding; lone defence
     ("double-sar", {"ace_on_ace": True}, "must_trump"),  # the state applies captures; a follow rule

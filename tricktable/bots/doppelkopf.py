@@ -29,20 +29,23 @@ plays both, and a rollout player knows no more than it would at the table.
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Sequence
 
-from tricktable.bots.base import strongest_play
+from tricktable import speedups
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame
 from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, parse_card, rank_of
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
+from tricktable.games.doppelkopf import house
+from tricktable.games.doppelkopf.actions import announcement_level
 from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation, partners_of
 from tricktable.games.doppelkopf.rules import (
     AD,
     FACE_MASK,
+    FOLLOW,
     HIGHER,
     NORMAL,
     POINTS,
@@ -54,12 +57,15 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP,
     TRUMP_MASK,
     TRUMP_ORDER,
-    face_mask,
-    faces_of,
 )
 from tricktable.games.doppelkopf.spec import SPEC
 from tricktable.games.doppelkopf.state import PLAYING, DoppelkopfState
 from tricktable.games.doppelkopf.views import known_teams, public_contract
+
+if TYPE_CHECKING:
+    from tricktable.bots import doppelkopf_kernel as kernel
+else:
+    kernel = speedups.load("tricktable.bots.doppelkopf_kernel")
 
 TOP_TRUMPS = 5
 """10♥ and the four queens ranks: a "high" trump in hand strength."""
@@ -85,89 +91,24 @@ FULL_HAND = 12
 BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
 
 
+
+def install_tables(module: ModuleType) -> None:
+    """Give a kernel module (compiled or pure) the game's own tables and faces."""
+    module.install(SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, ACE, BLACK_ACES)
+
+
+install_tables(kernel)
+
+
 # -- card play ---------------------------------------------------------------------
-def beats(table: int, card_face: int, best: int) -> bool:
-    """Of two equal cards the first played wins, so only a higher card beats."""
-    suit, best_suit = SUIT[table][card_face], SUIT[table][best]
-    if suit == best_suit:
-        return POWER[table][card_face] > POWER[table][best]
-    return suit == TRUMP
-
-
-# (seat, card) holding a trick so far: trick_winner(trump or table, trick)
-trick_winner = partial(strongest_play, beats)
-
-
-def is_boss(t: Situation, card_face: int) -> bool:
-    """No unseen card of the same suit ranks higher (nor equal: a copy played
-    earlier in the trick would win)."""
-    return HIGHER[t.table][card_face] & ~t.seen_twice() == 0
-
-
-def holds(t: Situation, card_face: int, after: Sequence[int]) -> bool:
-    """A trick won by ``card_face`` stays ours: nobody after is an opponent, or the
-    card is the boss and (for a plain card) the suit is led for the first time."""
-    opponents = [s for s in after if s not in t.partners]
-    if not opponents:
-        return True
-    if not is_boss(t, card_face):
-        return False
-    suit = SUIT[t.table][card_face]
-    return suit == TRUMP or not t.led_suits >> suit & 1
-
-
-def seats_after(t: Situation) -> list[int]:
-    return [(t.seat + i) % 4 for i in range(1, 4 - len(t.trick))]
-
-
 def choose_card(t: Situation, legal: Sequence[int]) -> int:
-    if len(legal) == 1:
-        return legal[0]
-    return follow(t, legal) if t.trick else lead(t, legal)
-
-
-def cheapest(t: Situation, cards: Sequence[int]) -> int:
-    """Fewest points, then lowest rank; the fox last of all."""
-    return min(cards, key=lambda f: (f == AD and t.table == NORMAL, POINTS[f], POWER[t.table][f]))
-
-
-def follow(t: Situation, legal: Sequence[int]) -> int:
-    table, power = t.table, POWER[t.table]
-    win_seat, win_card = trick_winner(table, t.trick)
-    after = seats_after(t)
-    ours = win_seat in t.partners
-    if ours and holds(t, win_card, after):
-        # Grease the partner's sure trick: the most points (the fox is safe here).
-        return max(legal, key=lambda f: (POINTS[f], f == AD, -power[f]))
-    winners = [f for f in legal if beats(table, f, win_card)]
-    if not winners or ours:
-        return cheapest(t, legal)
-    safe = [f for f in winners if holds(t, f, after)]
-    if safe:
-        return min(safe, key=lambda f: (power[f], -POINTS[f]))
-    points = sum(POINTS[f] for _, f in t.trick)
-    if not after or points >= 10:
-        # Win it, but never with the fox unless nothing else wins.
-        return min(winners, key=lambda f: (f == AD and table == NORMAL, power[f]))
-    return cheapest(t, legal)
-
-
-def lead(t: Situation, legal: Sequence[int]) -> int:
-    table, power = t.table, POWER[t.table]
-    plain = [f for f in legal if SUIT[table][f] != TRUMP]
-    aces = [f for f in plain if rank_of(f) == ACE and not t.led_suits >> SUIT[table][f] & 1]
-    black = [f for f in aces if f in BLACK_ACES]
-    if black:
-        return black[0]  # a black ace while the suit may still go round once
-    if aces:
-        return aces[0]
-    trumps = [f for f in legal if SUIT[table][f] == TRUMP]
-    bosses = [f for f in trumps if is_boss(t, f)]
-    if bosses and len(trumps) >= 4:
-        return max(bosses, key=lambda f: power[f])
-    if plain:
-        return min(plain, key=lambda f: (POINTS[f], power[f]))
-    return cheapest(t, trumps)
+    """The card-play rules (``doppelkopf_kernel.choose_card``, on ints: the fast
+    playout calls them on its own tallies) for a ``Situation``."""
+    partners = 0
+    for s in t.partners:
+        partners |= 1 << s
+    return kernel.choose_card(t.seat, t.table, [s for s, _ in t.trick], [f for _, f in t.trick], t.seen_twice(),
+                              t.led_suits, partners, legal)
 
 
 # -- bidding and announcements ---------------------------------------------------------
@@ -244,6 +185,21 @@ def should_accept(hand: Sequence[int]) -> bool:
     return trump_count(hand, NORMAL) >= ACCEPT_TRUMPS and high_trumps(hand, NORMAL) >= ACCEPT_HIGH
 
 
+def announcement(situation: Situation, legal: Sequence[str], bock: int = 1) -> str | None:
+    """The announcement the rules make among the ``legal`` texts, or None (in play;
+    the fast playout asks this too, with the one open announcement as ``legal``)."""
+    if against_solo(situation):
+        return None
+    hand, table = situation.hand, situation.table
+    if "re" in legal and should_announce(hand, table, bock):
+        return "re"
+    if "kontra" in legal and should_announce(hand, table, bock, kontra=True):
+        return "kontra"
+    if "no 90" in legal and should_announce_no_90(hand, table, bock):
+        return "no 90"
+    return None
+
+
 def triple_cost(text: str, table: int, giving: bool) -> tuple[float, ...]:
     """Giving: all trumps go anyway; give the fewest points.  Returning: keep
     trumps, return plain cards with the fewest points."""
@@ -265,14 +221,9 @@ def choose_text(situation: Situation, legal: Sequence[str], bock: int = 1) -> st
         return "accept" if should_accept(hand) else "decline"
     if phase == Phase.RETURNING:
         return min(legal, key=lambda text: triple_cost(text, NORMAL, False))
-    table = situation.table
-    if not against_solo(situation):
-        if "re" in legal and should_announce(hand, table, bock):
-            return "re"
-        if "kontra" in legal and should_announce(hand, table, bock, kontra=True):
-            return "kontra"
-        if "no 90" in legal and should_announce_no_90(hand, table, bock):
-            return "no 90"
+    announced = announcement(situation, legal, bock)
+    if announced is not None:
+        return announced
     plays = [parse_card(text.split()[1]) for text in legal if text.startswith("play ")]
     return "play " + card_text(choose_card(situation, plays))
 
@@ -312,64 +263,117 @@ def seat_value(state: GameState, seat: int) -> float:
 
 # -- fast playout (rollouts) --------------------------------------------------------
 PLAYOUT_OPTIONS = frozenset({"second_heart_ten", "soloist_leads", "karlchen_only_by_winning", "poverty",
-                             "ddv_scoring", "winner_doppelkopf_1"})
-"""The options the fast playout follows: the state applies them all (it still takes
-every card); an option it does not know (one that may change what a seat knows,
-say) keeps the rollout in the real game."""
+                             "ddv_scoring", "winner_doppelkopf_1", "schweinchen", "superschweinchen",
+                             "throwing_in", "bock", "without_nines", "tournament_list"})
+"""The options the fast playout follows: the trick winner, announcements, marriage and
+scoring are the state's own, pigs and superpigs are in its rank table (and each seat
+plays by the table it knows, ``house.known_table``); throwing in, bock rounds and the
+tournament list change nothing once the cards are played.  An option it does not know
+(one that may change what a seat knows, say) keeps the rollout in the real game."""
 
 
-class _Knowledge:
-    """Each seat's ``Situation`` parts that rarely change during a playout, kept
-    between cards: its hand as faces (until it plays), its view of the contract
-    (fixed once play starts) and of the teams (until a Q♣, an announcement or the
-    marriage shows more)."""
+class _Host:
+    """What the playout kernel asks the game, answered by the (sampled) state itself."""
 
-    def __init__(self, world: DoppelkopfState):
-        self.contracts = [public_contract(world, seat) for seat in range(4)]
-        self.hands: dict[int, tuple[int, ...]] = {}
-        self.partners: dict[tuple[int, ...], frozenset[int]] = {}
+    def __init__(self, world: DoppelkopfState, seat: int):
+        self.world, self.seat = world, seat
+        self.fixed: list[int] | None = None  # the partners, once every team is public
 
-    def situation(self, world: DoppelkopfState, seat: int) -> Situation:
-        """``world.situation(seat)`` (``build_situation``) from the kept parts."""
-        hand_ids = world.hands[seat]
-        hand = self.hands.get(hand_ids)
-        if hand is None:
-            faces = faces_of(hand_ids & FACE_MASK) + faces_of(hand_ids >> COPY_OFFSET & FACE_MASK)
-            hand = self.hands[hand_ids] = tuple(sorted(faces))
-        queens = world.queens_played
-        evidence = (seat, world.announced, queens[0], queens[1], queens[2], queens[3], world.partner,
-                    world.marriage_pending, hand_ids >> QC & 1, hand_ids >> (QC + COPY_OFFSET) & 1)
-        partners = self.partners.get(evidence)
-        if partners is None:
-            partners = self.partners[evidence] = partners_of(seat, known_teams(world, seat))
-        seen_ids = world.played | hand_ids
-        twice = seen_ids & seen_ids >> COPY_OFFSET & FACE_MASK
-        leader = world.leader
-        trick = tuple(((leader + index) & 3, c) for index, c in enumerate(world.trick))
-        return Situation(seat, Phase.PLAYING, self.contracts[seat], world.table, hand, trick,
-                         face_mask(seen_ids) | twice << COPY_OFFSET, world.led_suits, partners)
+    def partners(self, once: list[int], both: list[int]) -> list[int]:
+        if self.fixed is not None:
+            return self.fixed
+        world = self.world
+        world.hands = [_ids(once[s], both[s]) for s in range(4)]  # known_teams reads the seat's own queens
+        masks, complete = [], True
+        for seat in range(4):
+            teams = known_teams(world, seat)
+            masks.append(sum(1 << s for s in partners_of(seat, teams)))
+            complete = complete and None not in teams
+        if complete:  # every seat knows every team (a solo, a decided marriage...): nothing more to learn
+            self.fixed = masks
+        return masks
+
+    def open_level(self, seat: int) -> int:
+        action = self.world.next_announcement(seat)
+        return announcement_level(action) if action >= 0 else -1
+
+    def announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
+        """The rollout policy's choice (``choose_text``): the rules' ``announcement``, on
+        a ``Situation`` of what it reads (the hand, the table, the contract, the partners)."""
+        world = self.world
+        action = world.next_announcement(seat)
+        situation = Situation(seat, Phase.PLAYING, public_contract(world, seat), table, tuple(hand), (), 0, 0,
+                              frozenset(s for s in range(4) if partners >> s & 1))
+        if announcement(situation, [world.action_text(action)]) is None:
+            return False
+        world.turn = seat
+        world.apply(action)  # the state checks and records it
+        return True
+
+    def tables(self) -> list[int]:
+        world = self.world
+        if world.pigs < 0:
+            return [world.table] * 4
+        return [house.known_table(world, seat, _contract_table(world, seat)) for seat in range(4)]
+
+    def pig_shown(self, seat: int, played: int) -> bool:
+        world = self.world
+        shown = world.pigs_shown, world.superpigs_shown
+        house.note_play(world, seat, played)
+        return (world.pigs_shown, world.superpigs_shown) != shown
+
+    def trick_winner(self, leader: int, cards: Sequence[int], last: bool) -> int:
+        return self.world.trick_winner(leader, cards, last)
+
+    def marriage(self, winner: int, number: int) -> bool:
+        world = self.world
+        if not world.marriage_pending:
+            return False
+        world.decide_marriage(winner, number)
+        return not world.marriage_pending
+
+    def finish(self, once: list[int], both: list[int], leader: int, led_suits: int) -> float:
+        world = self.world
+        world.hands = [0, 0, 0, 0]
+        world.trick = []
+        world.led_suits = led_suits
+        world.leader = world.turn = leader
+        world.score()
+        return seat_value(world, self.seat)
+
+
+def _ids(once: int, both: int) -> int:
+    """An id mask holding these faces (``both``: both copies)."""
+    return once | both << COPY_OFFSET
+
+
+def _faces(ids: int) -> tuple[int, int]:
+    """(faces held at least once, faces held twice) of an id mask."""
+    low, high = ids & FACE_MASK, ids >> COPY_OFFSET & FACE_MASK
+    return low | high, low & high
+
+
+def _contract_table(world: DoppelkopfState, seat: int) -> int:
+    contract = public_contract(world, seat)
+    return contract.table if contract is not None else NORMAL
 
 
 def playout(state: GameState, seat: int) -> float | None:
-    """Finish the card play: the state takes every action (so announcements' card
-    counts, the marriage, the scoring and every option stay the game's), the rules
-    choose a card from a ``Situation`` whose slow parts are kept between cards
-    (``_Knowledge``); where an announcement is open the rollout policy itself
-    decides, so the announcement rules are the bot's one set.  None before the play
+    """Finish the card play on compact data (``doppelkopf_kernel.play_out``): the rules'
+    card choice on running tallies; the trick winner, announcements, marriage, teams,
+    pigs and the scoring are the state's own (``_Host``); where an announcement is open
+    the rules decide as the rollout policy does (``announcement``).  None before the play
     or under options it does not model."""
     world = doppelkopf_state(state)
     if world.phase != PLAYING or not models_options(world.spec, world.options, PLAYOUT_OPTIONS):
         return None
-    knowledge = _Knowledge(world)
-    while world.phase == PLAYING:
-        legal = world.legal_actions()
-        if len(legal) == 1:
-            world.apply(legal[0])
-        elif legal[0] < 52:
-            world.apply(choose_card(knowledge.situation(world, world.turn), list(legal)))
-        else:
-            world.apply(heuristic_action(world))
-    return seat_value(world, seat)
+    hands = [_faces(ids) for ids in world.hands]
+    played_once, played_both = _faces(world.played)
+    pig_faces = (AD, house.superpig_face(world.options)) if world.pigs >= 0 else (-1, -1)
+    return kernel.play_out(_Host(world, seat), world.table, [h[0] for h in hands], [h[1] for h in hands],
+                           played_once, played_both, world.counts, world.queens_played, world.won_points,
+                           world.won_tricks, world.tricks, world.trick, world.leader, world.turn, world.led_suits,
+                           world.tricks_total, pig_faces)
 
 
 # -- search ------------------------------------------------------------------------

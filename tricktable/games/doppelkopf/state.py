@@ -187,7 +187,7 @@ class DoppelkopfState(DealState):
                 # The hot path of every playout: inline, cached until the next action.
                 self._playable_mask = playable = self._playable()
                 legal = faces_of(playable)
-                announcement = self._next_announcement(self.turn)
+                announcement = self.next_announcement(self.turn)
                 if announcement >= 0:
                     legal = (announcement, *legal)
             else:
@@ -219,7 +219,7 @@ class DoppelkopfState(DealState):
                 self._legal = None
                 self._play(action)
                 return
-            if not ANNOUNCE_RE <= action <= SCHWARZ or action != self._next_announcement(self.turn):
+            if not ANNOUNCE_RE <= action <= SCHWARZ or action != self.next_announcement(self.turn):
                 raise IllegalAction(self._why_not_announcement(action, self.turn))
             self._record_turn(action)
             self._announce(self.turn, action)
@@ -243,7 +243,7 @@ class DoppelkopfState(DealState):
         may make one now (out of turn, before its next card)."""
         if seat == self.to_move:
             return self.legal_actions()
-        announcement = self._next_announcement(seat) if self.phase == PLAYING else -1
+        announcement = self.next_announcement(seat) if self.phase == PLAYING else -1
         return (announcement,) if announcement >= 0 else ()
 
     def apply_for(self, seat: int, action: int) -> None:
@@ -257,7 +257,7 @@ class DoppelkopfState(DealState):
                               "(out of turn only an announcement may be made)")
         if self.phase != PLAYING:
             raise IllegalAction(f"{self._describe(action)} is not allowed now: announcements begin with the play")
-        if action != self._next_announcement(seat):
+        if action != self.next_announcement(seat):
             raise IllegalAction(self._why_not_announcement(action, seat))
         self._out_of_turn[len(self._history)] = seat
         self._record_by(action, seat)
@@ -449,7 +449,7 @@ class DoppelkopfState(DealState):
         house.find_pigs(self)
 
     # -- announcements -------------------------------------------------------------
-    def _next_announcement(self, seat: int) -> int:
+    def next_announcement(self, seat: int) -> int:
         """The one announcement ``seat`` may make now, or -1.  Levels go one at a
         time; each needs a number of cards still in hand (spec "Announcements")."""
         if self.marriage_pending:
@@ -479,7 +479,7 @@ class DoppelkopfState(DealState):
             return f"{self._describe(action)} is not allowed now: play a card or announce"
         if self.marriage_pending:
             return "nobody may announce before the marriage partner is found"
-        allowed = self._next_announcement(seat)
+        allowed = self.next_announcement(seat)
         if allowed >= 0:
             return f"{self._describe(action)} is not allowed now; your team's next announcement is {self._describe(allowed)}"
         if self.closed[self.team[seat]]:
@@ -566,14 +566,15 @@ class DoppelkopfState(DealState):
         self.won_tricks[winner] += 1
         self.trick = []
         if self.marriage_pending:
-            self._marriage_after_trick(winner, number)
+            self.decide_marriage(winner, number)
         if number == self.tricks_total:
-            self._score()
+            self.score()
         else:
             self.leader = self.turn = winner
 
-    def _marriage_after_trick(self, winner: int, number: int) -> None:
-        """The first other player to win one of the first three tricks marries;
+    def decide_marriage(self, winner: int, number: int) -> None:
+        """After trick ``number`` (won by ``winner``) while the marriage is pending:
+        the first other player to win one of the first three tricks marries;
         if none does, the marriage player plays alone (scored as a solo)."""
         if winner != self.declarer:
             self.partner = winner
@@ -626,7 +627,9 @@ class DoppelkopfState(DealState):
             if c == JC and self.team[(leader + index) & 3] != side:
                 out.append(("karlchen_caught", "Opposing Karlchen (J♣) caught in the last trick"))
 
-    def _score(self) -> None:
+    def score(self) -> None:
+        """Settle the finished card play (a fast playout that played the cards on its own
+        data fills in the tricks and calls this once)."""
         facts = self.facts()
         self.settlement = settle_ddv(facts) if self.options["ddv_scoring"] else settle(facts)
         winner = self.settlement.winner

@@ -1,0 +1,308 @@
+"""Doppelkopf's card-play rules and fast playout on compact data (issue 14, Speed).
+
+The card-play rules (``choose_card``) decide from ints alone: the seat, the rank
+table it plays by, the trick so far as two lists (seats, faces), the faces of
+which it has seen both copies, the plain suits led in finished tricks and its
+known partners as a seat mask.  ``bots.doppelkopf`` calls them for the bot (from
+a ``Situation``) and the playout calls them on its own running tallies, so the
+rules are written once.
+
+``play_out`` finishes the card play of a (sampled) world: hands as face masks
+(once / twice), the rules' card choice, and for everything only the game knows
+how to decide a ``Host`` (``bots.doppelkopf``) that asks the state: the trick
+winner (the contract's rank table with pigs, superpigs and the second 10♥), the
+announcement a seat may make and whether the rules make it, the marriage
+partner, the teams and pigs each seat knows, and at the end the game's own
+scoring on the state, filled in once.
+
+A compiled kernel (mypyc, ``tricktable.speedups``) is type-checked alone, so it
+imports nothing of tricktable: the game's tables arrive once through ``install``
+(``bots.doppelkopf`` passes ``games.doppelkopf.rules``' own).  Typed ints and lists
+only; the pure-Python module is the fallback and the reference.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+SUIT: tuple[tuple[int, ...], ...] = ()
+"""``rules.SUIT``, ``POWER``, ``HIGHER``, ``FOLLOW``, ``POINTS`` and the faces and
+numbers below, from ``install``."""
+POWER: tuple[tuple[int, ...], ...] = ()
+HIGHER: tuple[tuple[int, ...], ...] = ()
+FOLLOW: tuple[tuple[int, ...], ...] = ()
+POINTS: tuple[int, ...] = ()
+TRUMP = NORMAL = AD = QC = ACE = -1
+BLACK_ACES: tuple[int, ...] = ()
+LAST_ANNOUNCED = 1
+"""The rules announce Re/Kontra (level 0) and no 90 (level 1), never deeper: below
+that the playout does not ask."""
+
+
+def install(suit: tuple[tuple[int, ...], ...], power: tuple[tuple[int, ...], ...],
+            higher: tuple[tuple[int, ...], ...], follow_masks: tuple[tuple[int, ...], ...], points: tuple[int, ...],
+            trump: int, normal: int, fox: int, queen_of_clubs: int, ace: int, black_aces: tuple[int, ...]) -> None:
+    """The game's rank tables (by table number, then face), card points, the suit
+    number of the trumps, the normal game's table, ♦A, ♣Q, the ace rank (a face's
+    rank is ``face % 13``) and the black aces."""
+    global SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, ACE, BLACK_ACES
+    SUIT, POWER, HIGHER, FOLLOW, POINTS = suit, power, higher, follow_masks, points
+    TRUMP, NORMAL, AD, QC, ACE, BLACK_ACES = trump, normal, fox, queen_of_clubs, ace, black_aces
+
+
+class Host(Protocol):
+    """What the playout asks the game (``bots.doppelkopf._Host`` on a state)."""
+
+    def open_level(self, seat: int) -> int:
+        """The level of the announcement ``seat`` may make now (0 Re/Kontra, 1 no 90, ...), or -1."""
+
+    def announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
+        """Whether the rules make it with these faces in hand (``partners``: the seat's
+        known partners, a seat mask); if so it is made."""
+
+    def partners(self, once: list[int], both: list[int]) -> list[int]:
+        """Each seat's known partners as a seat mask (the hands as face masks)."""
+
+    def tables(self) -> list[int]:
+        """The rank table each seat plays by."""
+
+    def pig_shown(self, seat: int, played: int) -> bool:
+        """``played`` may show pigs or superpigs: note it; whether a table changed."""
+
+    def trick_winner(self, leader: int, cards: Sequence[int], last: bool) -> int:
+        """The seat that wins a full trick."""
+
+    def marriage(self, winner: int, number: int) -> bool:
+        """After trick ``number`` while a marriage is pending: whether it is decided now."""
+
+    def finish(self, once: list[int], both: list[int], leader: int, led_suits: int) -> float:
+        """Write the played cards back, score the deal and return the seat's points."""
+
+
+# -- the card-play rules ------------------------------------------------------------
+def beats(table: int, card_face: int, best: int) -> bool:
+    """Of two equal cards the first played wins, so only a higher card beats."""
+    suit, best_suit = SUIT[table][card_face], SUIT[table][best]
+    if suit == best_suit:
+        return POWER[table][card_face] > POWER[table][best]
+    return suit == TRUMP
+
+
+def winning_index(table: int, faces: Sequence[int]) -> int:
+    """The index of the card that holds the trick so far (the rules' view: equal cards,
+    the first wins)."""
+    best = 0
+    for index in range(1, len(faces)):
+        if beats(table, faces[index], faces[best]):
+            best = index
+    return best
+
+
+def is_boss(table: int, twice: int, card_face: int) -> bool:
+    """No unseen card of the same suit ranks higher (nor equal: a copy played
+    earlier in the trick would win); ``twice``: the faces of which both copies were seen."""
+    return HIGHER[table][card_face] & ~twice == 0
+
+
+def holds(table: int, twice: int, led_suits: int, partners: int, card_face: int, after: Sequence[int]) -> bool:
+    """A trick won by ``card_face`` stays ours: nobody after is an opponent, or the
+    card is the boss and (for a plain card) the suit is led for the first time."""
+    opponents = False
+    for s in after:
+        if not partners >> s & 1:
+            opponents = True
+    if not opponents:
+        return True
+    if not is_boss(table, twice, card_face):
+        return False
+    suit = SUIT[table][card_face]
+    return suit == TRUMP or not led_suits >> suit & 1
+
+
+def cheapest(table: int, cards: Sequence[int]) -> int:
+    """Fewest points, then lowest rank; the fox last of all (the first such card)."""
+    power = POWER[table]
+    normal = table == NORMAL
+    best, best_key = cards[0], (1 << 20)
+    for f in cards:
+        key = ((1 if f == AD and normal else 0) << 16) | (POINTS[f] << 8) | power[f]
+        if key < best_key:
+            best, best_key = f, key
+    return best
+
+
+def choose_card(seat: int, table: int, trick_seats: Sequence[int], trick_faces: Sequence[int], twice: int,
+                led_suits: int, partners: int, legal: Sequence[int]) -> int:
+    """The rules' card (see ``bots.doppelkopf``): ``partners`` is a mask of the seats
+    known to share ``seat``'s team."""
+    if len(legal) == 1:
+        return legal[0]
+    if trick_faces:
+        return follow(seat, table, trick_seats, trick_faces, twice, led_suits, partners, legal)
+    return lead(table, twice, led_suits, legal)
+
+
+def follow(seat: int, table: int, trick_seats: Sequence[int], trick_faces: Sequence[int], twice: int,
+           led_suits: int, partners: int, legal: Sequence[int]) -> int:
+    power = POWER[table]
+    best = winning_index(table, trick_faces)
+    win_seat, win_card = trick_seats[best], trick_faces[best]
+    after = [(seat + i) % 4 for i in range(1, 4 - len(trick_faces))]
+    ours = bool(partners >> win_seat & 1)
+    if ours and holds(table, twice, led_suits, partners, win_card, after):
+        # Grease the partner's sure trick: the most points (the fox is safe here).
+        grease, grease_key = legal[0], -(1 << 20)
+        for f in legal:
+            key = (POINTS[f] << 16) | ((1 if f == AD else 0) << 12) | (255 - power[f])
+            if key > grease_key:
+                grease, grease_key = f, key
+        return grease
+    winners = [f for f in legal if beats(table, f, win_card)]
+    if not winners or ours:
+        return cheapest(table, legal)
+    safe = [f for f in winners if holds(table, twice, led_suits, partners, f, after)]
+    if safe:
+        pick, pick_key = safe[0], 1 << 20
+        for f in safe:
+            key = (power[f] << 8) | (255 - POINTS[f])
+            if key < pick_key:
+                pick, pick_key = f, key
+        return pick
+    points = 0
+    for f in trick_faces:
+        points += POINTS[f]
+    if not after or points >= 10:
+        # Win it, but never with the fox unless nothing else wins.
+        normal = table == NORMAL
+        pick, pick_key = winners[0], 1 << 20
+        for f in winners:
+            key = ((1 if f == AD and normal else 0) << 8) | power[f]
+            if key < pick_key:
+                pick, pick_key = f, key
+        return pick
+    return cheapest(table, legal)
+
+
+def lead(table: int, twice: int, led_suits: int, legal: Sequence[int]) -> int:
+    suits, power = SUIT[table], POWER[table]
+    plain = [f for f in legal if suits[f] != TRUMP]
+    first_ace = -1
+    for f in plain:
+        if f % 13 == ACE and not led_suits >> suits[f] & 1:
+            if f in BLACK_ACES:
+                return f  # a black ace while the suit may still go round once
+            if first_ace < 0:
+                first_ace = f
+    if first_ace >= 0:
+        return first_ace
+    trumps = [f for f in legal if suits[f] == TRUMP]
+    if len(trumps) >= 4:
+        top = -1
+        for f in trumps:
+            if is_boss(table, twice, f) and (top < 0 or power[f] > power[top]):
+                top = f
+        if top >= 0:
+            return top
+    if plain:
+        pick, pick_key = plain[0], 1 << 20
+        for f in plain:
+            key = (POINTS[f] << 8) | power[f]
+            if key < pick_key:
+                pick, pick_key = f, key
+        return pick
+    return cheapest(table, trumps)
+
+
+# -- the playout -------------------------------------------------------------------
+def faces(mask: int) -> list[int]:
+    """The faces of a face mask in order (a loop on native ints once compiled)."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def play_out(host: Host, table: int, once: list[int], both: list[int], played_once: int, played_both: int,
+             counts: list[int], queens: list[int], won_points: list[int], won_tricks: list[int],
+             tricks: list[tuple[int, tuple[int, ...], int, int]], trick: list[int], leader: int, turn: int,
+             led_suits: int, total: int, pig_faces: tuple[int, int]) -> float:
+    """Finish the card play by the rules and return ``host.finish``'s value.  Per seat:
+    the faces held (``once``) and held twice (``both``), cards left (``counts``), ♣Q
+    played (``queens``), points and tricks won; the faces played at least once and
+    twice; the finished ``tricks`` as (leader, faces, winner, points) and the current
+    ``trick``'s faces (all updated in place); ``total`` tricks in the deal;
+    ``pig_faces``: the faces that may show pigs or superpigs ((-1, -1) without)."""
+    suits, follow_masks = SUIT[table], FOLLOW[table]
+    trick_faces = list(trick)
+    trick_seats = [(leader + i) & 3 for i in range(len(trick_faces))]
+    partners = host.partners(once, both)
+    tables = host.tables()
+    # Seats that cannot make an announcement the rules make (Re/Kontra, no 90) until the
+    # next announcement or marriage decision: card counts only fall, levels only rise.
+    silent = 0
+    while True:
+        hand_once, hand_both = once[turn], both[turn]
+        if not silent >> turn & 1:
+            level = host.open_level(turn)
+            if level < 0 or level > LAST_ANNOUNCED:
+                silent |= 1 << turn
+            elif host.announce(turn, level, sorted(faces(hand_once) + faces(hand_both)), tables[turn],
+                               partners[turn]):
+                partners = host.partners(once, both)
+                silent = 0
+                continue
+        playable = hand_once
+        if trick_faces:
+            following = hand_once & follow_masks[suits[trick_faces[0]]]
+            if following:
+                playable = following
+        if playable & (playable - 1):
+            twice = played_both | hand_both | (played_once & hand_once)
+            played = choose_card(turn, tables[turn], trick_seats, trick_faces, twice, led_suits, partners[turn],
+                                 faces(playable))
+        else:
+            played = playable.bit_length() - 1
+        bit = 1 << played
+        if hand_both & bit:
+            both[turn] = hand_both ^ bit
+        else:
+            once[turn] = hand_once ^ bit
+        played_both |= bit & played_once
+        played_once |= bit
+        counts[turn] -= 1
+        trick_faces.append(played)
+        trick_seats.append(turn)
+        evidence = False
+        if played == QC:
+            queens[turn] += 1
+            evidence = True
+        if (played == pig_faces[0] or played == pig_faces[1]) and host.pig_shown(turn, played):
+            tables = host.tables()
+        if len(trick_faces) < 4:
+            turn = (turn + 1) & 3
+            if evidence:
+                partners = host.partners(once, both)
+            continue
+        number = len(tricks) + 1
+        cards = (trick_faces[0], trick_faces[1], trick_faces[2], trick_faces[3])
+        winner = host.trick_winner(leader, cards, number == total)
+        points = POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
+        tricks.append((leader, cards, winner, points))
+        led = suits[cards[0]]
+        if led != TRUMP:
+            led_suits |= 1 << led
+        won_points[winner] += points
+        won_tricks[winner] += 1
+        trick_faces = []
+        trick_seats = []
+        leader = turn = winner
+        if number == total:
+            break
+        if number <= 3 and host.marriage(winner, number):
+            evidence = True
+            silent = 0
+        if evidence:
+            partners = host.partners(once, both)
+    return host.finish(once, both, leader, led_suits)
