@@ -107,3 +107,41 @@ def test_a_failed_build_leaves_the_pure_module_in_use_and_says_why(tmp_path, mon
     assert not extension.exists() and not stamp.exists()  # no older build is left to load
     monkeypatch.setattr(speedups, "source_of", lambda name: Path(courtpiece_kernel.__file__))
     assert speedups.load(KERNEL) is courtpiece_kernel
+
+
+# -- Court Piece world sampling: the replayed template -----------------------------------
+COURT_PIECE = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
+
+
+@pytest.mark.parametrize("game", COURT_PIECE)
+def test_further_worlds_of_an_observation_equal_a_full_replay(game):
+    """``courtpiece.sampling``: the worlds after the first for one observation are the
+    first world's replayed state on another deal; each equals, slot by slot, the
+    replay of the public actions on that deal."""
+    import random
+
+    from tricktable.bots import make_bot
+    from tricktable.games.courtpiece import sampling
+
+    spec = entry(game).spec
+    options = spec.normalize_options(entry(game).bot_options)
+    bots = [make_bot("heuristic", seed=f"t/{seat}") for seat in range(4)]
+    compared = 0
+    for index in range(6):
+        state = deal_state(spec, "template", index, options)
+        steps = 0
+        while not state.is_terminal():
+            seat = state.to_move
+            obs = state.observe(seat)
+            if steps % 7 == 3:
+                spec.sample_world(obs, random.Random(0))  # the first world: the template
+                for k in range(3):
+                    further = spec.sample_world(obs, random.Random(k))
+                    sampling._TEMPLATE[0] = None
+                    replayed = spec.sample_world(obs, random.Random(k))
+                    for slot in type(replayed).__slots__:
+                        assert getattr(further, slot) == getattr(replayed, slot), (slot, index, steps)
+                    compared += 1
+            state.act(seat, bots[seat].choose(obs))
+            steps += 1
+    assert compared >= 30

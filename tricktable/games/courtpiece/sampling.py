@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from tricktable.cards import card_text, parse_card, parse_suit
+from tricktable.cards import card_text, mask_of, parse_card, parse_suit
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.courtpiece.actions import MASKED
@@ -67,8 +67,32 @@ def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.R
         hands[caller].sort(key=lambda c: SUIT_OF[c] != suit)  # a card of the called suit among his first five
     deal = Deal(dealer, tuple(tuple(h) for h in hands), ())
     flip_pick = stock_order(deal).index(flip) if flip >= 0 else None
+    template = _TEMPLATE[0]
+    if template is not None and template[0] is obs:
+        return _on_deal(template[1], deal, flip_pick)
     state = spec.new_deal(deal, obs.options, flip_pick=flip_pick, new_cards_allowed=obs.new_cards_allowed)
     _replay(state, [text for _, text in obs.actions])
+    _TEMPLATE[0] = (obs, state.clone())
+    return state
+
+
+_TEMPLATE: list[tuple[CourtPieceObservation, CourtPieceState] | None] = [None]
+"""The observation last sampled for and its first world, replayed.  Replaying the
+public actions writes only public facts (trump, tricks, pile, whose turn) and
+takes the played cards out of the hands, whatever the hidden cards are; so the
+search's further worlds for the same observation are that state on another deal
+(``_on_deal``) instead of a replay each (most of a world's cost).  One entry, read
+and replaced whole: searches in several threads only ever miss it."""
+
+
+def _on_deal(replayed: CourtPieceState, deal: Deal, flip_pick: int | None) -> CourtPieceState:
+    """``replayed`` (the public actions replayed on another deal of the same
+    observation) as the same replay on ``deal`` would leave it."""
+    state = replayed.clone()
+    state.deal, state.flip_pick = deal, flip_pick
+    state.first_five = [mask_of(hand[:FIRST_PACKET]) for hand in deal.hands]
+    gone = DECK_MASK & ~(replayed.hands[0] | replayed.hands[1] | replayed.hands[2] | replayed.hands[3])
+    state.hands = [mask_of(hand) & ~gone for hand in deal.hands]
     return state
 
 
