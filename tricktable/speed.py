@@ -159,4 +159,5 @@ def bench_search(game: str, count: int = 30, budget_ms: float = 250.0, baseline_
         old.close()
     same = sum(a["action"] == b["action"] for a, b in zip(new_results, old_results))
     return {"game": game, **summary(new_results), "decisions": len(jobs), "budget_ms": budget_ms,
-            "same_choice": same, "baseline": {"commit": baseline_commit, **summary(old_results)}}
+            "same_choice": same, "kernels": new_results[-1].get("kernels", {}) if new_results else {},
+            "baseline": {"commit": baseline_commit, **summary(old_results)}}

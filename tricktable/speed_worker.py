@@ -9,7 +9,8 @@ deal (seed and index) and the public action prefix as ``[seat, text]`` pairs.
 
 Protocol, one JSON object per line: in ``{"game", "seed", "index", "prefix",
 "budget_ms"}`` (and the bot's ``bot_seed``; a prefix entry ``["referee", action]`` is
-a referee's action), out ``{"cpu_ms", "wall_ms", "rollouts", "action"}``.
+a referee's action), out ``{"cpu_ms", "wall_ms", "rollouts", "action", "kernels"}`` (``kernels``: how each
+compiled kernel loaded, ``speedups.status()``).
 
 A rollout is one sampled world finished for one candidate action (by policy or
 solver).  A search that counts them itself says so in ``search.ROLLOUT_COUNTER``;
@@ -41,6 +42,15 @@ def _rollout_counter() -> Callable[[], int]:
     return lambda: calls[0]
 
 
+def _kernels() -> dict[str, str]:
+    """How the compiled kernels loaded (compiled, or pure Python and why); none before they existed."""
+    try:
+        from tricktable import speedups
+    except ImportError:
+        return {}
+    return speedups.status()
+
+
 def main() -> None:
     from tricktable.arena import deal_state
     from tricktable.bots import make_bot
@@ -63,8 +73,8 @@ def main() -> None:
         before, start, wall = rollouts(), time.process_time(), time.perf_counter()
         action = bot.choose(obs)
         cpu_ms, wall_ms = (time.process_time() - start) * 1000, (time.perf_counter() - wall) * 1000
-        print(json.dumps({"cpu_ms": cpu_ms, "wall_ms": wall_ms, "rollouts": rollouts() - before, "action": action}),
-              flush=True)
+        print(json.dumps({"cpu_ms": cpu_ms, "wall_ms": wall_ms, "rollouts": rollouts() - before, "action": action,
+                          "kernels": _kernels()}), flush=True)
 
 
 if __name__ == "__main__":

@@ -152,7 +152,11 @@ def _build_one(name: str) -> str:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-8:])
         return f"mypyc failed (exit {done.returncode}):\n{tail}"
     extension, stamp = _artefacts(name)
-    shutil.copyfile(built, extension)
+    # A new file renamed over the old one: a process that has the old build loaded
+    # keeps its own (overwriting a loaded extension in place crashes that process).
+    fresh = extension.with_name(extension.name + ".new")
+    shutil.copyfile(built, fresh)
+    os.replace(fresh, extension)
     stamp.write_text(hashlib.sha256(source).hexdigest() + "\n")
     return ""
 

@@ -17,6 +17,7 @@ from tricktable.core.protocol import GameState
 from tricktable.games import entry
 
 GAMES = ("euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
+COURT_PIECE = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 CASES = [(game, None) for game in GAMES] + [("doppelkopf", "ddv")]
 """Every game with its bots' options, and the presets that change the card play's scoring."""
 
@@ -67,6 +68,34 @@ def test_fast_playout_ends_every_rollout_like_the_real_game(game, preset):
     assert played >= 60  # the fast path really ran in a good share of the positions
 
 
+def _count_kernel_calls(monkeypatch) -> list[int]:
+    """The Court Piece kernel's deals played from now on (one entry each)."""
+    from tricktable.bots import courtpiece
+
+    calls: list[int] = []
+    play_deal = courtpiece.kernel.play_deal
+    monkeypatch.setattr(courtpiece, "kernel", SimpleNamespace(
+        **{name: getattr(courtpiece.kernel, name) for name in dir(courtpiece.kernel) if name.isupper()},
+        play_deal=lambda *args: calls.append(1) or play_deal(*args)))
+    return calls
+
+
+@pytest.mark.parametrize("game", COURT_PIECE)
+def test_the_court_piece_kernel_finishes_most_rollouts_of_every_court_piece_game(game, monkeypatch):
+    """Trump open and nothing face down (Hidden Trump and Mendikot after the reveal,
+    Be-Ranga once a void set trump): the kernel takes the rollout over, with the
+    game's card rules, and ends it as the real game does."""
+    calls = _count_kernel_calls(monkeypatch)
+    fast = _search(game)
+    slow = dataclasses.replace(fast, playout=None)
+    rng = random.Random(game)
+    states = _positions(game, 150, 7)
+    for state in states:
+        seat = rng.randrange(4)
+        assert rollout(state.clone(), fast, seat) == rollout(state.clone(), slow, seat)
+    assert len(calls) >= len(states) // 3
+
+
 HOUSE_RULES = [
     ("double-sar", {"ace_on_ace": True, "counting": "kots"}),
     ("double-sar", {"trump_ace_cannot_seal": True, "no_pile_on_11_12": True}),
@@ -78,13 +107,7 @@ HOUSE_RULES = [
 def test_the_court_piece_kernel_follows_the_pile_house_rules_and_counting(game, options, monkeypatch):
     """Spec "Double Sar — the pile" house rules and the counting modes: the kernel's
     pile blocks the same captures as ``Pile`` and the game's scoring counts them."""
-    from tricktable.bots import courtpiece
-
-    calls = []
-    play_deal = courtpiece.kernel.play_deal
-    monkeypatch.setattr(courtpiece, "kernel", SimpleNamespace(
-        **{name: getattr(courtpiece.kernel, name) for name in dir(courtpiece.kernel) if name.isupper()},
-        play_deal=lambda *args: calls.append(1) or play_deal(*args)))
+    calls = _count_kernel_calls(monkeypatch)
     fast = _search(game)
     slow = dataclasses.replace(fast, playout=None)
     rng = random.Random(game)
@@ -94,7 +117,7 @@ def test_the_court_piece_kernel_follows_the_pile_house_rules_and_counting(game, 
     assert len(calls) >= 60  # the kernel really played them
 
 
-@pytest.mark.parametrize("game", ["double-sar", "single-sar"])
+@pytest.mark.parametrize("game", COURT_PIECE)
 def test_the_compiled_court_piece_kernel_plays_the_same_rollouts_as_the_pure_one(game, monkeypatch):
     """The kernel mypyc compiled at ``make install`` and its pure-Python source end
     every rollout alike (the compiled one must be there and fresh)."""

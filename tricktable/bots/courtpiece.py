@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick, strongest_play
@@ -33,10 +33,10 @@ from tricktable.core.protocol import GameSpec, GameState
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, action_text, parse_action
 from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
-from tricktable.games.courtpiece.scoring import SevenTricks
+from tricktable.games.courtpiece.scoring import SevenTricks, Tens
 from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, CourtPieceState, cards_in
 from tricktable.games.courtpiece.tricks import Pile, SingleTricks
-from tricktable.games.courtpiece.trump import Called
+from tricktable.games.courtpiece.trump import Called, FirstVoid, HiddenCard
 
 if TYPE_CHECKING:
     from tricktable.bots import courtpiece_kernel as kernel
@@ -375,64 +375,32 @@ def sparing_partner(obs: CourtPieceObservation, legal: list[str]) -> list[str]:
 # -- fast playout (rollouts) --------------------------------------------------------
 PLAYOUT_OPTIONS = frozenset({"counting", "target_points", "target_kots", "new_cards", "person_seat", "change_trump",
                              "first_game", "ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12"})
-"""The options the fast playout follows: the state itself applies the pile, capture
-and scoring ones, the others only change the calling, which is over when it starts.
-Any other option away from its default keeps the rollout in the real game."""
+"""The options the fast playout follows: the pile's house rules (kernel rule bits),
+the counting (the game's own scoring applies it); the others only change the
+calling, which is over when it starts.  Any other option away from its default
+keeps the rollout in the real game."""
 
-Decide = Callable[[Table, Sequence[int]], int]
 
-
-def playout(state: GameState, seat: int, decide: Decide, policy: Callable[[GameState], int]) -> float | None:
-    """Finish the card play with the rules' ``decide`` on one ``Table`` kept up to
-    date card by card (no table rebuilt from the state; while trump is open, no list
-    of legal actions either: the seat's playable cards are one mask).  The state
-    still takes every card, so pile, captures and scoring stay the game's own.
-    Where more than a card may be played (asking to see a face-down trump) the
-    rollout ``policy`` decides on the state and the table is built afresh.  None in
-    the first trick (change trump, new cards) or under options it does not model."""
+def playout(state: GameState, seat: int, card_rules: int) -> float | None:
+    """Finish the card play in the compiled kernel (``courtpiece_kernel``: the
+    rules' card choice on masks, with ``card_rules``, the game's own card rules as
+    kernel bits), then score with the game's own scoring on the tricks (and tens)
+    each team counts.  The state keeps only that result (captured tricks, tens,
+    outcome, points), not the cards.  None at the first lead (change trump, new
+    cards), for a variant the kernel does not model or under options it does not
+    follow: the rollout then goes on through ``GameState.apply``."""
     assert isinstance(state, CourtPieceState)
-    if state.phase != PLAYING or not state.tricks or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
+    if (state.phase != PLAYING or not (state.tricks or state.trick)
+            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
         return None
-    hands, on_pile = state.hands, state.variant.has_pile
-    table = table_from_state(state)
-    while state.phase == PLAYING:
-        turn, trick = state.turn, table.trick
-        if state.down < 0 and not state.must_trump:
-            hand = hands[turn]
-            cards: Sequence[int] = cards_in(hand & SUIT_MASKS[SUIT_OF[trick[0][1]]] or hand if trick else hand)
-        else:
-            cards = bot_legal(state.legal_actions())
-            if any(a >= 52 for a in cards):  # the reveal: the policy on the state, then a fresh table
-                state.apply(cards[0] if len(cards) == 1 else policy(state))
-                table = table_from_state(state)
-                continue
-        if len(cards) > 1:
-            _seat_to_move(table, state, turn)
-            c = decide(table, cards)
-        else:
-            c = cards[0]
-        state.apply(c)
-        table.gone |= 1 << c
-        if trick and SUIT_OF[c] != SUIT_OF[trick[0][1]]:
-            table.voids[turn] |= 1 << SUIT_OF[trick[0][1]]
-        trick.append((turn, c))
-        if len(trick) == 4:
-            table.trick = []
-            table.tricks_played += 1
-            table.captured = (state.captured[0], state.captured[1])
-            if on_pile:
-                table.pile, table.open_seat = state.pile, state.open_seat
+    rules = kernel_rules(state)
+    if rules < 0:
+        return None
+    kernel.play_deal(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured, state.tens,
+                     state.pile, state.open_seat, state.open_card, state.trump_trick, state.down, state.trump_by,
+                     state.must_trump, state.trumps_from, rules | card_rules)
+    state.finish(*state.variant.scoring.resolve(state))
     return team_value(state, seat)
-
-
-def _seat_to_move(table: Table, state: CourtPieceState, seat: int) -> None:
-    """Make ``table`` the one ``table_from_state`` builds for ``seat``, given that its
-    tallies (cards gone, voids, the trick) are up to date: the hand and what the
-    trump choice lets this seat know (a trump set by a void, a card face down)."""
-    table.seat, table.hand = seat, state.hands[seat]
-    table.trump, table.trump_by, table.trump_trick = state.trump, state.trump_by, state.trump_trick
-    table.own_down = state.down if seat == state.trump_by else -1
-    table.trump_hidden, table.after_reveal = state.down >= 0, state.must_trump
 
 
 HOUSE_RULES = (("ace_on_ace", kernel.ACE_ON_ACE), ("trump_ace_cannot_seal", kernel.TRUMP_ACE_CANNOT_SEAL),
@@ -441,42 +409,35 @@ HOUSE_RULES = (("ace_on_ace", kernel.ACE_ON_ACE), ("trump_ace_cannot_seal", kern
 
 
 def kernel_rules(state: CourtPieceState) -> int:
-    """The variant's trick value and end of deal as the kernel's rule bits; -1 where
-    the kernel does not model the variant (a trump not called, Be-Ranga's wait for
-    trump, Mendikot's tens)."""
+    """The variant's trump choice, trick value and end of deal as the kernel's rule
+    bits (a trump called, put face down, or set by the first void; one trick or the
+    pile; seven tricks or the tens); -1 for a variant it does not model."""
     variant = state.variant
-    if type(variant.trump) is not Called or type(variant.scoring) is not SevenTricks:
+    choice = type(variant.trump)
+    if choice is FirstVoid:
+        rules = kernel.FIRST_VOID
+    elif choice is Called or choice is HiddenCard:
+        rules = 0
+    else:
+        return -1
+    scoring = type(variant.scoring)
+    if scoring is SevenTricks:
+        rules |= kernel.SEVEN_TRICKS
+    elif scoring is Tens:
+        rules |= kernel.TENS
+    else:
         return -1
     tricks = variant.tricks
     if type(tricks) is SingleTricks:
-        return kernel.SEVEN_TRICKS
-    if type(tricks) is not Pile or tricks.wait_for_trump:
+        return rules
+    if type(tricks) is not Pile:
         return -1
-    rules = kernel.SEVEN_TRICKS | kernel.PILE
+    rules |= kernel.PILE | (kernel.WAIT_FOR_TRUMP if tricks.wait_for_trump else 0)
     options = state.options
     for name, bit in HOUSE_RULES:
         if options.get(name):
             rules |= bit
     return rules
-
-
-def kernel_playout(state: GameState, seat: int) -> float | None:
-    """Double Sar and Single Sar rollouts once the first card is down: the card
-    play in the compiled kernel (the family's rules on masks, ``courtpiece_kernel``),
-    then the game's own scoring on the tricks each team counts.  The state keeps
-    only that result (captured tricks, outcome, points), not the cards.  Elsewhere
-    (the first lead, which may change trump; options the kernel does not follow)
-    as ``playout``."""
-    assert isinstance(state, CourtPieceState)
-    rules = kernel_rules(state)
-    if (rules < 0 or state.phase != PLAYING or not (state.tricks or state.trick) or state.trump == NO_TRUMP
-            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
-        return playout(state, seat, decide, heuristic_action)
-    captured = state.captured
-    kernel.play_deal(state.hands, state.trump, state.leader, state.trick, state.tricks, captured, state.pile,
-                     state.open_seat, state.open_card, rules)
-    state.finish(*state.variant.scoring.resolve(state))
-    return team_value(state, seat)
 
 
 # -- search ------------------------------------------------------------------------
@@ -486,7 +447,7 @@ def _spec() -> GameSpec:
     return DOUBLE_SAR
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text, playout=kernel_playout)
+SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text, playout=partial(playout, card_rules=0))
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 ROLLOUTS_PER_MS = 1.5

@@ -1,19 +1,22 @@
 """The Court Piece playout kernel: the card play of a rollout on plain ints.
 
-``play_out`` finishes the card play of a Double Sar or Single Sar deal (trump
-open, nothing face down) with the family's card-play rules (``choose_lead`` and
-``choose_follow`` in ``courtpiece.py``), re-expressed on 52-bit masks: a hand,
-the cards gone, the voids each seat showed.  What a trick is worth and when the
-deal ends are data (``rules``: the pile and its house rules, seven tricks); the
-kernel writes the tricks each team counts into ``captured`` and the caller hands
-them to the game's own scoring.
+``play_out`` finishes the card play of any Court Piece deal from the first
+trick's second card on with the rules' card choice (``choose_lead`` and
+``choose_follow`` in ``courtpiece.py``; the relatives' reveal, hidden-trump
+leads and throw-offs, Mendikot's tens and Be-Ranga's trump setting in
+``relatives.py``), re-expressed on 52-bit masks: a hand, the cards gone, the
+voids each seat showed.  The variants are data (``rules``): how trump is chosen
+(called, a card face down until a void asks, the first void), what a trick is
+worth (one trick, the pile and its house rules, Be-Ranga's wait for trump) and
+when the deal ends (seven tricks, or the tens after 13); the kernel writes the
+tricks (and tens) each team counts into ``captured`` (and ``tens``) and the
+caller hands them to the game's own scoring.
 
 It is written for mypyc (``tricktable/speedups.py`` compiles it at ``make
 install``): ints, lists of ints and plain functions, no imports of the game, so
 the same source is the pure-Python fallback.  ``tests/bots/test_playout.py``
-plays the same rollouts through it and through the real game and requires equal
-values; ``tests/bots/test_speed.py`` requires the compiled and the pure module to
-agree.
+plays the same rollouts through it and through the real game, and through the
+compiled and the pure module, and requires equal values.
 
 Cards are ``suit * 13 + rank`` (rank 12 the ace), as in ``tricktable.cards``;
 the next seat in play is ``(seat + 3) % 4`` and partners sit opposite.
@@ -37,6 +40,20 @@ NO_PILE_ON_11_12: Final = 8
 """House rule: no pair captures with trick 11 or 12."""
 SEVEN_TRICKS: Final = 16
 """The deal ends once a team counts seven tricks and the other at least one."""
+WAIT_FOR_TRUMP: Final = 32
+"""Be-Ranga's pile: no pair captures up to the trick that set trump."""
+TENS: Final = 64
+"""Mendikot: the tens each team takes are counted; every deal goes to 13 tricks."""
+BE_RANGA_CARDS: Final = 128
+"""Be-Ranga's card play (``beranga_table``): up to the trump-setting trick a pair
+cannot capture, so nobody is "about to capture"."""
+MENDIKOT_CARDS: Final = 256
+"""Mendikot's card play (``_mendikot_card`` and the lead of tens)."""
+FIRST_VOID: Final = 512
+"""Be-Ranga's trump: the first card played by a player who cannot follow sets it."""
+TEN: Final = 8
+REVEAL: Final = -2
+"""Not a card: the seat asks to see the face-down trump (Hidden Trump, Mendikot)."""
 
 
 def _suit_tables() -> tuple[list[int], list[int], list[int]]:
@@ -121,14 +138,7 @@ def choose_follow(seat: int, hand: int, legal: int, trump: int, led: int, win_se
     """``choose_follow`` on masks: ``played`` cards are in the trick, ``win_*`` holds it."""
     following = _ranks(legal, led) != 0
     team = seat % 2
-    opponents_after = False
-    opponent_voids = 0  # suits some opponent still to play has shown out of
-    s = seat
-    for _ in range(3 - played):
-        s = (s + 3) % 4
-        if s % 2 != team:
-            opponents_after = True
-            opponent_voids |= voids[s]
+    opponents_after, opponent_voids = _opponents_after(seat, played, voids)
     partner_wins = win_seat % 2 == team
     trumps_out = trump != NO_TRUMP and _ranks(unseen, trump) != 0
     if following:
@@ -143,11 +153,7 @@ def choose_follow(seat: int, hand: int, legal: int, trump: int, led: int, win_se
             return low  # never overtake or trump a partner's trick that holds
         if open_seat == win_seat:
             return low  # the partner is about to capture the pile: leave it to him
-    win_suit = win_card // 13
-    winners = _ranks(legal, win_suit) & _above(win_card - 13 * win_suit)
-    suit = win_suit
-    if not winners and trump != NO_TRUMP and win_suit != trump:
-        winners, suit = _ranks(legal, trump), trump
+    winners, suit = _winners(legal, trump, win_card)
     if not winners:
         return low
     if not opponents_after:
@@ -163,6 +169,16 @@ def choose_follow(seat: int, hand: int, legal: int, trump: int, led: int, win_se
     return 13 * suit + (HIGH[winners] if following else LOW[winners])
 
 
+def _winners(legal: int, trump: int, win_card: int) -> tuple[int, int]:
+    """The ``legal`` cards that beat ``win_card`` (all of one suit: higher ones of its
+    suit, else any trump) as a rank mask, and their suit."""
+    win_suit = win_card // 13
+    winners = _ranks(legal, win_suit) & _above(win_card - 13 * win_suit)
+    if not winners and trump != NO_TRUMP and win_suit != trump:
+        return _ranks(legal, trump), trump
+    return winners, win_suit
+
+
 def _above_or_equal_first_live(unseen_ranks: int) -> int:
     """The ranks that are not bosses given the unseen ranks of a suit: every rank
     below the highest unseen one (a card is a boss when no unseen card is higher)."""
@@ -171,10 +187,10 @@ def _above_or_equal_first_live(unseen_ranks: int) -> int:
     return (1 << HIGH[unseen_ranks]) - 1
 
 
-def choose_lead(seat: int, hand: int, trump: int, unseen: int, voids: list[int], pile: int,
+def choose_lead(seat: int, hand: int, legal: int, trump: int, unseen: int, voids: list[int], pile: int,
                 tricks_played: int) -> int:
-    """``choose_lead`` on masks (the hand is the legal cards)."""
-    trump_ranks = _ranks(hand, trump) if trump != NO_TRUMP else 0
+    """``choose_lead`` on masks, among the ``legal`` cards of ``hand``."""
+    trump_ranks = _ranks(legal, trump) if trump != NO_TRUMP else 0
     trumps_out = COUNT[_ranks(unseen, trump)] if trump != NO_TRUMP else 0
     opponent_voids = voids[(seat + 1) % 4] | voids[(seat + 3) % 4]
     if trump_ranks and trumps_out and COUNT[trump_ranks] >= trumps_out:
@@ -187,16 +203,197 @@ def choose_lead(seat: int, hand: int, trump: int, unseen: int, voids: list[int],
     for suit in range(4):
         if suit == trump:
             continue
-        unseen_ranks, ranks = _ranks(unseen, suit), _ranks(hand, suit)
+        unseen_ranks, ranks = _ranks(unseen, suit), _ranks(legal, suit)
         if not (trumps_out and opponent_voids >> suit & 1):
             bosses[suit] = ranks & ~_above_or_equal_first_live(unseen_ranks)
-        live[suit], plain[suit], length[suit] = COUNT[unseen_ranks], ranks, COUNT[ranks]
+        live[suit], plain[suit], length[suit] = COUNT[unseen_ranks], ranks, COUNT[_ranks(hand, suit)]
     best = _lowest_of_longest(bosses, live)
     if best < 0:
         best = _lowest_of_longest(plain, length)
     if best >= 0:
         return best
     return 13 * trump + LOW[trump_ranks]
+
+
+def _tens(mask: int) -> int:
+    """The tens of a card mask."""
+    tens = 0
+    for suit in range(4):
+        tens |= mask & (1 << (13 * suit + TEN))
+    return tens
+
+
+def mendikot_lead(seat: int, hand: int, trump: int, unseen: int, voids: list[int]) -> int:
+    """The lead's candidates in Mendikot: a ten only as a safe boss (else every card)."""
+    tens = _tens(hand)
+    if not tens:
+        return hand
+    trumps_out = trump != NO_TRUMP and _ranks(unseen, trump) != 0
+    opponent_voids = voids[(seat + 1) % 4] | voids[(seat + 3) % 4]
+    unsafe = 0
+    for suit in range(4):
+        ten = tens & (1 << (13 * suit + TEN))
+        if ten and not (_is_boss(unseen, 13 * suit + TEN)
+                        and (not trumps_out or suit == trump or not opponent_voids >> suit & 1)):
+            unsafe |= ten
+    return hand & ~unsafe or hand
+
+
+def mendikot_card(seat: int, hand: int, legal: int, trump: int, known: int, trick_cards: list[int], played: int,
+                  win_seat: int, win_card: int, unseen: int, voids: list[int], choice: int) -> int:
+    """``_mendikot_card``: grease the partner's sure trick with a ten, fight for a
+    trick holding a ten, never hand a ten to the opponents when another card will do.
+    ``trump`` is the trump in force, ``known`` the one this seat knows (throw-offs)."""
+    team = seat % 2
+    led = trick_cards[0] // 13
+    following = _ranks(legal, led) != 0
+    opponents_after, opponent_voids = _opponents_after(seat, played, voids)
+    trumps_out = trump != NO_TRUMP and _ranks(unseen, trump) != 0
+    tens = _tens(legal)
+    partner = win_seat % 2 == team
+    if partner and _partner_holds(opponents_after, opponent_voids, trump, led, unseen, win_card):
+        return _lowest(tens) if tens else choice  # a ten on the partner's sure winner
+    trick_tens = False
+    for i in range(played):
+        trick_tens = trick_tens or trick_cards[i] % 13 == TEN
+    winners, suit = _winners(legal, trump, win_card)
+    if not partner and trick_tens and winners:
+        sure = winners
+        if opponents_after:
+            sure = winners & ~_above_or_equal_first_live(_ranks(unseen, suit))
+            if trumps_out and suit != trump and opponent_voids >> suit & 1:
+                sure = 0
+        pool = sure or winners
+        plain = pool & ~(1 << TEN) or pool  # a ten last
+        return 13 * suit + (LOW[plain] if sure or not following else HIGH[plain])
+    if choice % 13 != TEN:
+        return choice
+    if _beats(trump, choice, win_card) and not partner:
+        return choice
+    others = legal & ~tens
+    if not others:
+        return choice
+    if following:
+        return _lowest(others)
+    return _throw_off(hand, others, known, unseen)
+
+
+def _partner_holds(opponents_after: bool, opponent_voids: int, trump: int, led: int, unseen: int,
+                   win_card: int) -> bool:
+    """``partner_holds`` once the partner is known to hold the trick so far: nobody of
+    the other team after us, or a safe card (while trump is hidden a void may ask
+    for it and ruff)."""
+    if not opponents_after:
+        return True
+    if trump == NO_TRUMP and opponent_voids >> led & 1:
+        return False
+    win_suit = win_card // 13
+    trumps_out = trump != NO_TRUMP and _ranks(unseen, trump) != 0
+    return _is_boss(unseen, win_card) and (not trumps_out or win_suit == trump or not opponent_voids >> win_suit & 1)
+
+
+def _opponents_after(seat: int, played: int, voids: list[int]) -> tuple[bool, int]:
+    """Whether an opponent plays after ``seat`` in this trick, and the suits those opponents showed out of."""
+    team = seat % 2
+    after = False
+    shown = 0
+    s = seat
+    for _ in range(3 - played):
+        s = (s + 3) % 4
+        if s % 2 != team:
+            after = True
+            shown |= voids[s]
+    return after, shown
+
+
+def should_reveal(seat: int, hider: int, trick_cards: list[int], played: int, win_seat: int, win_card: int,
+                  unseen: int, voids: list[int], captured: list[int], mendikot: bool) -> bool:
+    """``should_reveal``: void while trump is hidden, ask to see it?"""
+    team = seat % 2
+    if win_seat % 2 == team:
+        after, shown = _opponents_after(seat, played, voids)
+        if _partner_holds(after, shown, NO_TRUMP, trick_cards[0] // 13, unseen, win_card):
+            return False
+    if hider % 2 == team:
+        return True  # our suit: a void is a ruff
+    if win_seat % 2 == team:
+        return False
+    if mendikot:
+        return _tens(_mask_of(trick_cards, played)) != 0
+    return captured[1 - team] >= TRICKS_TO_WIN - 1
+
+
+def _mask_of(cards: list[int], count: int) -> int:
+    mask = 0
+    for i in range(count):
+        mask |= 1 << cards[i]
+    return mask
+
+
+def hidden_lead(seat: int, hand: int, known: int, unseen: int, voids: list[int], mendikot: bool) -> int:
+    """The lead while trump is hidden (``choose_relative``): not into a suit an
+    opponent showed out of (he may ask for trump and ruff) unless nothing else is
+    left; in Mendikot a ten only as a boss; the hider leads knowing his suit."""
+    opponent_voids = voids[(seat + 1) % 4] | voids[(seat + 3) % 4]
+    options = 0
+    for suit in range(4):
+        if not opponent_voids >> suit & 1:
+            options |= hand & (ALL_RANKS << (13 * suit))
+    if not options:
+        options = hand
+    if mendikot:
+        options = mendikot_lead(seat, options, NO_TRUMP, unseen, voids)
+    return choose_lead(seat, hand, options, known, unseen, voids, -1, 0)
+
+
+def ruff_after_reveal(seat: int, hand: int, legal: int, trump: int, led: int, played: int, unseen: int,
+                      voids: list[int]) -> int:
+    """``_ruff_after_reveal``: the cheapest trump, the highest when an opponent after us showed out."""
+    trumps = _ranks(legal, trump)
+    if not trumps:
+        return _throw_off(hand, legal, trump, unseen)
+    _, shown = _opponents_after(seat, played, voids)
+    return 13 * trump + (HIGH[trumps] if shown >> led & 1 else LOW[trumps])
+
+
+HONOURS: Final = (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 6)
+"""Twice ``HONOUR_POINTS`` by rank (jack, queen, king, ace), for ``suit_points`` in ints."""
+
+
+def set_trump_card(hand: int, legal: int) -> int:
+    """Be-Ranga, void while no trump is set (``set_trump_card``): the lowest card of the
+    suit we are longest and strongest in (twice ``suit_points``, first suit on a tie)."""
+    best, best_points = -1, -1
+    for suit in range(4):
+        if not _ranks(legal, suit):
+            continue
+        ranks = _ranks(hand, suit)
+        points = 6 * COUNT[ranks]
+        for rank in range(9, 13):
+            if ranks >> rank & 1:
+                points += HONOURS[rank]
+        if points > best_points:
+            best, best_points = suit, points
+    return 13 * best + LOW[_ranks(legal, best)]
+
+
+def beranga_lead(seat: int, hand: int, unseen: int, voids: list[int], pile: int, tricks_played: int) -> int:
+    """Be-Ranga's lead while no trump is set: a boss if we hold one, else the lowest
+    card of our shortest suit (to be the one who shows out first and names trump)."""
+    bosses = 0
+    for suit in range(4):
+        ranks = _ranks(hand, suit)
+        bosses |= (ranks & ~_above_or_equal_first_live(_ranks(unseen, suit))) << (13 * suit)
+    if bosses:
+        return choose_lead(seat, hand, bosses, NO_TRUMP, unseen, voids, pile, tricks_played)
+    best, best_key = -1, 0
+    for suit in range(4):
+        ranks = _ranks(hand, suit)
+        if ranks:
+            key = 20 * COUNT[ranks] + LOW[ranks]
+            if best < 0 or key < best_key:
+                best, best_key = 13 * suit + LOW[ranks], key
+    return best
 
 
 def _lowest_of_longest(candidates: list[int], lengths: list[int]) -> int:
@@ -219,39 +416,50 @@ def _beats(trump: int, card: int, best: int) -> bool:
 
 
 def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: int, voids: list[int],
-             tricks_played: int, captured: list[int], pile: int, open_seat: int, open_card: int,
-             rules: int) -> None:
+             tricks_played: int, captured: list[int], tens: list[int], pile: int, open_seat: int, open_card: int,
+             trump_trick: int, down: int, hider: int, must_trump: bool, trumps_from: int, rules: int) -> None:
     """Play the deal to its end from ``trick`` (the cards of the current trick,
     led by ``leader``) after ``tricks_played`` tricks.  ``gone`` holds every card
     played (this trick's too), ``voids[seat]`` bit ``suit`` a suit the seat showed
     out of.  ``hands``, ``voids`` and ``captured`` (tricks counted per team) are
-    updated in place; ``pile``/``open_*`` are the pile's state (``PILE`` rules)."""
+    updated in place, and ``tens`` with ``TENS``; ``pile``/``open_*`` are the
+    pile's state (``PILE`` rules), ``trump_trick`` the trick that set trump.
+    ``down`` is the card ``hider`` put face down (-1: none; trump is hidden until
+    a void asks), ``must_trump`` the asker's duty to trump, ``trumps_from`` the
+    first card of this trick whose trumps count (the trick of a reveal)."""
     has_pile = rules & PILE != 0
+    mendikot = rules & MENDIKOT_CARDS != 0
     played = len(trick)
     seat = (leader + 3 * played) % 4
     cards = [0, 0, 0, 0]
     win_seat = win_card = led = -1
     for i in range(played):
-        cards[i] = trick[i]
-        if i == 0 or _beats(trump, trick[i], win_card):
-            win_seat, win_card = (leader + 3 * i) % 4, trick[i]
-    if played:
-        led = cards[0] // 13
+        card = cards[i] = trick[i]
+        if i == 0:
+            win_seat, win_card, led = leader, card, card // 13
+        elif (card // 13 == led or (card // 13 == trump and i >= trumps_from)) and _beats(trump, card, win_card):
+            win_seat, win_card = (leader + 3 * i) % 4, card
     while True:
         hand = hands[seat]
-        if played:
+        if must_trump and _ranks(hand, trump):
+            legal = hand & (ALL_RANKS << (13 * trump))
+        elif played:
             legal = hand & (ALL_RANKS << (13 * led)) or hand
         else:
             legal = hand
-        if not legal & (legal - 1):
-            card = _lowest(legal)
+        may_reveal = down >= 0 and (not hand or (played > 0 and not _ranks(hand, led)))
+        if not legal or (not legal & (legal - 1) and not may_reveal):
+            card = _lowest(legal) if legal else REVEAL
         else:
-            unseen = ~gone & ~hand & ((1 << 52) - 1)
-            if played:
-                card = choose_follow(seat, hand, legal, trump, led, win_seat, win_card, played, unseen, voids,
-                                     pile if has_pile else -1, open_seat if has_pile else -1, tricks_played)
-            else:
-                card = choose_lead(seat, hand, trump, unseen, voids, pile if has_pile else -1, tricks_played)
+            card = _choose(seat, hand, legal, trump, cards, played, leader, gone, voids, pile if has_pile else -1,
+                           open_seat if has_pile else -1, tricks_played, trump_trick, captured, down, hider,
+                           must_trump, may_reveal, rules)
+        if card == REVEAL:  # the card is shown and goes back to its owner; the asker must trump
+            trump = down // 13
+            hands[hider] |= 1 << down
+            down, must_trump, trumps_from = -1, True, played
+            continue
+        must_trump = False
         hands[seat] = hand ^ (1 << card)
         gone |= 1 << card
         if played == 0:
@@ -259,6 +467,8 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
         else:
             if card // 13 != led:
                 voids[seat] |= 1 << led
+                if trump == NO_TRUMP and rules & FIRST_VOID:
+                    trump, trump_trick = card // 13, tricks_played + 1  # Be-Ranga: this card sets trump
             if _beats(trump, card, win_card):
                 win_seat, win_card = seat, card
         cards[played] = card
@@ -267,6 +477,10 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
             seat = (seat + 3) % 4
             continue
         tricks_played += 1
+        trumps_from = 0
+        if rules & TENS:
+            tens[win_seat % 2] += ((cards[0] % 13 == TEN) + (cards[1] % 13 == TEN) + (cards[2] % 13 == TEN)
+                                   + (cards[3] % 13 == TEN))
         if not has_pile:
             captured[win_seat % 2] += 1
         else:
@@ -276,7 +490,7 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
                 pile = 0
             elif open_seat != win_seat:
                 open_seat, open_card = win_seat, win_card
-            elif _capture_blocked(rules, trump, open_card, win_card, tricks_played):
+            elif _capture_blocked(rules, trump, open_card, win_card, tricks_played, trump_trick):
                 open_card = win_card
             else:
                 captured[win_seat % 2] += pile
@@ -285,11 +499,58 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
         if tricks_played == TRICKS or (rules & SEVEN_TRICKS and ((a >= TRICKS_TO_WIN and b > 0)
                                                                   or (b >= TRICKS_TO_WIN and a > 0))):
             return
-        played, seat, led = 0, win_seat, -1
+        played, seat, leader, led = 0, win_seat, win_seat, -1
 
 
-def _capture_blocked(rules: int, trump: int, first: int, second: int, number: int) -> bool:
-    """The Double Sar house rules that keep a pair from capturing (``Pile._capture_blocked``)."""
+def _choose(seat: int, hand: int, legal: int, trump: int, cards: list[int], played: int, leader: int, gone: int,
+            voids: list[int], pile: int, open_seat: int, tricks_played: int, trump_trick: int, captured: list[int],
+            down: int, hider: int, must_trump: bool, may_reveal: bool, rules: int) -> int:
+    """The rules' action for ``seat`` (a card, or ``REVEAL``) among two or more."""
+    mendikot = rules & MENDIKOT_CARDS != 0
+    unseen = ~gone & ~hand & ((1 << 52) - 1)
+    if rules & BE_RANGA_CARDS and (trump == NO_TRUMP or tricks_played + 1 <= trump_trick):
+        open_seat = -1  # no pair captures yet: nobody is about to capture
+    if not played:
+        if down >= 0:
+            return hidden_lead(seat, hand, down // 13 if seat == hider else NO_TRUMP, unseen, voids, mendikot)
+        if trump == NO_TRUMP and rules & BE_RANGA_CARDS:
+            return beranga_lead(seat, hand, unseen, voids, pile, tricks_played)
+        if mendikot:
+            return choose_lead(seat, hand, mendikot_lead(seat, hand, trump, unseen, voids), trump, unseen, voids,
+                               pile, tricks_played)
+        return choose_lead(seat, hand, legal, trump, unseen, voids, pile, tricks_played)
+    led = cards[0] // 13
+    win_seat, win_card = leader, cards[0]  # the trick's holder as the rules see it (with today's trump)
+    for i in range(1, played):
+        if _beats(trump, cards[i], win_card):
+            win_seat, win_card = (leader + 3 * i) % 4, cards[i]
+    if may_reveal:
+        if should_reveal(seat, hider, cards, played, win_seat, win_card, unseen, voids, captured, mendikot):
+            return REVEAL
+        if not legal & (legal - 1):
+            return _lowest(legal)
+    if must_trump:
+        return ruff_after_reveal(seat, hand, legal, trump, led, played, unseen, voids)
+    following = _ranks(legal, led) != 0
+    known = down // 13 if down >= 0 and seat == hider else trump
+    if not following and trump == NO_TRUMP:
+        if rules & BE_RANGA_CARDS:
+            return set_trump_card(hand, legal)
+        choice = _throw_off(hand, legal, known, unseen)  # nothing wins by throwing off while trump is hidden
+    else:
+        choice = choose_follow(seat, hand, legal, trump, led, win_seat, win_card, played, unseen, voids, pile,
+                               open_seat, tricks_played)
+    if mendikot:
+        return mendikot_card(seat, hand, legal, trump, known, cards, played, win_seat, win_card, unseen, voids,
+                             choice)
+    return choice
+
+
+def _capture_blocked(rules: int, trump: int, first: int, second: int, number: int, trump_trick: int) -> bool:
+    """What keeps a pair from capturing (``Pile._capture_blocked``): Be-Ranga's wait
+    for trump, the Double Sar house rules."""
+    if rules & WAIT_FOR_TRUMP and (not trump_trick or number <= trump_trick):
+        return True
     if rules & ACE_ON_ACE and first % 13 == 12 and second % 13 == 12:
         return True
     if rules & TRUMP_ACE_CANNOT_SEAL and trump != NO_TRUMP and second == 13 * trump + 12:
@@ -298,8 +559,9 @@ def _capture_blocked(rules: int, trump: int, first: int, second: int, number: in
 
 
 def play_deal(hands: list[int], trump: int, leader: int, trick: list[int],
-              tricks: list[tuple[int, tuple[int, ...], int]], captured: list[int], pile: int, open_seat: int,
-              open_card: int, rules: int) -> None:
+              tricks: list[tuple[int, tuple[int, ...], int]], captured: list[int], tens: list[int], pile: int,
+              open_seat: int, open_card: int, trump_trick: int, down: int, hider: int, must_trump: bool,
+              trumps_from: int, rules: int) -> None:
     """``play_out`` from a state's own lists: ``tricks`` are its finished tricks
     (leader, cards, winner), from which the cards gone and the voids are tallied."""
     gone = 0
@@ -308,8 +570,8 @@ def play_deal(hands: list[int], trump: int, leader: int, trick: list[int],
         gone |= _note_trick(voids, first, list(cards))
     if trick:
         gone |= _note_trick(voids, leader, trick)
-    play_out(hands, trump, leader, list(trick), gone, voids, len(tricks), captured, pile, open_seat, open_card,
-             rules)
+    play_out(hands, trump, leader, list(trick), gone, voids, len(tricks), captured, tens, pile, open_seat,
+             open_card, trump_trick, down, hider, must_trump, trumps_from, rules)
 
 
 def _note_trick(voids: list[int], leader: int, cards: list[int]) -> int:

@@ -44,6 +44,7 @@ from typing import Sequence
 
 from tricktable.bots import courtpiece as cp
 from tricktable.bots.courtpiece import Table, choose_card, choose_lead, is_safe, lowest, trick_winner
+from tricktable.bots.courtpiece_kernel import BE_RANGA_CARDS, MENDIKOT_CARDS  # the same in its compiled build
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import TEN, parse_card, rank_of
 from tricktable.core.observation import Observation
@@ -334,11 +335,16 @@ ROLLOUTS_PER_MS = 1.2
 13 tricks, Hidden Trump's play path is a little slower), with margin."""
 
 
+KERNEL_CARD_RULES = {"mendikot": MENDIKOT_CARDS, "be-ranga": BE_RANGA_CARDS}
+"""Which of ``decide``'s card rules the playout kernel plays (Hidden Trump: the
+family's, with the reveal and the hidden-trump leads every relative shares)."""
+
+
 def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
     return SearchGame(get_spec(obs.game), policy, team_value, rules=heuristic_text,
-                      playout=partial(cp.playout, decide=partial(decide, game=obs.game), policy=policy))
+                      playout=partial(cp.playout, card_rules=KERNEL_CARD_RULES.get(obs.game, 0)))
 
 
 def _spec() -> GameSpec:
