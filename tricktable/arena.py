@@ -97,7 +97,7 @@ NO_HARD_STOP_MS = 1e9
 
 def _bots(name: str, seed: str, budget_ms: float | None, hard_stop: bool = True) -> list[Bot]:
     settings: dict[str, Any] = {} if budget_ms is None else {"budget_ms": budget_ms}
-    if not hard_stop and name == "search":
+    if not hard_stop and name.startswith("search"):
         settings["hard_ms"] = NO_HARD_STOP_MS
     return [make_bot(name, seed=f"{seed}/{name}/{seat}", **settings) for seat in range(4)]
 

@@ -135,26 +135,6 @@ def test_rollout_with_the_solver_scores_like_the_deal_played_out():
         assert exact == eb.seat_value(played, seat)
 
 
-def test_bidding_rounds_are_told_apart():
-    actions = [[1, "pass"], [2, "pass"], [3, "pass"], [0, "pass"], [1, "pass"], [2, "call S"], [2, "alone"],
-               [3, "play 9C"]]
-    assert eb.pass_rounds(actions) == [1, 1, 1, 1, 2, 2, 2, 0]
-
-
-def test_worlds_that_contradict_a_pass_weigh_less():
-    """Seat 1 passed in round 1: a world that gives him both bowers and an ace
-    (he would have ordered up) counts less than one that gives him nothing."""
-    strong = {"dealer": 0, "hands": ["9C 10C QC KC AC", "JS JC AD 9H 10D", "9D JD QD KD AH", "10S QS KS AS 10H"],
-              "rest": "9S JH QH KH"}
-    weak = {**strong, "hands": ["JS JC AD 9H 10D", "9C 10C QC KC AC", "9D JD QD KD AH", "10S QS KS AS 10H"]}
-    weights = []
-    for deal in (strong, weak):
-        state = SPEC.new_deal(SPEC.deal_from_json(deal), OPTIONS)
-        state.act(1, "pass")
-        weights.append(eb.bidding_likelihood(state, state.observe(2), 2))
-    assert weights[0] == eb.DISAGREE_WEIGHT and weights[1] == 1.0
-
-
 def test_search_falls_back_to_the_rules_when_no_world_can_be_sampled(monkeypatch):
     from tricktable.core.sampling import SamplingError
 

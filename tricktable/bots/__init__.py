@@ -4,8 +4,9 @@ returns an action in text notation."""
 from __future__ import annotations
 
 from tricktable.bots.base import BOTS, Bot, RandomBot, make_bot
-from tricktable.bots.players import EasyBot, HeuristicBot, SearchBot, hint
+from tricktable.bots.players import EasyBot, HeuristicBot, SearchBot, SearchWithoutInferenceBot, hint
 
-BOTS.update({"heuristic": HeuristicBot, "easy": EasyBot, "search": SearchBot})
+BOTS.update({"heuristic": HeuristicBot, "easy": EasyBot, "search": SearchBot,
+             "search-noinfer": SearchWithoutInferenceBot})
 
-__all__ = ["BOTS", "Bot", "EasyBot", "HeuristicBot", "RandomBot", "SearchBot", "hint", "make_bot"]
+__all__ = ["BOTS", "Bot", "EasyBot", "HeuristicBot", "RandomBot", "SearchBot", "SearchWithoutInferenceBot", "hint", "make_bot"]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick, strongest_play
+from tricktable.bots.inference import weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
@@ -447,7 +448,8 @@ def _spec() -> GameSpec:
     return DOUBLE_SAR
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, team_value, rules=heuristic_text, playout=partial(playout, card_rules=0))
+SEARCH = SearchGame(_spec(), heuristic_action, team_value, weight=weight_for(heuristic_action), rules=heuristic_text,
+                    playout=partial(playout, card_rules=0))
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 ROLLOUTS_PER_MS = 1.5

@@ -33,6 +33,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Sequence
 
 from tricktable import speedups
+from tricktable.bots.inference import weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame
 from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, parse_card, rank_of
@@ -401,7 +402,8 @@ def distinct_actions(obs: Observation) -> list[str]:
     return [text for text in legal if text not in ANNOUNCEMENTS]
 
 
-SEARCH = SearchGame(SPEC, heuristic_action, seat_value, rules=heuristic_text, playout=playout)
+SEARCH = SearchGame(SPEC, heuristic_action, seat_value, weight=weight_for(heuristic_action), rules=heuristic_text,
+                    playout=playout)
 
 ROLLOUTS_PER_MS = 0.6
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from tricktable.bots.base import note_trick, opponents, spare_partners_trick
+from tricktable.bots.inference import weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, rank_of, suit_of
@@ -73,7 +74,6 @@ TRUMP_POINTS = tuple({c: p for c, p in zip(TRUMP_LADDER[t], LADDER_POINTS)} for 
 OFF_ACE_POINTS = 1.0
 GUARDED_KING_POINTS = 0.4
 VOID_POINTS = 0.6
-DISAGREE_WEIGHT = 0.2
 
 
 # -- the table as one seat sees it -------------------------------------------------
@@ -438,60 +438,6 @@ def heuristic_text(obs: Observation) -> str:
     return action_text(decide(table_from_observation(obs), [parse_action(text) for text in obs.legal]))
 
 
-# -- what the bidding reveals (for weighting sampled worlds) ----------------------------
-def bidding_likelihood(world: GameState, obs: Observation, me: int) -> float:
-    """How well the sampled hands explain the others' bids, assuming they bid by
-    the rules above: a bid the rules agree with counts 1, one they do not
-    ``DISAGREE_WEIGHT`` (people and other programs bid differently, so nothing
-    is ruled out)."""
-    assert isinstance(world, EuchreState)
-    weight = 1.0
-    up, dealer, options = world.up_card, world.dealer, world.options
-    hands = [mask_of(h) for h in world.deal.hands]
-    actions = obs.actions
-    for (seat, text), bidding_round in zip(actions, pass_rounds(actions)):
-        if seat == me or not bidding_round:
-            continue
-        hand = hands[seat]
-        if text == "pass":
-            if bidding_round == 1:
-                agrees = not should_order(hand, up, seat, dealer)
-            else:
-                agrees = call_choice(hand, suit_of(up), False) is None
-        elif text == "order up":
-            agrees = should_order(hand, up, seat, dealer, must_go_alone(options, seat, dealer))
-        elif text.startswith("call "):
-            # A forced dealer's call says little; otherwise the suit is strong.
-            agrees = seat == dealer or hand_points(hand, parse_action(text) - CALL) >= CALL_THRESHOLD - 1.0
-        elif text == "alone":
-            agrees = should_go_alone(hand, world.trump, seat, dealer, None if world.turned_down >= 0 else up)
-        else:
-            continue
-        if not agrees:
-            weight *= DISAGREE_WEIGHT
-    return weight
-
-
-def pass_rounds(actions: Sequence[tuple[int, str]]) -> list[int]:
-    """For each action, the bidding round it belongs to (1 or 2; 0 after bidding;
-    the alone decision counts with the bid it follows)."""
-    rounds, passes, current, last = [], 0, 1, 1
-    for _, text in actions:
-        if text in ("alone", "with partner"):
-            rounds.append(last)
-        elif current and text == "pass":
-            rounds.append(current)
-            passes += 1
-            if passes == 4 and current == 1:
-                current, passes = 2, 0
-        elif current and (text == "order up" or text.startswith("call ")):
-            rounds.append(current)
-            last, current = current, 0
-        else:
-            rounds.append(0)
-    return rounds
-
-
 seat_value = team_value
 
 
@@ -737,7 +683,8 @@ def _spec() -> GameSpec:
     return SPEC
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, bidding_likelihood, heuristic_text, playout)
+SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action), heuristic_text,
+                    playout)
 
 WORLDS_PER_MS = 0.6
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with

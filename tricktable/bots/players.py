@@ -12,6 +12,7 @@ so ``make_bot("search")`` works for any game that has landed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -69,6 +70,8 @@ class SearchBot(Bot):
     expected score (see ``tricktable.bots.search``)."""
 
     name = "search"
+    inference = True
+    """Weigh the sampled worlds by what the others' decisions reveal (``bots.inference``)."""
 
     def __init__(self, seed: str = "bot", budget_ms: float = 250.0, hard_ms: float = HARD_STOP_MS):
         super().__init__(seed, budget_ms)
@@ -80,7 +83,18 @@ class SearchBot(Bot):
         if len(actions) == 1:
             return actions[0]
         worlds = module.worlds_for(self.budget_ms, len(actions))
-        return best_action(search_game(module, obs), obs, self.rng_for(obs), worlds, self.hard_ms, actions)
+        game = search_game(module, obs)
+        if not self.inference:
+            game = replace(game, weight=None)
+        return best_action(game, obs, self.rng_for(obs), worlds, self.hard_ms, actions)
+
+
+class SearchWithoutInferenceBot(SearchBot):
+    """``search`` with every sampled world weighing the same (no ``SearchGame.weight``):
+    the arena's way to measure what inference is worth.  No level uses it."""
+
+    name = "search-noinfer"
+    inference = False
 
 
 def candidates(module: ModuleType, obs: Observation) -> list[str]:

@@ -45,6 +45,7 @@ from typing import Sequence
 from tricktable.bots import courtpiece as cp
 from tricktable.bots.courtpiece import Table, choose_card, choose_lead, is_safe, lowest, trick_winner
 from tricktable.bots.courtpiece_kernel import BE_RANGA_CARDS, MENDIKOT_CARDS  # the same in its compiled build
+from tricktable.bots.inference import weight_for
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import TEN, parse_card, rank_of
 from tricktable.core.observation import Observation
@@ -281,6 +282,10 @@ def policy(state: GameState) -> int:
     return decide(cp.table_from_state(state), cp.bot_legal(state.legal_actions()), state.spec.name)
 
 
+WEIGHT = weight_for(policy)
+"""What the others' calls, hidden trump and card choices reveal (``bots.inference``)."""
+
+
 def heuristic_text(obs: Observation) -> str:
     """The rules' action for an observation (the ``heuristic`` bot)."""
     assert isinstance(obs, CourtPieceObservation)
@@ -343,7 +348,7 @@ family's, with the reveal and the hidden-trump leads every relative shares)."""
 def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
-    return SearchGame(get_spec(obs.game), policy, team_value, rules=heuristic_text,
+    return SearchGame(get_spec(obs.game), policy, team_value, weight=WEIGHT, rules=heuristic_text,
                       playout=partial(cp.playout, card_rules=KERNEL_CARD_RULES.get(obs.game, 0)))
 
 
@@ -353,7 +358,7 @@ def _spec() -> GameSpec:
     return HIDDEN_TRUMP
 
 
-SEARCH = SearchGame(_spec(), policy, team_value, rules=heuristic_text)
+SEARCH = SearchGame(_spec(), policy, team_value, weight=WEIGHT, rules=heuristic_text)
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 

@@ -1,0 +1,121 @@
+"""What the others' decisions reveal: the weight of a sampled world.
+
+A sampled world is a full deal on which the observation's public actions were
+replayed (``GameSpec.sample_world``), so the hard facts hold in it by construction
+(hand sizes, voids shown, a caller holding his suit).  Softer facts come from *how*
+the others played: a seat that passed in Euchre seldom holds both bowers; a
+Doppelkopf player who announced Re usually holds the trumps for it; a defender
+who ducked a trick he could have won seldom held the winning card.
+
+``likelihood`` measures that.  It replays the world's deal from its start and, at
+every past decision of another seat that had a choice, asks the game's rules
+policy (the rollout policy: the rules bot's decision function, on what that seat
+knew there, so it follows the rules whenever they change) what it would have done
+in this world.  A decision the rules agree with counts 1; one they do not counts a
+floor (``Evidence``): people and other programs decide differently, so nothing is
+ruled out.  The worlds' weights are the product of these factors.
+
+What the hard constraints already say is not counted twice: a seat with one legal
+action (a forced card, a void shown) reveals nothing here, and legality is the
+game's; only the choice among legal actions is weighed.
+
+Weights are tempered: bids and announcements (few, and telling) have a low floor;
+card choices (many, and a weaker signal: the rules and a searching player often
+differ on equivalent cards) a high one; and the product never goes below
+``Evidence.min_weight``, so no single world dominates a search (``effective_size``
+reports how many worlds a set of weights is worth).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from tricktable.core.observation import Observation
+from tricktable.core.protocol import DealState, GameState
+
+Policy = Callable[[GameState], int]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How much each kind of decision says (a game's part of inference: data only).
+
+    ``bid_floor``: the factor of a bid, call, reservation or announcement the rules
+    would not make in the world (or the rules' one that was not made); ``card_floor``:
+    the same for a card choice; ``min_weight``: the smallest weight a world can get."""
+
+    bid_floor: float = 0.2
+    card_floor: float = 0.5
+    min_weight: float = 0.01
+    card_prefixes: tuple[str, ...] = ("play ",)
+    """Action texts that are card choices (everything else is a bid or announcement)."""
+
+    def floor(self, text: str) -> float:
+        return self.card_floor if text.startswith(self.card_prefixes) else self.bid_floor
+
+
+DEFAULT = Evidence()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A past decision of ``seat`` with a choice: the ``state`` just before it (the
+    replay's own, valid until the next decision is yielded), the ``action`` taken and
+    its position ``index`` in the history."""
+
+    index: int
+    seat: int
+    action: int
+    state: GameState
+
+
+def decisions(world: GameState, me: int) -> Iterator[Decision]:
+    """Every past decision of another seat than ``me`` that had a choice, replayed
+    from the start of the world's deal.  Out-of-turn actions (a Doppelkopf
+    announcement between cards) and the referee's are replayed but not yielded:
+    the rules policy decides only for the seat to move."""
+    if not isinstance(world, DealState):
+        return
+    state = world.spec.new_deal(world.deal, world.options)
+    for index, (action, seat) in enumerate(zip(world.history, world.actors)):
+        if seat != state.to_move:
+            state.apply_for(seat, action)
+            continue
+        legal = state.legal_actions()
+        if seat != me and len(legal) > 1 and action in legal:
+            yield Decision(index, seat, action, state)
+        state.apply_any(action)
+
+
+def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = DEFAULT) -> float:
+    """How well ``world`` explains the others' past decisions under the rules
+    ``policy``: the product of 1 (agreed) or the decision's floor (did not), at
+    least ``evidence.min_weight``."""
+    weight = 1.0
+    for decision in decisions(world, me):
+        if policy(decision.state) != decision.action:
+            weight *= evidence.floor(world.action_text(decision.action))
+            if weight <= evidence.min_weight:
+                return evidence.min_weight
+    return weight
+
+
+def weight_for(policy: Policy, evidence: Evidence = DEFAULT) -> Callable[[GameState, Observation, int], float]:
+    """A ``SearchGame.weight``: ``likelihood`` of a world under ``policy``."""
+
+    def weight(world: GameState, obs: Observation, me: int) -> float:
+        return likelihood(world, me, policy, evidence)
+
+    return weight
+
+
+def effective_size(weights: Sequence[float]) -> float:
+    """How many equally weighted worlds ``weights`` are worth (Kish's effective sample
+    size: (Σw)² / Σw²); the number of worlds when all weigh the same.
+
+    >>> effective_size([1.0, 1.0, 1.0, 1.0]), round(effective_size([1.0, 0.01, 0.01, 0.01]), 2)
+    (4.0, 1.06)
+    """
+    squares = sum(w * w for w in weights)
+    return sum(weights) ** 2 / squares if squares else 0.0
