@@ -264,6 +264,13 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--decisions", type=int, default=30, help="with --search: how many decisions")
     b.add_argument("--budget-ms", type=float, default=250.0, help="with --search: the search budget")
     b.add_argument("--baseline-commit", default=None, help="with --search: the frozen baseline (default 20c78f4)")
+    b.add_argument("--inference", action="store_true",
+                   help="how often the sampled worlds put the unseen cards with their true holders, weighted by "
+                        "inference and uniformly (random positions of deals the rules bot plays)")
+    b.add_argument("--positions", type=int, default=100, help="with --inference: how many positions")
+    b.add_argument("--worlds", type=int, default=40, help="with --inference: worlds sampled per position")
+    b.add_argument("--players", default="heuristic", choices=sorted(BOTS),
+                   help="with --inference: the bot that plays the deals (every seat)")
     return parser
 
 
@@ -312,6 +319,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             baseline = Baseline(args.b_commit, args.b_budget_ms) if args.b_commit else None
             _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
                          not args.no_hard_stop, baseline, args.preset), args.json)
+        elif args.command == "bench" and args.inference:
+            from tricktable.inference_check import measure
+
+            _print(measure(args.game, args.positions, args.worlds, players=args.players), args.json)
         elif args.command == "bench" and args.search:
             from tricktable.speed import BASELINE_COMMIT, bench_search
 

@@ -16,7 +16,8 @@ the referee acts when nobody can.  Along the way it checks:
 * an observation leaks nothing: not the seed, and not which of two other seats
   holds which hand; a sampled world gives the observing seat the identical
   observation, and the worlds really differ from the true deal;
-* an observation's ``legal`` is exactly the seat's ``legal_actions_for``.
+* an observation's ``legal`` is exactly the seat's ``legal_actions_for``;
+* a sampled world's deal, restarted, replays its history to the same position.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import pytest
 
 from tricktable.cards import face, parse_card
 from tricktable.core.errors import GameError
-from tricktable.core.protocol import Deal, GameSpec, GameState
+from tricktable.core.protocol import Deal, DealState, GameSpec, GameState
 from tricktable.core.record import record_of, replay
 from tricktable.core.rng import derive_seed
 from tricktable.games import ENTRIES, GameEntry, Seating
@@ -142,9 +143,23 @@ def check_observations(game: GameEntry, state: GameState, rng: random.Random, st
         except GameError as error:  # a sampler may fail, but never on a real position
             pytest.fail(f"no world for seat {seat} of a real position: {error}")
         assert world.observe(seat) == obs, "a sampled world shows the seat something else"
+        check_restarted(world, seat)
         stats["worlds"] += 1
         true_hands = [sorted(state.observe(s).hand) for s in range(4) if s != seat]
         stats["worlds that differ"] += [sorted(world.observe(s).hand) for s in range(4) if s != seat] != true_hands
+
+
+def check_restarted(world: GameState, seat: int) -> None:
+    """A deal state restarted (``DealState.restarted``: what inference replays the
+    others' decisions on) takes its history again to the same position."""
+    assert isinstance(world, DealState)
+    again = world.restarted()
+    for action, actor in zip(world.history, world.actors):
+        if actor == again.to_move:
+            again.apply_any(action)
+        else:
+            again.apply_for(actor, action)
+    assert again.observe(seat) == world.observe(seat), "a restarted deal replays to another position"
 
 
 def check_no_leak_at_the_deal(spec: GameSpec, deal: Deal, options: dict[str, Any]) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 
@@ -67,7 +68,7 @@ class Decision:
     index: int
     seat: int
     action: int
-    state: GameState
+    state: DealState
 
 
 def decisions(world: GameState, me: int) -> Iterator[Decision]:
@@ -77,35 +78,65 @@ def decisions(world: GameState, me: int) -> Iterator[Decision]:
     the rules policy decides only for the seat to move."""
     if not isinstance(world, DealState):
         return
-    state = world.spec.new_deal(world.deal, world.options)
+    state = world.restarted()
     for index, (action, seat) in enumerate(zip(world.history, world.actors)):
         if seat != state.to_move:
             state.apply_for(seat, action)
             continue
-        legal = state.legal_actions()
-        if seat != me and len(legal) > 1 and action in legal:
-            yield Decision(index, seat, action, state)
+        if seat != me:
+            legal = state.legal_actions()
+            if len(legal) > 1 and action in legal:
+                yield Decision(index, seat, action, state)
         state.apply_any(action)
 
 
-def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = DEFAULT) -> float:
+Factors = dict[tuple[int, int, tuple[int, ...]], float]
+"""A decision's factor by (history index, the seat's hand then, the hidden actions
+before it): everything that seat's view there depends on that differs between worlds
+(the public actions are the same in all of them)."""
+
+
+def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = DEFAULT,
+               hidden: Sequence[int] = (), factors: Factors | None = None) -> float:
     """How well ``world`` explains the others' past decisions under the rules
     ``policy``: the product of 1 (agreed) or the decision's floor (did not), at
-    least ``evidence.min_weight``."""
+    least ``evidence.min_weight``.  ``factors`` caches each decision's factor across
+    the worlds of one observation; ``hidden``: the history positions the observer
+    sees face down (their actions in the world are part of the key).  A world whose
+    history the replay cannot follow weighs what its decisions so far say."""
     weight = 1.0
-    for decision in decisions(world, me):
-        if policy(decision.state) != decision.action:
-            weight *= evidence.floor(world.action_text(decision.action))
+    history = world.history
+    try:
+        for decision in decisions(world, me):
+            index = decision.index
+            key = (index, decision.state.hands[decision.seat], tuple(history[j] for j in hidden if j < index))
+            factor = factors.get(key) if factors is not None else None
+            if factor is None:
+                agrees = policy(decision.state) == decision.action
+                factor = 1.0 if agrees else evidence.floor(world.action_text(decision.action))
+                if factors is not None:
+                    factors[key] = factor
+            weight *= factor
             if weight <= evidence.min_weight:
                 return evidence.min_weight
+    except GameError:
+        pass
     return weight
 
 
 def weight_for(policy: Policy, evidence: Evidence = DEFAULT) -> Callable[[GameState, Observation, int], float]:
-    """A ``SearchGame.weight``: ``likelihood`` of a world under ``policy``."""
+    """A ``SearchGame.weight``: ``likelihood`` of a world under ``policy``, with the
+    decisions' factors cached for the observation being searched (the last one seen)."""
+    cache: list[tuple[Observation, tuple[int, ...], Factors]] = []
 
     def weight(world: GameState, obs: Observation, me: int) -> float:
-        return likelihood(world, me, policy, evidence)
+        entry = cache[0] if cache else None
+        if entry is None or entry[0] is not obs:
+            hidden = tuple(i for i, (_, text) in enumerate(obs.actions) if text.endswith("?"))
+            entry = (obs, hidden, {})
+            cache[:] = [entry]  # one reference swapped whole: a thread sees one observation's cache
+        _, hidden, factors = entry
+        return likelihood(world, me, policy, evidence, hidden, factors)
 
     return weight
 

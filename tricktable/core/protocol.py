@@ -345,6 +345,13 @@ class DealState(GameState):
         """The seat that took each action of ``history``, in order."""
         return self._actors
 
+    def restarted(self) -> "DealState":
+        """The same deal before its first action (what ``history`` was applied to),
+        with whatever the deal was created with besides its cards and options."""
+        fresh = self.spec.new_deal(self.deal, self.options)
+        assert isinstance(fresh, DealState)
+        return fresh
+
     def _record_by(self, action: int, seat: int) -> None:
         """Append an action taken by ``seat`` to the history."""
         self._history.append(action)

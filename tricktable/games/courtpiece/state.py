@@ -275,6 +275,11 @@ class CourtPieceState(DealState):
         lines.append(ScoreLine(self.outcome, texts[self.outcome], self.points[self.winners], team=self.winners))
         return lines
 
+    def restarted(self) -> "CourtPieceState":
+        spec: "CourtPieceSpec" = self.spec  # type: ignore[assignment]  # the spec that made this state is one
+        return CourtPieceState(spec, self.deal, self.options, flip_pick=self.flip_pick,
+                               new_cards_allowed=self.new_cards_allowed)
+
     def clone(self) -> "CourtPieceState":
         # One unpacking per group, in the order of ``_SHARED``, ``_SCALARS`` and
         # ``_COPIED`` (a loop of setattr on slots is three times slower); the

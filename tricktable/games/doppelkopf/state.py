@@ -270,6 +270,9 @@ class DoppelkopfState(DealState):
     def returns(self) -> list[int]:
         return list(self.settlement.seat_points) if self.settlement else [0, 0, 0, 0]
 
+    def restarted(self) -> "DoppelkopfState":
+        return DoppelkopfState(self.spec, self.deal, self.options, self.tournament)
+
     def clone(self) -> "DoppelkopfState":
         twin = object.__new__(DoppelkopfState)
         twin.__dict__.update(self.__dict__)
