@@ -105,3 +105,67 @@ def test_leaderboard_ranks_ties_and_own_rank(database_url):
     assert last["own"] == {"rank": 4, "score": -3}  # outside the top 3, still ranked
     assert store.leaderboard("euchre", "2026-01-02", None) == {
         "game": "euchre", "day": "2026-01-02", "entries": [], "own": None}
+
+
+def test_a_loaded_practice_attempt_is_not_ranked(database_url):
+    """The request path reads rows on the driver's own cursor: a stored
+    ``ranked`` false comes back ``False`` (SQLite stores 0), so the attempt
+    stays off the leaderboard when it is saved from a loaded row."""
+    store = Store(database_url)
+    row = store.create_game(RECORD, "open", daily_day="2026-01-01", device="q" * 20, ranked=False)
+    loaded = store.load(row.id)
+    assert loaded.ranked is False and not loaded.counts_on_leaderboard
+    store.save(loaded, RECORD, "over", score=7)
+    assert store.leaderboard("euchre", "2026-01-01", "q" * 20)["entries"] == []
+
+
+def test_the_store_knows_its_own_last_write_and_not_anothers(database_url):
+    """What the change feed asks so that it does not wake this process's
+    streams for its own commits: the (version, lease) this store wrote last;
+    another store (process) on the same database writing makes it false, and
+    a refused write is not counted."""
+    mine, other = Store(database_url), Store(database_url)
+    row = mine.create_game(RECORD, "open")
+    saved = mine.save(row, dict(RECORD, actions=["pass"]), "open")
+    assert mine.wrote_last(row.id, saved.version, None)
+    assert not other.wrote_last(row.id, saved.version, None)
+    theirs = other.save(saved, dict(RECORD, actions=["pass", "pass"]), "open")
+    assert not mine.wrote_last(row.id, theirs.version, None)
+    with pytest.raises(StaleVersion):
+        mine.save(saved, dict(RECORD, actions=["pass", "pass"]), "open")
+    assert not mine.wrote_last(row.id, theirs.version, None)
+    assert mine.claim_turn(row.id, theirs.version, "me", 30)
+    version, until = mine.versions([row.id])[row.id]
+    assert version == theirs.version and mine.wrote_last(row.id, version, until)
+    assert not mine.wrote_last(row.id, version, until + 1)  # another claim since: not ours
+    assert mine.release_turn(row.id, "me", version)
+    assert mine.wrote_last(row.id, version, None)
+    assert other.claim_turn(row.id, version, "other", 30)
+    assert not mine.wrote_last(row.id, *mine.versions([row.id])[row.id])
+
+
+def test_the_versions_of_many_games_are_read_in_batches(database_url):
+    store = Store(database_url)
+    rows = [store.create_game(RECORD, "open") for _ in range(73)]
+    store.save(rows[60], RECORD, "open")
+    found = store.versions([row.id for row in rows] + ["nope"])
+    assert set(found) == {row.id for row in rows}
+    assert found[rows[60].id] == (2, None) and found[rows[0].id] == (1, None)
+    assert store.versions([]) == {}
+
+
+def test_writers_of_several_processes_queue_on_one_file_lock(sqlite_url):
+    """SQLite: a writer holds an exclusive ``flock`` beside the database file
+    (other processes' writers queue on it instead of sleeping in SQLite's busy
+    handler); another process cannot take it meanwhile, and can after."""
+    import subprocess
+    import sys
+
+    store = Store(sqlite_url)
+    path = sqlite_url.removeprefix("sqlite:///") + ".writer-lock"
+    probe = ("import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR)\n"
+             "try:\n    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept BlockingIOError:\n    sys.exit(3)")
+    with store._write_lock:
+        assert subprocess.run([sys.executable, "-c", probe, path]).returncode == 3
+    assert subprocess.run([sys.executable, "-c", probe, path]).returncode == 0
+    store.close()

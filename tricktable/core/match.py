@@ -32,6 +32,8 @@ class MatchState(GameState):
         self.previous_deal: GameState | None = None
         self._history: list[int] = []
         self._out_of_turn: dict[int, int] = {}  # history index -> seat (see ``out_of_turn_history``)
+        # seat -> (deal index, over, previous deal, its MatchInfo): see ``match_info``
+        self._match_infos: dict[int, tuple[int, bool, GameState | None, MatchInfo]] = {}
         self.over = False
         self.dealer = self.first_dealer()
         self.current = self.start_deal()
@@ -158,6 +160,19 @@ class MatchState(GameState):
         return self.current.observe(seat).in_match(self.match_info(seat))
 
     def match_info(self, seat: int) -> MatchInfo:
+        """The match around the current deal as ``seat`` sees it.  Everything
+        in it changes only when a deal ends (which makes a new ``previous_deal``),
+        so it is built once per seat and deal and kept, also by clones (it is
+        immutable; a clone that goes another way finishes its deal into another
+        ``previous_deal`` object, so it never takes this one's)."""
+        kept = self._match_infos.get(seat)
+        if kept is not None and kept[0] == self.deal_index and kept[1] == self.over and kept[2] is self.previous_deal:
+            return kept[3]
+        info = self._build_match_info(seat)
+        self._match_infos[seat] = (self.deal_index, self.over, self.previous_deal, info)
+        return info
+
+    def _build_match_info(self, seat: int) -> MatchInfo:
         results = tuple(
             DealSummary(r["number"], r["dealer"], r["counts"], tuple(r["points"]),
                         tuple(MappingProxyType(dict(line)) for line in r["lines"]))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Union
 
 import anyio.to_thread
+import orjson
 from fastapi import BackgroundTasks, Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
@@ -108,6 +109,14 @@ class CompressExceptStreams:
             await self.app(scope, receive, send)
         else:
             await self.gzip(scope, receive, send)
+
+
+class FastJSON(JSONResponse):
+    """A JSON response written by orjson (C): the views are a good part of a
+    cheap request's time when written by the standard library's encoder."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
 
 
 class Strict(BaseModel):
@@ -242,7 +251,7 @@ def _error_handlers(app: FastAPI) -> None:
 
 
 def _routes(app: FastAPI, room: Room) -> None:
-    # The game routes answer with a ``JSONResponse`` of the room's plain dict:
+    # The game routes answer with a ``FastJSON`` of the room's plain dict:
     # FastAPI would otherwise walk every view through ``jsonable_encoder``
     # first (the views are JSON already).
     @app.get("/healthz", responses=responses(200))
@@ -275,7 +284,7 @@ def _routes(app: FastAPI, room: Room) -> None:
 
     @app.get("/api/games/{game_id}", responses=responses(200, 404, 409))
     def get_game(game_id: str) -> JSONResponse:
-        return JSONResponse(room.load(game_id))
+        return FastJSON(room.load(game_id))
 
     @app.post("/api/games/{game_id}/actions", responses=responses(200, 403, 404, 409, 429))
     def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> JSONResponse:
@@ -286,7 +295,7 @@ def _routes(app: FastAPI, room: Room) -> None:
         limit(request, "actions", known_identity(request))
         answer = room.act(game_id, body.version, body.action)
         later.add_task(room.resume, game_id)
-        return JSONResponse(answer)
+        return FastJSON(answer)
 
     @app.get("/api/games/{game_id}/events", responses=responses(200, 404),
              response_class=StreamingResponse)

@@ -3,7 +3,10 @@
 
 The feed publishes a ``changed`` event (never sent to a client) on the local
 channel when a watched game's version or turn lease changed in the database;
-the stream then reads what it missed (``Room.refresh``).  PostgreSQL tells us
+the stream then reads what it missed (``Room.refresh``).  Changes this
+process wrote itself are not told again: the channel has them already (and a
+stream that heard of a commit before its step arrived would read the whole
+game from the database for nothing: a good part of a busy server's work).  PostgreSQL tells us
 through LISTEN/NOTIFY (the store NOTIFYs in the committing transaction);
 SQLite, on one machine, is polled: one query for all watched games every
 ``POLL_SECONDS``.
@@ -65,7 +68,7 @@ class ChangeFeed:
                 log.debug("change feed: could not read versions", exc_info=True)
                 continue
             for game_id, seen in now.items():
-                if known.get(game_id, seen) != seen:
+                if known.get(game_id, seen) != seen and not self.store.wrote_last(game_id, *seen):
                     self.channel.publish(changed(game_id, seen[0]))
             known = now
 
@@ -80,8 +83,9 @@ class ChangeFeed:
                     connection.execute(f"LISTEN {CHANGES_CHANNEL}")
                     while not self._stop.is_set():
                         for note in connection.notifies(timeout=0.5):
-                            game_id, _, version = note.payload.partition(" ")
-                            self.channel.publish(changed(game_id, int(version)))
+                            game_id, version, writer = (note.payload.split(" ") + [""])[:3]
+                            if writer != self.store.writer:
+                                self.channel.publish(changed(game_id, int(version)))
             except Exception:  # noqa: BLE001 - the database went away: listen again
                 log.warning("change feed: lost the database; listening again", exc_info=True)
                 time.sleep(RECONNECT_SECONDS)

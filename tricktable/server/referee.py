@@ -79,6 +79,13 @@ class StateCache:
         self.put(row, state)
         return Position(row, state)
 
+    def at(self, game_id: str, version: int) -> tuple[GameState, dict[str, Any] | None] | None:
+        """A copy of the cached state and its view if the cache has the game at
+        exactly ``version``."""
+        with self._lock:
+            found = self._items.get(game_id)
+        return (found[1].clone(), found[2]) if found and found[0] == version else None
+
     def put(self, row: GameRow, state: GameState, view: dict[str, Any] | None = None) -> None:
         with self._lock:
             self._items[row.id] = (row.version, state.clone(), view)
@@ -168,19 +175,25 @@ class Referee:
     def history(self, row: GameRow, version: int) -> list[tuple[int, Position, dict[str, Any]]] | None:
         """Every version after ``version`` up to ``row``'s: (version, position,
         step).  ``None`` when the record cannot tell them one by one (too far
-        back, or from before one action per version)."""
+        back, or from before one action per version).  It starts from the
+        cached state where the cache is at ``version`` (a stream on another
+        process than the one committing comes here at every step: replaying
+        the record each time would cost more than the step), and leaves the
+        newest state in the cache."""
         base = row.record.get("version_base")
         if base is None or not base["version"] <= version <= row.version or row.version - version > MAX_CATCH_UP:
             return None
         actions = row.record["actions"]
         start = base["actions"] + version - base["version"]
-        state = replay(dict(row.record, actions=actions[:start]))
+        cached = self.cache.at(row.id, version)
+        state, view = cached if cached is not None else (replay(dict(row.record, actions=actions[:start])), None)
         out = []
-        view = None
         for number, entry in enumerate(actions[start:], start=version + 1):
             seat, apply = entry_action(state, entry)
             step, view = describe_step(state, seat, apply, view)
             out.append((number, Position(row, state.clone(), view), step))
+        if out:
+            self.cache.put(row, state, view)
         return out
 
 

@@ -197,20 +197,20 @@ class Room:
         """What a stream that has seen ``version`` missed: a ``step`` event per
         later version, or one ``state`` event when they cannot be told one by
         one; then, if a computer player is thinking now, a ``thinking`` event."""
-        position = self._position(game_id)
+        row = self.store.load(game_id)
+        if row is None:
+            raise GameNotFound("no such game")
+        # The history first: it starts from the cached state at ``version``, which ``take`` would move on.
+        told = self.referee.history(row, version) if version != row.version else []
+        position = self.referee.cache.take(row)
         self._resume(position)
-        row = position.row
         events = []
-        if version != row.version:
-            told = self.referee.history(row, version)
-            if told is None:
-                events.append(Event(game_id, "state", row.version, self.respond(position, [])))
-            else:
-                for number, told_position, step in told:
-                    state = told_position.state
-                    data = shape(row, state, [step], daily_score(state, row), version=number,
-                                 view=told_position.view)
-                    events.append(Event(game_id, "step", number, data))
+        if told is None:
+            events.append(Event(game_id, "state", row.version, self.respond(position, [])))
+        for number, told_position, step in told or []:
+            state = told_position.state
+            data = shape(row, state, [step], daily_score(state, row), version=number, view=told_position.view)
+            events.append(Event(game_id, "step", number, data))
         seat = self._thinking_seat(position)
         if seat is not None:
             events.append(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import AsyncIterator, Awaitable, Callable
+
+import orjson
 
 from tricktable.server.channel import Event, Subscription
 
@@ -15,11 +16,12 @@ the game: a safety net only, the change feed (``feed.py``) tells it sooner."""
 
 def encode(event: Event) -> str:
     """One SSE message.  Steps and states carry their version as the event id,
-    so a reconnecting EventSource sends it back as ``Last-Event-ID``."""
+    so a reconnecting EventSource sends it back as ``Last-Event-ID``.  The data
+    is one line: JSON escapes every newline inside a string."""
     head = f"event: {event.kind}\n"
     if event.kind != "thinking":
         head += f"id: {event.version}\n"
-    return head + f"data: {json.dumps(event.data, separators=(',', ':'))}\n\n"
+    return head + f"data: {orjson.dumps(event.data, option=orjson.OPT_NON_STR_KEYS).decode()}\n\n"
 
 
 async def event_stream(subscription: Subscription, backlog: list[Event], seen: int,

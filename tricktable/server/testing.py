@@ -4,7 +4,6 @@ processes on free ports.  Nothing here runs in production."""
 from __future__ import annotations
 
 import glob
-import json
 import os
 import shutil
 import signal
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 import httpx
+import orjson
 
 if TYPE_CHECKING:
     from tricktable.store import Store
@@ -176,7 +176,7 @@ class EventLines:
         elif line.startswith("data:"):
             self.data += line[5:].strip()
         elif not line and self.data:
-            event = self.kind, json.loads(self.data)
+            event = self.kind, orjson.loads(self.data)
             self.kind, self.data = "message", ""
             return event
         return None
