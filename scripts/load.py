@@ -55,14 +55,16 @@ from typing import Any
 import resource
 
 import httpx
+import orjson
 
-from tricktable.server.testing import EventLines
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
 SOAK_SAMPLE_SECONDS = 30.0
 SOAK_GROWTH = 0.10
 """The soak passes when the server's memory grew at most this much after its warm-up."""
+REQUEST_SECONDS = 30.0
+"""A request not answered within this long is an error."""
 BOT_ANSWER_SECONDS = 120.0
 """A person gives up on the computer players after this long (an error)."""
 PLAIN_HTTP = {"verify": False}
@@ -193,23 +195,108 @@ def persons_turn(state: dict[str, Any]) -> bool:
     return view["terminal"] or (view["to_move"] == 0 and state.get("thinking") is None and bool(view["legal"]))
 
 
-class Stream:
-    """One match's event stream, read by a task; arrivals timestamped there."""
+class Http:
+    """A minimal HTTP/1.1 client for the loopback server under test: one
+    keep-alive connection, one request at a time, answers with a
+    Content-Length, the identity cookie kept.  It shares the two cores with the
+    server, so it must cost little: httpx took about half as much CPU per
+    person action as the server itself (6-8 ms)."""
 
-    def __init__(self, http: httpx.AsyncClient, game_id: str, version: int):
-        self.arrivals: asyncio.Queue[tuple[float, str, dict[str, Any]]] = asyncio.Queue()
-        self.task = asyncio.create_task(self._read(http, f"/api/games/{game_id}/events", version))
+    def __init__(self, port: int):
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self._connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
-    async def _read(self, http: httpx.AsyncClient, url: str, version: int) -> None:
+    def head(self, method: str, path: str, length: int | None = None, extra: str = "") -> bytes:
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", *([f"Cookie: {cookie}"] if cookie else []),
+                 *(["Content-Type: application/json", f"Content-Length: {length}"] if length is not None else []),
+                 *([extra] if extra else [])]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+    async def request(self, method: str, path: str, payload: Any = None) -> tuple[int, Any]:
+        """(status, the answer's JSON or None); a broken connection raises
+        ``ConnectionError`` / ``asyncio.IncompleteReadError`` (an error)."""
+        return await asyncio.wait_for(self._request(method, path, payload), REQUEST_SECONDS)
+
+    async def _request(self, method: str, path: str, payload: Any) -> tuple[int, Any]:
+        if self._connection is None:
+            self._connection = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self._connection
+        body = orjson.dumps(payload) if payload is not None else b""
         try:
-            async with http.stream("GET", url, params={"version": version}, timeout=None) as response:
-                lines = EventLines()
-                async for line in response.aiter_lines():
-                    event = lines.line(line)
-                    if event is not None and event[1] is not None:
-                        self.arrivals.put_nowait((time.monotonic(), event[0], event[1]))
-        except httpx.HTTPError:
+            writer.write(self.head(method, path, len(body) if payload is not None else None) + body)
+            status, headers = await self.read_head(reader)
+            data = await reader.readexactly(int(headers.get("content-length", "0")))
+        except BaseException:
+            self.close()
+            raise
+        if headers.get("connection") == "close":
+            self.close()
+        return status, (orjson.loads(data) if data and headers.get("content-type", "").startswith(
+            "application/json") else None)
+
+    async def read_head(self, reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
+        head = await reader.readuntil(b"\r\n\r\n")
+        first, *lines = head.decode("latin-1").split("\r\n")
+        headers: dict[str, str] = {}
+        for line in lines:
+            name, _, value = line.partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                cookie = value.split(";", 1)[0]
+                self.cookies[cookie.split("=", 1)[0]] = cookie.split("=", 1)[1]
+            elif name:
+                headers[name] = value
+        return int(first.split(" ", 2)[1]), headers
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection[1].close()
+            self._connection = None
+
+
+class Stream:
+    """One match's event stream on its own connection, read by a task
+    (chunked transfer, events split at blank lines); arrivals timestamped there."""
+
+    def __init__(self, http: Http, game_id: str, version: int):
+        self.arrivals: asyncio.Queue[tuple[float, str, dict[str, Any]]] = asyncio.Queue()
+        self.task = asyncio.create_task(self._read(http, f"/api/games/{game_id}/events?version={version}"))
+
+    async def _read(self, http: Http, path: str) -> None:
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", http.port)
+            writer.write(http.head("GET", path, extra="Accept: text/event-stream"))
+            status, headers = await http.read_head(reader)
+            if status != 200 or headers.get("transfer-encoding") != "chunked":
+                return  # the person notices by a time-out
+            pending = b""
+            while True:
+                size = int((await reader.readuntil(b"\r\n"))[:-2], 16)
+                chunk = await reader.readexactly(size + 2)
+                if size == 0:
+                    return
+                pending += chunk[:-2]
+                *events, pending = pending.split(b"\n\n")
+                for event in events:
+                    self.event(event)
+        except (OSError, asyncio.IncompleteReadError, ValueError):
             pass  # the server stopped; the person notices by a time-out
+        finally:
+            if writer is not None:
+                writer.close()
+
+    def event(self, text: bytes) -> None:
+        kind, data = "message", None
+        for line in text.split(b"\n"):
+            if line.startswith(b"event:"):
+                kind = line[6:].strip().decode()
+            elif line.startswith(b"data:"):
+                data = line[5:]
+        if data is not None:
+            self.arrivals.put_nowait((time.monotonic(), kind, orjson.loads(data)))
 
     async def until_persons_turn(self, state: dict[str, Any], clicked: float | None,
                                  figures: Figures) -> dict[str, Any]:
@@ -230,29 +317,35 @@ class Stream:
         self.task.cancel()
 
 
-async def person(number: int, url: str, think: tuple[float, float], stop_at: float, figures: Figures) -> None:
+CLIENT_ERRORS = (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError)
+"""What a person's request may fail with (each counts as an error)."""
+
+
+async def person(number: int, port: int, think: tuple[float, float], stop_at: float, figures: Figures) -> None:
     rng = random.Random(f"load/{number}")
-    async with httpx.AsyncClient(base_url=url, timeout=30, **PLAIN_HTTP) as http:
-        await http.post("/api/identity")  # servers that issue identities want one
+    http = Http(port)
+    try:
+        await http.request("POST", "/api/identity")  # servers that issue identities want one
         game_index = number
         while time.monotonic() < stop_at:
             game = GAMES[game_index % len(GAMES)]
             game_index += 1
             try:
                 await play_match(http, game, rng, think, stop_at, figures)
-            except (httpx.HTTPError, asyncio.TimeoutError) as failure:
+            except CLIENT_ERRORS as failure:
                 figures.error(type(failure).__name__)
                 await asyncio.sleep(1.0)
+    finally:
+        http.close()
 
 
-async def play_match(http: httpx.AsyncClient, game: str, rng: random.Random, think: tuple[float, float],
+async def play_match(http: Http, game: str, rng: random.Random, think: tuple[float, float],
                      stop_at: float, figures: Figures) -> None:
-    answer = await http.post("/api/games", json={"game": game})
-    if answer.status_code != 201:
-        figures.error(f"new game {answer.status_code}")
+    status, state = await http.request("POST", "/api/games", {"game": game})
+    if status != 201:
+        figures.error(f"new game {status}")
         await asyncio.sleep(1.0)
         return
-    state = answer.json()
     stream = Stream(http, state["id"], state["version"])
     try:
         state = await stream.until_persons_turn(state, None, figures)
@@ -261,18 +354,19 @@ async def play_match(http: httpx.AsyncClient, game: str, rng: random.Random, thi
             if time.monotonic() > stop_at:
                 return
             clicked = time.monotonic()
-            answer = await http.post(f"/api/games/{state['id']}/actions",
-                                     json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
+            status, answer = await http.request("POST", f"/api/games/{state['id']}/actions",
+                                                {"action": rng.choice(state["view"]["legal"]),
+                                                 "version": state["version"]})
             answered = time.monotonic()
-            if answer.status_code == 409:  # a clock ran out, or an out-of-turn race: take the game as it is
+            if status == 409:  # a clock ran out, or an out-of-turn race: take the game as it is
                 figures.conflicts += 1
-                state = (await http.get(f"/api/games/{state['id']}")).json()
+                state = (await http.request("GET", f"/api/games/{state['id']}"))[1]
                 state = await stream.until_persons_turn(state, None, figures)
                 continue
-            if answer.status_code != 200:
-                figures.error(f"action {answer.status_code}")
+            if status != 200:
+                figures.error(f"action {status}")
                 return
-            state = answer.json()
+            state = answer
             figures.actions += 1
             figures.own.append(answered - clicked)
             state = await stream.until_persons_turn(state, clicked, figures)
@@ -304,7 +398,7 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
 
         async def everyone() -> None:
             stop_at = time.monotonic() + seconds
-            await asyncio.gather(*(person(n, server.url, think, stop_at, figures) for n in range(people)))
+            await asyncio.gather(*(person(n, server.port, think, stop_at, figures) for n in range(people)))
 
         asyncio.run(everyone())
         elapsed = time.monotonic() - started
@@ -380,7 +474,7 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
 
         async def everyone() -> None:
             stop_at = time.monotonic() + seconds
-            await asyncio.gather(sample(stop_at), *(person(n, server.url, (1.0, 3.0), stop_at, figures)
+            await asyncio.gather(sample(stop_at), *(person(n, server.port, (1.0, 3.0), stop_at, figures)
                                                     for n in range(people)))
 
         asyncio.run(everyone())
