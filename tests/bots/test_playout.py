@@ -156,6 +156,24 @@ def test_the_compiled_doppelkopf_kernel_plays_the_same_rollouts_as_the_pure_one(
     assert len(set(compiled)) > 2  # real deals with different ends
 
 
+def test_the_compiled_euchre_solver_solves_like_the_pure_one(monkeypatch):
+    """The Euchre solver kernel, compiled and pure, gives every rollout the same value
+    (lone hands and lone defenders included)."""
+    from tricktable import speedups
+    from tricktable.bots import euchre, euchre_kernel
+
+    fresh, why = speedups.compiled_is_fresh(euchre_kernel.__name__)
+    assert fresh, why
+    assert euchre.kernel is not euchre_kernel, speedups.status()
+    search = _search("euchre")
+    rng = random.Random("solver")
+    jobs = [(state, rng.randrange(4)) for state in _positions("euchre", 200, 8, defend_alone=True)]
+    compiled = [rollout(state.clone(), search, seat) for state, seat in jobs]
+    monkeypatch.setattr(euchre, "kernel", euchre_kernel)
+    assert [rollout(state.clone(), search, seat) for state, seat in jobs] == compiled
+    assert len(set(compiled)) > 2
+
+
 DOPPELKOPF_HOUSE = [
     {"schweinchen": True},
     {"schweinchen": True, "superschweinchen": True},

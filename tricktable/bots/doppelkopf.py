@@ -55,6 +55,7 @@ from tricktable.games.doppelkopf.rules import (
     SOLO_NAMES,
     SOLO_TABLE,
     SUIT,
+    TH,
     TRUMP,
     TRUMP_MASK,
     TRUMP_ORDER,
@@ -95,7 +96,7 @@ BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
 
 def install_tables(module: ModuleType) -> None:
     """Give a kernel module (compiled or pure) the game's own tables and faces."""
-    module.install(SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, ACE, BLACK_ACES)
+    module.install(SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES)
 
 
 install_tables(kernel)
@@ -273,6 +274,12 @@ tournament list change nothing once the cards are played.  An option it does not
 (one that may change what a seat knows, say) keeps the rollout in the real game."""
 
 
+KNOWN_PARTNERS_LIMIT = 50_000
+_KNOWN_PARTNERS: dict[tuple[object, ...], tuple[list[int], bool]] = {}
+"""Each seat's known partners (seat masks) and whether every team is public, by the
+evidence ``views.known_teams`` reads: rollouts meet the same few again and again."""
+
+
 class _Host:
     """What the playout kernel asks the game, answered by the (sampled) state itself."""
 
@@ -284,15 +291,23 @@ class _Host:
         if self.fixed is not None:
             return self.fixed
         world = self.world
-        world.hands = [_ids(once[s], both[s]) for s in range(4)]  # known_teams reads the seat's own queens
-        masks, complete = [], True
-        for seat in range(4):
-            teams = known_teams(world, seat)
-            masks.append(sum(1 << s for s in partners_of(seat, teams)))
-            complete = complete and None not in teams
-        if complete:  # every seat knows every team (a solo, a decided marriage...): nothing more to learn
-            self.fixed = masks
-        return masks
+        # Every fact ``known_teams`` reads (in play), the seats' own queens among them.
+        evidence = (world.contract, *world.team, world.partner, world.marriage_pending, world.declarer,
+                    *world.queens_played, world.announced, *((o >> QC & 1) + (b >> QC & 1) for o, b in zip(once, both)))
+        known = _KNOWN_PARTNERS.get(evidence)
+        if known is None:
+            world.hands = [_ids(once[s], both[s]) for s in range(4)]
+            masks, complete = [], True
+            for seat in range(4):
+                teams = known_teams(world, seat)
+                masks.append(sum(1 << s for s in partners_of(seat, teams)))
+                complete = complete and None not in teams
+            if len(_KNOWN_PARTNERS) > KNOWN_PARTNERS_LIMIT:
+                _KNOWN_PARTNERS.clear()
+            known = _KNOWN_PARTNERS[evidence] = (masks, complete)
+        if known[1]:  # every seat knows every team (a solo, a decided marriage...): nothing more to learn
+            self.fixed = known[0]
+        return known[0]
 
     def open_level(self, seat: int) -> int:
         action = self.world.next_announcement(seat)
@@ -322,9 +337,6 @@ class _Host:
         shown = world.pigs_shown, world.superpigs_shown
         house.note_play(world, seat, played)
         return (world.pigs_shown, world.superpigs_shown) != shown
-
-    def trick_winner(self, leader: int, cards: Sequence[int], last: bool) -> int:
-        return self.world.trick_winner(leader, cards, last)
 
     def marriage(self, winner: int, number: int) -> bool:
         world = self.world
@@ -374,7 +386,7 @@ def playout(state: GameState, seat: int) -> float | None:
     return kernel.play_out(_Host(world, seat), world.table, [h[0] for h in hands], [h[1] for h in hands],
                            played_once, played_both, world.counts, world.queens_played, world.won_points,
                            world.won_tricks, world.tricks, world.trick, world.leader, world.turn, world.led_suits,
-                           world.tricks_total, pig_faces)
+                           world.tricks_total, pig_faces, bool(world.options["second_heart_ten"]))
 
 
 # -- search ------------------------------------------------------------------------

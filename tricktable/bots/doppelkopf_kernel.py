@@ -8,9 +8,9 @@ a ``Situation``) and the playout calls them on its own running tallies, so the
 rules are written once.
 
 ``play_out`` finishes the card play of a (sampled) world: hands as face masks
-(once / twice), the rules' card choice, and for everything only the game knows
-how to decide a ``Host`` (``bots.doppelkopf``) that asks the state: the trick
-winner (the contract's rank table with pigs, superpigs and the second 10♥), the
+(once / twice), the rules' card choice, the trick winner by the contract's rank
+table (pigs and superpigs are in it) and the second 10♥ option, and for everything only the game knows
+how to decide a ``Host`` (``bots.doppelkopf``) that asks the state: the
 announcement a seat may make and whether the rules make it, the marriage
 partner, the teams and pigs each seat knows, and at the end the game's own
 scoring on the state, filled in once.
@@ -32,7 +32,7 @@ POWER: tuple[tuple[int, ...], ...] = ()
 HIGHER: tuple[tuple[int, ...], ...] = ()
 FOLLOW: tuple[tuple[int, ...], ...] = ()
 POINTS: tuple[int, ...] = ()
-TRUMP = NORMAL = AD = QC = ACE = -1
+TRUMP = NORMAL = AD = QC = TH = ACE = -1
 BLACK_ACES: tuple[int, ...] = ()
 LAST_ANNOUNCED = 1
 """The rules announce Re/Kontra (level 0) and no 90 (level 1), never deeper: below
@@ -41,13 +41,14 @@ that the playout does not ask."""
 
 def install(suit: tuple[tuple[int, ...], ...], power: tuple[tuple[int, ...], ...],
             higher: tuple[tuple[int, ...], ...], follow_masks: tuple[tuple[int, ...], ...], points: tuple[int, ...],
-            trump: int, normal: int, fox: int, queen_of_clubs: int, ace: int, black_aces: tuple[int, ...]) -> None:
+            trump: int, normal: int, fox: int, queen_of_clubs: int, heart_ten: int, ace: int,
+            black_aces: tuple[int, ...]) -> None:
     """The game's rank tables (by table number, then face), card points, the suit
-    number of the trumps, the normal game's table, ♦A, ♣Q, the ace rank (a face's
+    number of the trumps, the normal game's table, ♦A, ♣Q, 10♥, the ace rank (a face's
     rank is ``face % 13``) and the black aces."""
-    global SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, ACE, BLACK_ACES
+    global SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES
     SUIT, POWER, HIGHER, FOLLOW, POINTS = suit, power, higher, follow_masks, points
-    TRUMP, NORMAL, AD, QC, ACE, BLACK_ACES = trump, normal, fox, queen_of_clubs, ace, black_aces
+    TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES = trump, normal, fox, queen_of_clubs, heart_ten, ace, black_aces
 
 
 class Host(Protocol):
@@ -68,9 +69,6 @@ class Host(Protocol):
 
     def pig_shown(self, seat: int, played: int) -> bool:
         """``played`` may show pigs or superpigs: note it; whether a table changed."""
-
-    def trick_winner(self, leader: int, cards: Sequence[int], last: bool) -> int:
-        """The seat that wins a full trick."""
 
     def marriage(self, winner: int, number: int) -> bool:
         """After trick ``number`` while a marriage is pending: whether it is decided now."""
@@ -214,6 +212,23 @@ def lead(table: int, twice: int, led_suits: int, legal: Sequence[int]) -> int:
 
 
 # -- the playout -------------------------------------------------------------------
+def trick_winner(suits: Sequence[int], power: Sequence[int], cards: Sequence[int], second_ten: bool) -> int:
+    """The index of the card that wins a full trick (``DoppelkopfState.trick_winner``):
+    the highest trump, else the highest of the led suit; of two equal cards the first,
+    but with ``second_ten`` (the option, where 10♥ is trump, not in the last trick) the
+    second 10♥ beats the first."""
+    led = suits[cards[0]]
+    best, best_index = -1, 0
+    for index in range(len(cards)):
+        c = cards[index]
+        s = suits[c]
+        if s == TRUMP or s == led:
+            p = power[c]
+            if p > best or (p == best and second_ten and c == TH):
+                best, best_index = p, index
+    return best_index
+
+
 def faces(mask: int) -> list[int]:
     """The faces of a face mask in order (a loop on native ints once compiled)."""
     found = []
@@ -227,14 +242,16 @@ def faces(mask: int) -> list[int]:
 def play_out(host: Host, table: int, once: list[int], both: list[int], played_once: int, played_both: int,
              counts: list[int], queens: list[int], won_points: list[int], won_tricks: list[int],
              tricks: list[tuple[int, tuple[int, ...], int, int]], trick: list[int], leader: int, turn: int,
-             led_suits: int, total: int, pig_faces: tuple[int, int]) -> float:
+             led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool) -> float:
     """Finish the card play by the rules and return ``host.finish``'s value.  Per seat:
     the faces held (``once``) and held twice (``both``), cards left (``counts``), ♣Q
     played (``queens``), points and tricks won; the faces played at least once and
     twice; the finished ``tricks`` as (leader, faces, winner, points) and the current
     ``trick``'s faces (all updated in place); ``total`` tricks in the deal;
-    ``pig_faces``: the faces that may show pigs or superpigs ((-1, -1) without)."""
-    suits, follow_masks = SUIT[table], FOLLOW[table]
+    ``pig_faces``: the faces that may show pigs or superpigs ((-1, -1) without);
+    ``second_heart_ten``: the option (spec "House rules")."""
+    suits, power, follow_masks = SUIT[table], POWER[table], FOLLOW[table]
+    second_ten = second_heart_ten and suits[TH] == TRUMP
     trick_faces = list(trick)
     trick_seats = [(leader + i) & 3 for i in range(len(trick_faces))]
     partners = host.partners(once, both)
@@ -287,7 +304,7 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
             continue
         number = len(tricks) + 1
         cards = (trick_faces[0], trick_faces[1], trick_faces[2], trick_faces[3])
-        winner = host.trick_winner(leader, cards, number == total)
+        winner = (leader + trick_winner(suits, power, cards, second_ten and number != total)) & 3
         points = POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
         tricks.append((leader, cards, winner, points))
         led = suits[cards[0]]

@@ -16,8 +16,9 @@ winning trick, makers pull trump with the top trump, throw off the lowest loser.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from tricktable import speedups
 from tricktable.bots.base import note_trick, opponents, spare_partners_trick
 from tricktable.bots.inference import weight_for
 from tricktable.bots.playout import models_options
@@ -47,6 +48,11 @@ from tricktable.games.euchre.state import (
     action_text,
     parse_action,
 )
+
+if TYPE_CHECKING:
+    from tricktable.bots import euchre_kernel as kernel
+else:
+    kernel = speedups.load("tricktable.bots.euchre_kernel")
 
 ORDER_THRESHOLD = 5.8
 CALL_THRESHOLD = 5.8
@@ -481,93 +487,27 @@ def deal_value(makers_tricks: int, alone: bool, defended_alone: bool, makers: in
     return float(maker_points - defender_points if seat % 2 == makers else defender_points - maker_points)
 
 
-SOLVER_MEMO_LIMIT = 200_000
-"""Positions kept between solves (the candidates of one sampled world share most of
-their positions); the memo starts afresh beyond this."""
-_MEMO: dict[tuple[int, ...], bool] = {}
-
-
 class Solver:
     """Open-hand search: can the makers still win ``need`` of the ``left`` tricks?
-
-    Cards are renumbered for the trump (``SolverCards``) so that each effective suit
-    is a block of bits in order of power, trumps highest: a card beats the trick's
-    best if its bit is higher and it follows suit or trumps.  Positions between
-    tricks are memoised across solves (the key holds every fact the answer depends
-    on: the candidates of one sampled world share most of them), and of two cards of
-    one hand with no card still in play between them only one is tried."""
+    The search itself is ``euchre_kernel.reach`` (memoised across solves) on the
+    solver's numbering of the cards (``SolverCards``)."""
 
     def __init__(self, trump: int, out: int, makers: int):
         """``out``: the mask of the seats sitting out."""
         self.cards = _SOLVER_CARDS[trump]
         self.trump, self.out, self.makers = trump, out, makers
-        self.next = NEXT_ACTIVE[out]
-        self.active = 4 - out.bit_count()
-        if len(_MEMO) > SOLVER_MEMO_LIMIT:
-            _MEMO.clear()
+        self.next = list(NEXT_ACTIVE[out])
 
     def reach(self, hands: Sequence[int], trick: Sequence[tuple[int, int]], turn: int, need: int, left: int) -> bool:
         bit = self.cards.bit
         bits = [sum(1 << bit[c] for c in cards_of(hand)) for hand in hands]
         if not trick:
-            return self._lead(bits, turn, need, left)
+            return kernel.reach(bits, turn, need, left, 0, -1, -1, -1, self.makers, self.out, self.next,
+                                self.cards.block_of)
         win_seat, win_card = trick_winner(self.trump, trick)
         led = self.cards.block_of[bit[trick[0][1]]]
-        return self._play(bits, turn, need, left, len(trick), led, win_seat, bit[win_card])
-
-    def _lead(self, hands: list[int], turn: int, need: int, left: int) -> bool:
-        if need <= 0:
-            return True
-        if need > left:
-            return False
-        key = (hands[0], hands[1], hands[2], hands[3], turn, need, self.trump, self.out, self.makers)
-        known = _MEMO.get(key)
-        if known is None:
-            known = self._play(hands, turn, need, left, 0, -1, -1, -1)
-            _MEMO[key] = known
-        return known
-
-    def _play(self, hands: list[int], turn: int, need: int, left: int, played: int, led: int,
-              win_seat: int, win_bit: int) -> bool:
-        hand = hands[turn]
-        playable = hand & led if played else hand
-        if not playable:
-            playable = hand
-        in_play = hands[0] | hands[1] | hands[2] | hands[3]
-        if win_bit >= 0:
-            in_play |= 1 << win_bit
-        block_of, trumps = self.cards.block_of, TRUMP_BLOCK
-        maximizing = turn % 2 == self.makers
-        last = played + 1 == self.active
-        nxt = self.next[turn]
-        above = -1  # the card tried before, when of the same block
-        while playable:
-            b = playable.bit_length() - 1
-            playable ^= 1 << b
-            if above >= 0 and block_of[above] == block_of[b] and not in_play & ((1 << above) - (2 << b)):
-                above = b
-                continue  # next in power to the card tried before: the same play
-            above = b
-            if not played:
-                new_led, new_seat, new_bit = block_of[b], turn, b
-            elif b > win_bit and (block_of[b] == block_of[win_bit] or block_of[b] == trumps):
-                new_led, new_seat, new_bit = led, turn, b
-            else:
-                new_led, new_seat, new_bit = led, win_seat, win_bit
-            hands[turn] = hand & ~(1 << b)
-            if last:
-                gained = 1 if new_seat % 2 == self.makers else 0
-                value = self._lead(hands, new_seat, need - gained, left - 1)
-            else:
-                value = self._play(hands, nxt, need, left, played + 1, new_led, new_seat, new_bit)
-            hands[turn] = hand
-            if value == maximizing:
-                return value
-        return not maximizing
-
-
-TRUMP_BLOCK = 0xFF << 24
-"""The solver's bits of the trumps (``SolverCards``)."""
+        return kernel.reach(bits, turn, need, left, len(trick), led, win_seat, bit[win_card], self.makers, self.out,
+                            self.next, self.cards.block_of)
 
 
 @dataclass(frozen=True)
@@ -576,7 +516,7 @@ class SolverCards:
     block of eight bits, its cards in order of power, the trumps' block highest."""
 
     bit: dict[int, int]  # card id -> bit
-    block_of: tuple[int, ...]  # bit -> the mask of its block
+    block_of: list[int]  # bit -> the mask of its block
 
     @classmethod
     def for_trump(cls, trump: int) -> "SolverCards":
@@ -587,7 +527,7 @@ class SolverCards:
             block = 3 if suit == trump else plain.index(suit)
             cards = sorted((c for c in range(52) if effective[c] == suit), key=lambda c: power[c])
             bit.update({c: 8 * block + i for i, c in enumerate(cards)})
-        return cls(bit, tuple(0xFF << (8 * (b // 8)) for b in range(32)))
+        return cls(bit, [0xFF << (8 * (b // 8)) for b in range(32)])
 
 
 _SOLVER_CARDS = {t: SolverCards.for_trump(t) for t in SUITS}

@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -300,21 +301,7 @@ class DoppelkopfState(DealState):
         raise NotationError(f"{action!r} is not a Doppelkopf action")
 
     def parse_action(self, text: str) -> int:
-        words = " ".join(text.lower().split())
-        if words in _WORDS:
-            return _WORDS[words]
-        verb, _, rest = words.partition(" ")
-        if verb == "solo" and rest in SOLO_NAMES:
-            return SOLO + SOLO_NAMES.index(rest)
-        if verb == "play" and rest:
-            (played,) = _deck_faces(rest, 1)
-            return played
-        if verb in ("give", "return") and rest:
-            return (GIVE if verb == "give" else RETURN) + triple_code(_deck_faces(rest, 3))
-        raise NotationError(
-            f"{text!r} is not a Doppelkopf action (try: healthy, marriage, poverty, solo queens, re, kontra, "
-            "no 90, schwarz, play 10H, give 9C 10D QD, accept, decline, return AS KS 9H)"
-        )
+        return parse_action(text)
 
     # -- reservations --------------------------------------------------------
     def _reservation_options(self, seat: int) -> tuple[int, ...]:
@@ -672,6 +659,27 @@ class DoppelkopfState(DealState):
         from tricktable.games.doppelkopf.views import build_situation
 
         return build_situation(self, seat)
+
+
+@lru_cache(maxsize=1024)
+def parse_action(text: str) -> int:
+    """The action a text means (the same in every deal).  Cached: a search replays the
+    same public actions on every world it samples."""
+    words = " ".join(text.lower().split())
+    if words in _WORDS:
+        return _WORDS[words]
+    verb, _, rest = words.partition(" ")
+    if verb == "solo" and rest in SOLO_NAMES:
+        return SOLO + SOLO_NAMES.index(rest)
+    if verb == "play" and rest:
+        (played,) = _deck_faces(rest, 1)
+        return played
+    if verb in ("give", "return") and rest:
+        return (GIVE if verb == "give" else RETURN) + triple_code(_deck_faces(rest, 3))
+    raise NotationError(
+        f"{text!r} is not a Doppelkopf action (try: healthy, marriage, poverty, solo queens, re, kontra, "
+        "no 90, schwarz, play 10H, give 9C 10D QD, accept, decline, return AS KS 9H)"
+    )
 
 
 def reservation_rank(action: int | None) -> int:

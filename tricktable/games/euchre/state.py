@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text, cards_of, mask_of, parse_card, parse_suit, suit_of
@@ -386,8 +387,10 @@ _BID_TEXTS = {PASS: "pass", ORDER_UP: "order up", ALONE: "alone", WITH_PARTNER: 
               FARMER: "farmer's hand", DEFEND_ALONE: "defend alone"}
 
 
+@lru_cache(maxsize=1024)
 def parse_action(text: str) -> int:
-    """The action a notation means; ``NotationError`` if it means none."""
+    """The action a notation means; ``NotationError`` if it means none.  Cached: a
+    search replays the same public actions on every world it samples."""
     return NOTATION.parse(text)
 
 
