@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from tricktable.cards import card_text, mask_of, parse_card, parse_suit
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
-from tricktable.games.courtpiece.actions import MASKED
+from tricktable.games.courtpiece.actions import HIDE, MASKED, SWAP
 from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK, DECK_MASK, FIRST_PACKET, SUIT_MASKS, SUIT_OF, TRICKS
 from tricktable.games.courtpiece.state import CourtPieceState, stock_order
@@ -81,8 +81,9 @@ _TEMPLATE: list[tuple[CourtPieceObservation, CourtPieceState] | None] = [None]
 public actions writes only public facts (trump, tricks, pile, whose turn) and
 takes the played cards out of the hands, whatever the hidden cards are; so the
 search's further worlds for the same observation are that state on another deal
-(``_on_deal``) instead of a replay each (most of a world's cost).  One entry, read
-and replaced whole: searches in several threads only ever miss it."""
+(``_on_deal``; in Hidden Trump with this deal's face-down cards, ``_on_hidden_deal``)
+instead of a replay each (most of a world's cost).  One entry, read and replaced
+whole: searches in several threads only ever miss it."""
 
 
 def _on_deal(replayed: CourtPieceState, deal: Deal, flip_pick: int | None) -> CourtPieceState:
@@ -91,7 +92,7 @@ def _on_deal(replayed: CourtPieceState, deal: Deal, flip_pick: int | None) -> Co
     state = replayed.clone()
     state.deal, state.flip_pick = deal, flip_pick
     state.first_five = [mask_of(hand[:FIRST_PACKET]) for hand in deal.hands]
-    gone = DECK_MASK & ~(replayed.hands[0] | replayed.hands[1] | replayed.hands[2] | replayed.hands[3])
+    gone = mask_of([c for _, cards, _ in replayed.tricks for c in cards] + replayed.trick)  # the cards played
     state.hands = [mask_of(hand) & ~gone for hand in deal.hands]
     return state
 
@@ -153,15 +154,39 @@ def sample_hidden_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: r
             break
     else:
         raise SamplingError("no card of another suit left for the card changed away")
-    deal, texts = sampled
+    deal, first, down = sampled
+    template = _TEMPLATE[0]
+    if template is not None and template[0] is obs:
+        return _on_hidden_deal(template[1], obs, deal, first, down)
+    secrets = {MASKED["hide"]: f"hide {card_text(first)}", MASKED["change trump card"]: f"change trump {card_text(down)}"}
     state = spec.new_deal(deal, obs.options, new_cards_allowed=obs.new_cards_allowed)
-    _replay(state, texts)
+    _replay(state, [secrets.get(text, text) for _, text in obs.actions])
+    _TEMPLATE[0] = (obs, state.clone())
     return state
 
 
-def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, list[str]] | None:
-    """One draw of the hidden cards; ``None`` when the draw leaves the owner no card
-    of another suit to have changed away from (the caller then draws again)."""
+def _on_hidden_deal(replayed: CourtPieceState, obs: CourtPieceObservation, deal: Deal, first: int,
+                    down: int) -> CourtPieceState:
+    """``_on_deal`` for a Hidden Trump view: the card first put down and the one
+    lying down now (``first``, ``down``) are this deal's too, in the hands and in
+    the history of the masked actions."""
+    state = _on_deal(replayed, deal, None)
+    if state.down >= 0:
+        state.down = down
+        state.hands[state.trump_by] &= ~(1 << down)
+    history = state._history
+    for index, (_, text) in enumerate(obs.actions):
+        if text == MASKED["hide"]:
+            history[index] = HIDE + first
+        elif text == MASKED["change trump card"]:
+            history[index] = SWAP + down
+    return state
+
+
+def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, int, int] | None:
+    """One draw of the hidden cards, the card first put face down and the one lying
+    down now (or revealed); ``None`` when the draw leaves the owner no card of
+    another suit to have changed away from (the caller then draws again)."""
     hidden = obs.hidden
     assert hidden is not None and obs.trump_by is not None  # a card was put down
     me, owner = obs.seat, obs.trump_by
@@ -193,9 +218,7 @@ def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, 
         return None
     hands[owner].remove(first)
     hands[owner].insert(0, first)  # it was chosen from the first five
-    texts = [{"hide ?": f"hide {card_text(first)}", "change trump ?": f"change trump {card_text(down)}"}.get(t, t)
-             for _, t in obs.actions]
-    return Deal(obs.dealer, tuple(tuple(h) for h in hands), ()), texts
+    return Deal(obs.dealer, tuple(tuple(h) for h in hands), ()), first, down
 
 
 def _first_down(obs: CourtPieceObservation, cards: list[int], down: int, rng: random.Random) -> int:
