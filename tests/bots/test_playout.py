@@ -156,9 +156,9 @@ def test_the_compiled_doppelkopf_kernel_plays_the_same_rollouts_as_the_pure_one(
     assert len(set(compiled)) > 2  # real deals with different ends
 
 
-def test_the_compiled_euchre_solver_solves_like_the_pure_one(monkeypatch):
-    """The Euchre solver kernel, compiled and pure, gives every rollout the same value
-    (lone hands and lone defenders included)."""
+def test_the_compiled_euchre_kernel_plays_the_same_rollouts_as_the_pure_one(monkeypatch):
+    """The Euchre kernel (card play and solver), compiled and pure, gives every rollout
+    the same value (lone hands and lone defenders included)."""
     from tricktable import speedups
     from tricktable.bots import euchre, euchre_kernel
 
@@ -169,6 +169,7 @@ def test_the_compiled_euchre_solver_solves_like_the_pure_one(monkeypatch):
     rng = random.Random("solver")
     jobs = [(state, rng.randrange(4)) for state in _positions("euchre", 200, 8, defend_alone=True)]
     compiled = [rollout(state.clone(), search, seat) for state, seat in jobs]
+    euchre.install_tables(euchre_kernel)
     monkeypatch.setattr(euchre, "kernel", euchre_kernel)
     assert [rollout(state.clone(), search, seat) for state, seat in jobs] == compiled
     assert len(set(compiled)) > 2

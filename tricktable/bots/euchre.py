@@ -16,10 +16,11 @@ winning trick, makers pull trump with the top trump, throw off the lowest loser.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable import speedups
-from tricktable.bots.base import note_trick, opponents, spare_partners_trick
+from tricktable.bots.base import note_trick, spare_partners_trick
 from tricktable.bots.inference import weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
@@ -53,6 +54,15 @@ if TYPE_CHECKING:
     from tricktable.bots import euchre_kernel as kernel
 else:
     kernel = speedups.load("tricktable.bots.euchre_kernel")
+
+
+
+def install_tables(module: ModuleType) -> None:
+    """Give a kernel module (compiled or pure) the game's own tables."""
+    module.install(EFFECTIVE_SUIT, POWER, SUIT_CARDS, DECK_MASK, KING)
+
+
+install_tables(kernel)
 
 ORDER_THRESHOLD = 5.8
 CALL_THRESHOLD = 5.8
@@ -161,130 +171,19 @@ def _table(phase: int, seat: int, dealer: int, hand: int, up: int, turned_down: 
 
 
 # -- card play ----------------------------------------------------------------------
-def beats(trump: int, led: int, card: int, best: int) -> bool:
-    """Whether ``card`` beats ``best`` in a trick whose led suit is ``led``."""
-    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
-    suit, best_suit = effective[card], effective[best]
-    if suit == best_suit:
-        return power[card] > power[best]
-    return suit == trump
-
-
 def trick_winner(trump: int, trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
-    led = EFFECTIVE_SUIT[trump][trick[0][1]]
-    best = trick[0]
-    for play in trick[1:]:
-        if beats(trump, led, play[1], best[1]):
-            best = play
-    return best
-
-
-def is_boss(table: Table, card: int) -> bool:
-    """No unseen card of the same (effective) suit is higher."""
-    trump = table.trump
-    suit = EFFECTIVE_SUIT[trump][card]
-    power = POWER[trump]
-    return all(power[c] < power[card] for c in cards_of(table.unseen() & SUIT_CARDS[trump][suit]))
-
-
-def is_safe(table: Table, card: int, after: Sequence[int]) -> bool:
-    """A trick won by ``card`` stays won: it is the boss and no opponent still to
-    play is known to be able to trump it."""
-    if not is_boss(table, card):
-        return False
-    suit = EFFECTIVE_SUIT[table.trump][card]
-    if suit == table.trump:
-        return True
-    return not any(table.voids[s] >> suit & 1 for s in opponents(table.seat, after))
-
-
-def lowest(trump: int, cards: Sequence[int]) -> int:
-    return min(cards, key=lambda c: POWER[trump][c])
-
-
-def throw_off(table: Table, cards: Sequence[int]) -> int:
-    """The card that costs least: the lowest non-trump, preferring one that leaves
-    a void; a trump only when nothing else is left."""
-    trump = table.trump
-    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
-    plain = [c for c in cards if effective[c] != trump]
-    if not plain:
-        return lowest(trump, cards)
-
-    def cost(c: int) -> tuple[int, int, int]:
-        length = (table.hand & SUIT_CARDS[trump][effective[c]]).bit_count()
-        return (is_boss(table, c), power[c], length)
-
-    return min(plain, key=cost)
+    """The (seat, card) that holds ``trick`` so far."""
+    return trick[kernel.winning_index(trump, [c for _, c in trick])]
 
 
 def choose_card(table: Table, legal: Sequence[int]) -> int:
-    if len(legal) == 1:
-        return legal[0]
-    if not table.trick:
-        return choose_lead(table, legal)
-    return choose_follow(table, legal)
-
-
-def choose_follow(table: Table, legal: Sequence[int]) -> int:
-    trump = table.trump
-    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
-    led = effective[table.trick[0][1]]
-    following = effective[legal[0]] == led
-    win_seat, win_card = trick_winner(trump, table.trick)
-    after = table.seats_after()
-    opponents_after = opponents(table.seat, after)
-    team = table.seat % 2
-    if win_seat % 2 == team:
-        # Never overtake or trump a partner's trick that an opponent cannot beat
-        # any more; still do not trump it when it is merely likely to hold.
-        if not opponents_after or is_safe(table, win_card, after) or not following:
-            return lowest(trump, legal) if following else throw_off(table, legal)
-    winners = [c for c in legal if beats(trump, led, c, win_card)]
-    if not winners:
-        return lowest(trump, legal) if following else throw_off(table, legal)
-    if not opponents_after:
-        return min(winners, key=lambda c: power[c])  # cheapest winning card
-    sure = [c for c in winners if is_safe(table, c, after)]
-    if sure:
-        return min(sure, key=lambda c: power[c])
-    if following and win_seat % 2 == team:
-        return lowest(trump, legal)  # partner leads the trick: second hand low
-    if following and len(table.trick) == 1 and led != trump:
-        # Second hand low, unless our card may well hold (ace or king).
-        high = max(winners, key=lambda c: power[c])
-        return high if rank_of(high) >= KING else lowest(trump, legal)
-    return min(winners, key=lambda c: power[c])
-
-
-def choose_lead(table: Table, legal: Sequence[int]) -> int:
-    trump = table.trump
-    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
-    trumps = [c for c in legal if effective[c] == trump]
-    plain = [c for c in legal if effective[c] != trump]
-    makers = table.maker % 2 == table.seat % 2
-    trumps_out = (table.unseen() & SUIT_CARDS[trump][trump]).bit_count()
-    if trumps and trumps_out:
-        top = max(trumps, key=lambda c: power[c])
-        if makers and is_boss(table, top) and (table.maker == table.seat or len(trumps) >= 2):
-            return top  # pull the opponents' trumps with the top trump
-        if makers and table.maker == table.seat and len(trumps) >= 3:
-            return lowest(trump, trumps)
-        if makers and table.maker != table.seat and not plain_bosses(table, plain):
-            return top if is_boss(table, top) else lowest(trump, trumps)  # lead trump to the maker
-    bosses = plain_bosses(table, plain)
-    if bosses:
-        # A plain ace is best cashed in the suit the fewest may have trumped.
-        return min(bosses, key=lambda c: ((table.unseen() & SUIT_CARDS[trump][effective[c]]).bit_count() * -1, power[c]))
-    if not plain:
-        top = max(trumps, key=lambda c: power[c])
-        return top if is_boss(table, top) else lowest(trump, trumps)
-    # Nothing sure: lead low from the shortest plain suit to make a void.
-    return min(plain, key=lambda c: ((table.hand & SUIT_CARDS[trump][effective[c]]).bit_count(), power[c]))
-
-
-def plain_bosses(table: Table, plain: Sequence[int]) -> list[int]:
-    return [c for c in plain if is_boss(table, c)]
+    """The card-play rules (``euchre_kernel.choose_card``, on ints: the fast playout
+    calls them on its own masks) for a ``Table``: second hand low, cheapest winning
+    card, never trump a partner's safe trick, makers pull trump with the top trump,
+    throw off the lowest loser."""
+    trick = table.trick
+    return kernel.choose_card(table.trump, table.seat, table.hand, table.gone, table.voids, table.maker, table.out,
+                              [s for s, _ in trick], [c for _, c in trick], list(legal))
 
 
 # -- bidding ----------------------------------------------------------------------
@@ -319,7 +218,7 @@ def best_discard(hand: int, trump: int) -> int:
     cards = cards_of(hand)
     plain = [c for c in cards if effective[c] != trump]
     if not plain:
-        return lowest(trump, cards)
+        return kernel.lowest(trump, cards)
 
     def cost(c: int) -> tuple[int, int, int]:
         length = sum(1 for d in cards if effective[d] == effective[c])
@@ -543,46 +442,25 @@ the rollout in the real game (``models_options``)."""
 
 
 def playout(state: GameState, seat: int) -> float | None:
-    """Finish the card play of a sampled world on masks: the rules' ``choose_card``
-    on one ``Table`` kept up to date card by card, the solver for the last tricks.
+    """Finish the card play of a sampled world on masks: the rules' card choice on
+    masks kept up to date card by card (``euchre_kernel.play_out``), the solver for the
+    last tricks.
     None before the card play (bidding goes through the game) or under options it
     does not model."""
     assert isinstance(state, EuchreState)
     if state.phase != PLAYING or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
         return None
-    trump, out, maker, alone, dealer = state.trump, state.out, state.maker, state.alone, state.dealer
-    following = NEXT_ACTIVE[out]
-    effective, suit_cards = EFFECTIVE_SUIT[trump], SUIT_CARDS[trump]
-    table = table_from_state(state)  # the mover's; its seat, hand and gone change with the mover
-    hands, trick, voids = list(state.hands), table.trick, table.voids
+    trump, out, maker, dealer = state.trump, state.out, state.maker, state.dealer
+    table = table_from_state(state)  # the mover's view; only its masks go on
     dealer_only = 1 << state.discard if state.discard >= 0 else 0  # only the dealer saw his discard
     public = table.gone & ~dealer_only if table.seat == dealer else table.gone
-    active = 4 - out.bit_count()
-    makers = maker % 2
-    won, done, turn = state.tricks_won[makers], len(state.tricks), state.turn
-    while done < 5 - SOLVE_TRICKS:
-        hand = hands[turn]
-        led = effective[trick[0][1]] if trick else -1
-        playable = (hand & suit_cards[led] or hand) if trick else hand
-        if playable & (playable - 1):
-            table.seat, table.hand = turn, hand
-            table.gone = public | dealer_only if turn == dealer else public
-            c = choose_card(table, cards_of(playable))
-        else:
-            c = playable.bit_length() - 1
-        hands[turn] = hand & ~(1 << c)
-        public |= 1 << c
-        if trick and effective[c] != led:
-            voids[turn] |= 1 << led
-        trick.append((turn, c))
-        if len(trick) < active:
-            turn = following[turn]
-            continue
-        turn = trick_winner(trump, trick)[0]
-        won += turn % 2 == makers
-        done += 1
-        trick = table.trick = []
-    return solve(trump, out, maker, alone, state.lone_defender >= 0, hands, trick, turn, won, 5 - done, seat)
+    hands = list(state.hands)
+    seats, cards = [s for s, _ in table.trick], [c for _, c in table.trick]
+    turn, won, done = kernel.play_out(trump, maker, out, dealer, hands, table.voids, public, dealer_only, seats, cards,
+                                      state.turn, state.tricks_won[maker % 2], len(state.tricks), 5 - SOLVE_TRICKS,
+                                      NEXT_ACTIVE[out])
+    return solve(trump, out, maker, state.alone, state.lone_defender >= 0, hands, list(zip(seats, cards)), turn, won,
+                 5 - done, seat)
 
 
 def distinct_actions(obs: Observation) -> list[str]:

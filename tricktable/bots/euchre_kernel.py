@@ -1,5 +1,14 @@
-"""Euchre's open-hand solver on bitmasks (issue 14, Speed): can the makers still win
-``need`` of the ``left`` tricks with best play by all, every hand open?
+"""Euchre's card-play rules, fast playout and open-hand solver on bitmasks (issue 14,
+Speed).
+
+The card-play rules (``choose_card``) decide from ints: the trump, the seat, its hand,
+the cards it has seen gone (played, the turned-down up-card, its own discard), the
+suits each seat has shown void in, the maker, the seats sitting out and the trick so
+far.  ``bots.euchre`` calls them for the bot (from its ``Table``) and ``play_out``
+calls them card by card on its running masks, so the rules are written once.
+
+The solver (``reach``): can the makers still win ``need`` of the ``left`` tricks with
+best play by all, every hand open?
 
 Cards are in the solver's numbering for the trump (``bots.euchre.SolverCards``): each
 effective suit is a block of eight bits in order of power, the trumps' block highest,
@@ -16,6 +25,252 @@ nothing of tricktable; the pure-Python module is the fallback and the reference.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
+
+EFFECTIVE: tuple[tuple[int, ...], ...] = ()
+"""``rules.EFFECTIVE_SUIT``, ``POWER`` and ``SUIT_CARDS`` (by trump), the deck and the
+king's rank, from ``install``."""
+POWER: tuple[tuple[int, ...], ...] = ()
+SUIT_CARDS: tuple[tuple[int, ...], ...] = ()
+DECK_MASK = 0
+KING = -1
+
+
+def install(effective: tuple[tuple[int, ...], ...], power: tuple[tuple[int, ...], ...],
+            suit_cards: tuple[tuple[int, ...], ...], deck_mask: int, king: int) -> None:
+    """The game's tables: by trump, each card's effective suit and power and each
+    suit's cards; the deck's mask; the king's rank (a card's rank is ``card % 13``)."""
+    global EFFECTIVE, POWER, SUIT_CARDS, DECK_MASK, KING
+    EFFECTIVE, POWER, SUIT_CARDS, DECK_MASK, KING = effective, power, suit_cards, deck_mask, king
+
+
+# -- the card-play rules ------------------------------------------------------------
+def beats(trump: int, card: int, best: int) -> bool:
+    """Whether ``card`` beats ``best`` (the trick's best so far)."""
+    effective = EFFECTIVE[trump]
+    suit, best_suit = effective[card], effective[best]
+    if suit == best_suit:
+        return POWER[trump][card] > POWER[trump][best]
+    return suit == trump
+
+
+def winning_index(trump: int, cards: Sequence[int]) -> int:
+    """The index of the card that holds the trick so far."""
+    best = 0
+    for index in range(1, len(cards)):
+        if beats(trump, cards[index], cards[best]):
+            best = index
+    return best
+
+
+def is_boss(trump: int, unseen: int, card: int) -> bool:
+    """No unseen card of the same (effective) suit is higher."""
+    power = POWER[trump]
+    rest = unseen & SUIT_CARDS[trump][EFFECTIVE[trump][card]]
+    mine = power[card]
+    while rest:
+        low = rest & -rest
+        if power[low.bit_length() - 1] >= mine:
+            return False
+        rest ^= low
+    return True
+
+
+def is_safe(trump: int, seat: int, unseen: int, voids: Sequence[int], card: int, after: Sequence[int]) -> bool:
+    """A trick won by ``card`` stays won: it is the boss and no opponent still to
+    play is known to be able to trump it."""
+    if not is_boss(trump, unseen, card):
+        return False
+    suit = EFFECTIVE[trump][card]
+    if suit == trump:
+        return True
+    for s in after:
+        if s % 2 != seat % 2 and voids[s] >> suit & 1:
+            return False
+    return True
+
+
+def lowest(trump: int, cards: Sequence[int]) -> int:
+    """The first card of the lowest power."""
+    power = POWER[trump]
+    best = cards[0]
+    for c in cards:
+        if power[c] < power[best]:
+            best = c
+    return best
+
+
+def highest(trump: int, cards: Sequence[int]) -> int:
+    """The first card of the highest power."""
+    power = POWER[trump]
+    best = cards[0]
+    for c in cards:
+        if power[c] > power[best]:
+            best = c
+    return best
+
+
+def throw_off(trump: int, hand: int, unseen: int, cards: Sequence[int]) -> int:
+    """The card that costs least: the lowest non-trump, preferring one that leaves
+    a void; a trump only when nothing else is left."""
+    effective, power, suit_cards = EFFECTIVE[trump], POWER[trump], SUIT_CARDS[trump]
+    plain = [c for c in cards if effective[c] != trump]
+    if not plain:
+        return lowest(trump, cards)
+    best, best_key = plain[0], 1 << 30
+    for c in plain:
+        length = (hand & suit_cards[effective[c]]).bit_count()
+        key = (1 << 20 if is_boss(trump, unseen, c) else 0) | power[c] << 8 | length
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def seats_after(seat: int, out: int, played: int) -> list[int]:
+    """Seats still to play to the trick after ``seat`` (``played`` cards are in it)."""
+    active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
+    seats: list[int] = []
+    s = seat
+    while played + 1 + len(seats) < active:
+        s = (s + 1) % 4
+        if not out >> s & 1:
+            seats.append(s)
+    return seats
+
+
+def choose_card(trump: int, seat: int, hand: int, gone: int, voids: Sequence[int], maker: int, out: int,
+                trick_seats: Sequence[int], trick_cards: Sequence[int], legal: Sequence[int]) -> int:
+    """The rules' card for ``seat`` (``gone``: the cards it saw leave play)."""
+    if len(legal) == 1:
+        return legal[0]
+    unseen = DECK_MASK & ~gone & ~hand
+    if not trick_cards:
+        return choose_lead(trump, seat, hand, unseen, maker, legal)
+    return choose_follow(trump, seat, hand, unseen, voids, out, trick_seats, trick_cards, legal)
+
+
+def choose_follow(trump: int, seat: int, hand: int, unseen: int, voids: Sequence[int], out: int,
+                  trick_seats: Sequence[int], trick_cards: Sequence[int], legal: Sequence[int]) -> int:
+    effective = EFFECTIVE[trump]
+    led = effective[trick_cards[0]]
+    following = effective[legal[0]] == led
+    best = winning_index(trump, trick_cards)
+    win_seat, win_card = trick_seats[best], trick_cards[best]
+    after = seats_after(seat, out, len(trick_cards))
+    opponents_after = False
+    for s in after:
+        if s % 2 != seat % 2:
+            opponents_after = True
+    team = seat % 2
+    if win_seat % 2 == team:
+        # Never overtake or trump a partner's trick that an opponent cannot beat
+        # any more; still do not trump it when it is merely likely to hold.
+        if not opponents_after or is_safe(trump, seat, unseen, voids, win_card, after) or not following:
+            return lowest(trump, legal) if following else throw_off(trump, hand, unseen, legal)
+    winners = [c for c in legal if beats(trump, c, win_card)]
+    if not winners:
+        return lowest(trump, legal) if following else throw_off(trump, hand, unseen, legal)
+    if not opponents_after:
+        return lowest(trump, winners)  # cheapest winning card
+    sure = [c for c in winners if is_safe(trump, seat, unseen, voids, c, after)]
+    if sure:
+        return lowest(trump, sure)
+    if following and win_seat % 2 == team:
+        return lowest(trump, legal)  # partner leads the trick: second hand low
+    if following and len(trick_cards) == 1 and led != trump:
+        # Second hand low, unless our card may well hold (ace or king).
+        high = highest(trump, winners)
+        return high if high % 13 >= KING else lowest(trump, legal)
+    return lowest(trump, winners)
+
+
+def choose_lead(trump: int, seat: int, hand: int, unseen: int, maker: int, legal: Sequence[int]) -> int:
+    effective, power, suit_cards = EFFECTIVE[trump], POWER[trump], SUIT_CARDS[trump]
+    trumps = [c for c in legal if effective[c] == trump]
+    plain = [c for c in legal if effective[c] != trump]
+    makers = maker % 2 == seat % 2
+    trumps_out = (unseen & suit_cards[trump]).bit_count()
+    bosses = [c for c in plain if is_boss(trump, unseen, c)]
+    if trumps and trumps_out:
+        top = highest(trump, trumps)
+        if makers and is_boss(trump, unseen, top) and (maker == seat or len(trumps) >= 2):
+            return top  # pull the opponents' trumps with the top trump
+        if makers and maker == seat and len(trumps) >= 3:
+            return lowest(trump, trumps)
+        if makers and maker != seat and not bosses:
+            return top if is_boss(trump, unseen, top) else lowest(trump, trumps)  # lead trump to the maker
+    if bosses:
+        # A plain ace is best cashed in the suit the fewest may have trumped.
+        pick, pick_key = bosses[0], 1 << 30
+        for c in bosses:
+            key = (64 - (unseen & suit_cards[effective[c]]).bit_count()) << 8 | power[c]
+            if key < pick_key:
+                pick, pick_key = c, key
+        return pick
+    if not plain:
+        top = highest(trump, trumps)
+        return top if is_boss(trump, unseen, top) else lowest(trump, trumps)
+    # Nothing sure: lead low from the shortest plain suit to make a void.
+    pick, pick_key = plain[0], 1 << 30
+    for c in plain:
+        key = (hand & suit_cards[effective[c]]).bit_count() << 8 | power[c]
+        if key < pick_key:
+            pick, pick_key = c, key
+    return pick
+
+
+# -- the playout ---------------------------------------------------------------------
+def cards(mask: int) -> list[int]:
+    """The cards of a mask in order."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def play_out(trump: int, maker: int, out: int, dealer: int, hands: list[int], voids: list[int], public: int,
+             dealer_only: int, trick_seats: list[int], trick_cards: list[int], turn: int, won: int, done: int,
+             until: int, following: Sequence[int]) -> tuple[int, int, int]:
+    """Play by the rules until ``until`` tricks are done: ``hands``, ``voids`` and the
+    trick (seats, cards) change in place; ``public``: the cards everybody saw leave
+    play, ``dealer_only``: his discard, which only the dealer saw; ``won``: the makers'
+    tricks.  Returns (seat to move, the makers' tricks, tricks done)."""
+    effective, suit_cards = EFFECTIVE[trump], SUIT_CARDS[trump]
+    active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
+    makers = maker % 2
+    while done < until:
+        hand = hands[turn]
+        led = effective[trick_cards[0]] if trick_cards else -1
+        playable = hand
+        if trick_cards and hand & suit_cards[led]:
+            playable = hand & suit_cards[led]
+        if playable & (playable - 1):
+            gone = public | dealer_only if turn == dealer else public
+            c = choose_card(trump, turn, hand, gone, voids, maker, out, trick_seats, trick_cards, cards(playable))
+        else:
+            c = playable.bit_length() - 1
+        hands[turn] = hand & ~(1 << c)
+        public |= 1 << c
+        if trick_cards and effective[c] != led:
+            voids[turn] |= 1 << led
+        trick_seats.append(turn)
+        trick_cards.append(c)
+        if len(trick_cards) < active:
+            turn = following[turn]
+            continue
+        turn = trick_seats[winning_index(trump, trick_cards)]
+        if turn % 2 == makers:
+            won += 1
+        done += 1
+        trick_seats.clear()
+        trick_cards.clear()
+    return turn, won, done
+
+
+# -- the solver ------------------------------------------------------------------------
 
 TRUMP_BLOCK = 0xFF << 24
 """The solver's bits of the trumps."""
