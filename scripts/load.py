@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import os
 import random
@@ -209,7 +210,8 @@ class Http:
 
     def head(self, method: str, path: str, length: int | None = None, extra: str = "") -> bytes:
         cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
-        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", *([f"Cookie: {cookie}"] if cookie else []),
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Accept-Encoding: gzip",  # as browsers do
+                 *([f"Cookie: {cookie}"] if cookie else []),
                  *(["Content-Type: application/json", f"Content-Length: {length}"] if length is not None else []),
                  *([extra] if extra else [])]
         return ("\r\n".join(lines) + "\r\n\r\n").encode()
@@ -220,6 +222,8 @@ class Http:
         return await asyncio.wait_for(self._request(method, path, payload), REQUEST_SECONDS)
 
     async def _request(self, method: str, path: str, payload: Any) -> tuple[int, Any]:
+        if self._connection is not None and self._connection[0].at_eof():
+            self.close()  # the server closed the idle connection (its keep-alive ran out): a new one, as browsers do
         if self._connection is None:
             self._connection = await asyncio.open_connection("127.0.0.1", self.port)
         reader, writer = self._connection
@@ -233,6 +237,8 @@ class Http:
             raise
         if headers.get("connection") == "close":
             self.close()
+        if headers.get("content-encoding") == "gzip":
+            data = gzip.decompress(data)
         return status, (orjson.loads(data) if data and headers.get("content-type", "").startswith(
             "application/json") else None)
 

@@ -24,7 +24,8 @@ lease is renewed by the sweeper thread, which also looks, every third of
 turns over.  The thinking itself happens in ``think`` (``thinking.py``: this
 thread, or a pool of worker processes); bots that decide at once
 (``INSTANT_BOTS``) decide in the thread, where a trip to a process would cost
-more than the decision.
+more than the decision, and announce no ``thinking`` event (their step follows
+at once, and every step says who moves next).
 
 Nothing lives only here: after a restart, ``start`` wakes the open games and
 every load wakes its game, so an interrupted turn continues from the database.
@@ -350,19 +351,20 @@ class BotScheduler:
             return Piece(None, self.referee.store.version_of(game_id) != row.version)
         with self._lock:
             self._thinking[game_id] = (seat, row.version)
-        self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
+        instant = self._is_instant(row.game, level_of(row))
+        if not instant:  # (an instant bot's step follows at once, and each step says who moves next)
+            self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
         began = time.monotonic()
-        choice = self._decide(row, seat, position.state)
+        choice = self._decide(row, seat, position.state, instant)
         thought = time.monotonic() - began
         holder = (self.owner, self.lease_seconds)
         return self._commit(lambda: self.referee.play(position, seat, choice, holder))._replace(thought=thought)
 
-    def _decide(self, row: GameRow, seat: int, state: GameState) -> str:
+    def _decide(self, row: GameRow, seat: int, state: GameState, instant: bool) -> str:
         level = level_of(row)
         seed = decision_seed(row, seat)
-        if self._is_instant(row.game, level):
-            return think_here(self.bot_factory, row.game, level, seed, observation(state, seat))
-        return self.think(self.bot_factory, row.game, level, seed, observation(state, seat))
+        think = think_here if instant else self.think
+        return think(self.bot_factory, row.game, level, seed, observation(state, seat))
 
     def _is_instant(self, game: str, level: str) -> bool:
         key = (game, level)
