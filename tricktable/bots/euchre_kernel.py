@@ -56,11 +56,11 @@ def beats(trump: int, card: int, best: int) -> bool:
 
 
 def winning_index(trump: int, cards: Sequence[int]) -> int:
-    """The index of the card that holds the trick so far."""
+    """The index of the card that holds the trick so far (a later card wins only if it
+    beats the best before it)."""
     best = 0
-    for index in range(1, len(cards)):
-        if beats(trump, cards[index], cards[best]):
-            best = index
+    for index, c in enumerate(cards):
+        best = index if index and beats(trump, c, cards[best]) else best
     return best
 
 
@@ -223,12 +223,7 @@ def choose_lead(trump: int, seat: int, hand: int, unseen: int, maker: int, legal
 # -- the playout ---------------------------------------------------------------------
 def cards(mask: int) -> list[int]:
     """The cards of a mask in order."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
 
 
 def play_out(trump: int, maker: int, out: int, dealer: int, hands: list[int], voids: list[int], public: int,
