@@ -76,7 +76,7 @@ def _count_kernel_calls(monkeypatch) -> list[int]:
     play_deal = courtpiece.kernel.play_deal
     monkeypatch.setattr(courtpiece, "kernel", SimpleNamespace(
         **{name: getattr(courtpiece.kernel, name) for name in dir(courtpiece.kernel) if name.isupper()},
-        play_deal=lambda *args: calls.append(1) or play_deal(*args)))
+        play_deal=lambda *args: calls.append(1) or play_deal(*args), decide=courtpiece.kernel.decide))
     return calls
 
 
@@ -235,3 +235,30 @@ def test_euchre_playout_follows_a_lone_defender():
         assert rollout(state.clone(), fast, seat) == rollout(state.clone(), slow, seat)
     assert lone >= 5
 
+
+
+@pytest.mark.parametrize("game", COURT_PIECE)
+def test_the_court_piece_policy_decides_in_the_kernel_as_on_the_table(game):
+    """``heuristic_action`` / ``relatives.policy`` (rollouts, inference) take the
+    kernel's card or reveal where it models the position: the same action as the
+    rules' ``decide`` on a table built from the state, at every step of real deals."""
+    from tricktable.bots import courtpiece as cp
+    from tricktable.bots import relatives
+
+    rules = relatives.KERNEL_CARD_RULES.get(game, 0)
+    module = cp if entry(game).bots_path == "tricktable.bots.courtpiece" else relatives
+
+    def on_table(state):
+        legal = cp.bot_legal(state.legal_actions())
+        table = cp.table_from_state(state)
+        return cp.decide(table, legal) if module is cp else relatives.decide(table, legal, game)
+
+    compared = 0
+    for state in _positions(game, 80, 8):
+        while not state.is_terminal():
+            fast = cp.kernel_action(state, rules)
+            if fast >= 0:
+                assert fast == on_table(state)
+                compared += 1
+            state.apply(module.policy(state) if module is relatives else cp.heuristic_action(state))
+    assert compared >= 500

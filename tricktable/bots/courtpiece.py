@@ -31,7 +31,7 @@ from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameSpec, GameState
-from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, action_text, parse_action
+from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, REVEAL, action_text, parse_action
 from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
 from tricktable.games.courtpiece.scoring import SevenTricks, Tens
@@ -305,9 +305,11 @@ def decide(table: Table, legal: Sequence[int]) -> int:
 
 
 def heuristic_action(state: GameState) -> int:
-    """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
+    """The rules' action for the seat to move in a (sampled) state; used by rollouts
+    and inference (in the kernel where it models the position, ``kernel_action``)."""
     assert isinstance(state, CourtPieceState)
-    return decide(table_from_state(state), bot_legal(state.legal_actions()))
+    fast = kernel_action(state, 0)
+    return fast if fast >= 0 else decide(table_from_state(state), bot_legal(state.legal_actions()))
 
 
 def heuristic_text(obs: Observation) -> str:
@@ -442,6 +444,21 @@ def kernel_rules(state: CourtPieceState) -> int:
 
 
 # -- search ------------------------------------------------------------------------
+def kernel_action(state: CourtPieceState, card_rules: int) -> int:
+    """The rules' card (or reveal) for the seat to move, from the kernel with
+    ``card_rules`` (as ``playout``); -1 where the kernel does not model the position."""
+    if (state.phase != PLAYING or not (state.tricks or state.trick)
+            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+        return -1
+    rules = kernel_rules(state)
+    if rules < 0:
+        return -1
+    action = kernel.decide(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured,
+                           state.pile, state.open_seat, state.trump_trick, state.down, state.trump_by,
+                           state.must_trump, rules | card_rules)
+    return REVEAL if action == kernel.REVEAL else action
+
+
 def _spec() -> GameSpec:
     from tricktable.games.courtpiece import DOUBLE_SAR
 

@@ -440,20 +440,10 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
         elif (card // 13 == led or (card // 13 == trump and i >= trumps_from)) and _beats(trump, card, win_card):
             win_seat, win_card = (leader + 3 * i) % 4, card
     while True:
+        card = _action(seat, hands[seat], trump, cards, played, leader, led, gone, voids, pile if has_pile else -1,
+                       open_seat if has_pile else -1, tricks_played, trump_trick, captured, down, hider, must_trump,
+                       rules)
         hand = hands[seat]
-        if must_trump and _ranks(hand, trump):
-            legal = hand & (ALL_RANKS << (13 * trump))
-        elif played:
-            legal = hand & (ALL_RANKS << (13 * led)) or hand
-        else:
-            legal = hand
-        may_reveal = down >= 0 and (not hand or (played > 0 and not _ranks(hand, led)))
-        if not legal or (not legal & (legal - 1) and not may_reveal):
-            card = _lowest(legal) if legal else REVEAL
-        else:
-            card = _choose(seat, hand, legal, trump, cards, played, leader, gone, voids, pile if has_pile else -1,
-                           open_seat if has_pile else -1, tricks_played, trump_trick, captured, down, hider,
-                           must_trump, may_reveal, rules)
         if card == REVEAL:  # the card is shown and goes back to its owner; the asker must trump
             trump = down // 13
             hands[hider] |= 1 << down
@@ -500,6 +490,23 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
                                                                   or (b >= TRICKS_TO_WIN and a > 0))):
             return
         played, seat, leader, led = 0, win_seat, win_seat, -1
+
+
+def _action(seat: int, hand: int, trump: int, cards: list[int], played: int, leader: int, led: int, gone: int,
+            voids: list[int], pile: int, open_seat: int, tricks_played: int, trump_trick: int, captured: list[int],
+            down: int, hider: int, must_trump: bool, rules: int) -> int:
+    """The rules' action for ``seat``, to move with ``hand``: a card, or ``REVEAL``."""
+    if must_trump and _ranks(hand, trump):
+        legal = hand & (ALL_RANKS << (13 * trump))
+    elif played:
+        legal = hand & (ALL_RANKS << (13 * led)) or hand
+    else:
+        legal = hand
+    may_reveal = down >= 0 and (not hand or (played > 0 and not _ranks(hand, led)))
+    if not legal or (not legal & (legal - 1) and not may_reveal):
+        return _lowest(legal) if legal else REVEAL
+    return _choose(seat, hand, legal, trump, cards, played, leader, gone, voids, pile, open_seat, tricks_played,
+                   trump_trick, captured, down, hider, must_trump, may_reveal, rules)
 
 
 def _choose(seat: int, hand: int, legal: int, trump: int, cards: list[int], played: int, leader: int, gone: int,
@@ -558,18 +565,39 @@ def _capture_blocked(rules: int, trump: int, first: int, second: int, number: in
     return rules & NO_PILE_ON_11_12 != 0 and number in (11, 12)
 
 
+def decide(hands: list[int], trump: int, leader: int, trick: list[int],
+           tricks: list[tuple[int, tuple[int, ...], int]], captured: list[int], pile: int, open_seat: int,
+           trump_trick: int, down: int, hider: int, must_trump: bool, rules: int) -> int:
+    """The rules' action for the seat to move in a state (``play_deal``'s arguments):
+    a card, or ``REVEAL``."""
+    voids = [0, 0, 0, 0]
+    gone = _tally(voids, leader, trick, tricks)
+    played = len(trick)
+    cards = list(trick) + [0] * (4 - played)
+    return _action((leader + 3 * played) % 4, hands[(leader + 3 * played) % 4], trump, cards, played, leader,
+                   trick[0] // 13 if played else -1, gone, voids, pile if rules & PILE else -1,
+                   open_seat if rules & PILE else -1, len(tricks), trump_trick, captured, down, hider, must_trump,
+                   rules)
+
+
+def _tally(voids: list[int], leader: int, trick: list[int], tricks: list[tuple[int, tuple[int, ...], int]]) -> int:
+    """The cards gone in ``tricks`` and ``trick``, and (into ``voids``) who showed out of what."""
+    gone = 0
+    for first, cards, _ in tricks:
+        gone |= _note_trick(voids, first, list(cards))
+    if trick:
+        gone |= _note_trick(voids, leader, trick)
+    return gone
+
+
 def play_deal(hands: list[int], trump: int, leader: int, trick: list[int],
               tricks: list[tuple[int, tuple[int, ...], int]], captured: list[int], tens: list[int], pile: int,
               open_seat: int, open_card: int, trump_trick: int, down: int, hider: int, must_trump: bool,
               trumps_from: int, rules: int) -> None:
     """``play_out`` from a state's own lists: ``tricks`` are its finished tricks
     (leader, cards, winner), from which the cards gone and the voids are tallied."""
-    gone = 0
     voids = [0, 0, 0, 0]
-    for first, cards, _ in tricks:
-        gone |= _note_trick(voids, first, list(cards))
-    if trick:
-        gone |= _note_trick(voids, leader, trick)
+    gone = _tally(voids, leader, trick, tricks)
     play_out(hands, trump, leader, list(trick), gone, voids, len(tricks), captured, tens, pile, open_seat,
              open_card, trump_trick, down, hider, must_trump, trumps_from, rules)
 

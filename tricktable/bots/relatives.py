@@ -279,7 +279,9 @@ def _change(table: Table, legal: Sequence[int]) -> int | None:
 def policy(state: GameState) -> int:
     """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
     assert isinstance(state, CourtPieceState)
-    return decide(cp.table_from_state(state), cp.bot_legal(state.legal_actions()), state.spec.name)
+    game = state.spec.name
+    fast = cp.kernel_action(state, KERNEL_CARD_RULES.get(game, 0))
+    return fast if fast >= 0 else decide(cp.table_from_state(state), cp.bot_legal(state.legal_actions()), game)
 
 
 WEIGHT = weight_for(policy)
