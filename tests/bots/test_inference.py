@@ -198,6 +198,28 @@ def test_a_court_piece_trump_call_makes_worlds_where_the_caller_had_a_longer_sui
     assert weighted < 0.8 * uniform
 
 
+def _card_hidden(state: GameState, actions: list[tuple[int, str]]) -> int | None:
+    """The seat that put trump face down, once every hand is dealt and before the first card."""
+    if state.phase != PLAYING or state.trick or state.tricks:
+        return None
+    return next((seat for seat, text in actions if text.startswith("hide ")), None)
+
+
+@pytest.mark.parametrize("game", ["hidden-trump", "mendikot"])
+def test_a_card_set_aside_face_down_is_more_likely_of_the_callers_longest_suit(game):
+    """The others see "hide ?": the worlds differ in which card lies face down (so in
+    trump), and the rules hide a card of the longest suit among the first five."""
+    def longer_suit(world: GameState, seat: int) -> bool:
+        counts = [0] * 4
+        for c in cards_of(world.first_five[seat] | 1 << world.down):
+            counts[suit_of(c)] += 1
+        return max(counts) > counts[suit_of(world.down)]
+
+    found = positions(game, _card_hidden, 8)
+    uniform, weighted = mean_shares(found, next_seat, longer_suit)
+    assert weighted < 0.8 * uniform
+
+
 def _fourth_hand_ducked(state: GameState, actions: list[tuple[int, str]]) -> int | None:
     """A fourth hand followed suit below an opponent's winning card, no trump in the trick."""
     if not state.tricks or len(state.trick) or not actions[-1][1].startswith("play "):
