@@ -272,8 +272,8 @@ def test_the_decisions_replayed_are_the_others_choices_only():
     for decision in inference.decisions(state, me):  # the state is the replay's, valid until the next one
         replayed += 1
         assert decision.seat != me and decision.state.to_move == decision.seat
-        assert state.history[decision.index] == decision.action and len(decision.state.legal_actions()) > 1
-        assert len(decision.state.history) == decision.index
+        assert state.history[decision.position] == decision.action and len(decision.state.legal_actions()) > 1
+        assert len(decision.state.history) == decision.position
     assert replayed
 
 

@@ -29,7 +29,7 @@ reports how many worlds a set of weights is worth).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
@@ -59,13 +59,12 @@ class Evidence:
 DEFAULT = Evidence()
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """A past decision of ``seat`` with a choice: the ``state`` just before it (the
     replay's own, valid until the next decision is yielded), the ``action`` taken and
-    its position ``index`` in the history."""
+    its ``position`` in the history (a named tuple: one per decision per world)."""
 
-    index: int
+    position: int
     seat: int
     action: int
     state: DealState
@@ -79,20 +78,20 @@ def decisions(world: GameState, me: int) -> Iterator[Decision]:
     if not isinstance(world, DealState):
         return
     state = world.restarted()
-    for index, (action, seat) in enumerate(zip(world.history, world.actors)):
+    for position, (action, seat) in enumerate(zip(world.history, world.actors)):
         if seat != state.to_move:
             state.apply_for(seat, action)
             continue
         if seat != me:
             legal = state.legal_actions()
             if len(legal) > 1 and action in legal:
-                yield Decision(index, seat, action, state)
+                yield Decision(position, seat, action, state)
         state.apply_any(action)
 
 
 Factors = dict[tuple[int, int, tuple[int, ...]], float]
-"""A decision's factor by (history index, the seat's hand then, the hidden actions
-before it): everything that seat's view there depends on that differs between worlds
+"""A decision's factor by (its position in the history, the seat's hand then, the world's hidden
+actions): everything that seat's view there depends on that differs between worlds
 (the public actions are the same in all of them)."""
 
 
@@ -106,10 +105,10 @@ def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = D
     history the replay cannot follow weighs what its decisions so far say."""
     weight = 1.0
     history = world.history
+    faces_down = tuple(history[j] for j in hidden)  # all of them: a key more specific than needed
     try:
         for decision in decisions(world, me):
-            index = decision.index
-            key = (index, decision.state.hands[decision.seat], tuple(history[j] for j in hidden if j < index))
+            key = (decision.position, decision.state.hands[decision.seat], faces_down)
             factor = factors.get(key) if factors is not None else None
             if factor is None:
                 agrees = policy(decision.state) == decision.action
