@@ -33,6 +33,14 @@ def test_bench_reports_deals_per_second(capsys):
     assert set(result) >= {"game", "deals", "seconds", "per_second"}
 
 
+def test_bench_inference_reports_weighted_and_uniform_rates(capsys):
+    assert cli.main(["bench", "euchre", "--inference", "--positions", "6", "--worlds", "12", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["game"] == "euchre" and result["positions"] >= 4
+    assert 0 <= result["uniform"] <= 1 and 0 <= result["weighted"] <= 1 and 0 < result["ess_share"] <= 1
+    assert set(result) >= {"top", "hand_in_top", "hand_uniform", "weight_cpu_ms"}
+
+
 def test_play_in_the_terminal_accepts_numbers_and_text(monkeypatch, capsys):
     import itertools
 
