@@ -38,6 +38,7 @@ from tricktable.games.courtpiece.scoring import SevenTricks, Tens
 from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, CourtPieceState, cards_in
 from tricktable.games.courtpiece.tricks import Pile, SingleTricks
 from tricktable.games.courtpiece.trump import Called, FirstVoid, HiddenCard
+from tricktable.games.courtpiece.variants import Variant
 
 if TYPE_CHECKING:
     from tricktable.bots import courtpiece_kernel as kernel
@@ -414,8 +415,25 @@ HOUSE_RULES = (("ace_on_ace", kernel.ACE_ON_ACE), ("trump_ace_cannot_seal", kern
 def kernel_rules(state: CourtPieceState) -> int:
     """The variant's trump choice, trick value and end of deal as the kernel's rule
     bits (a trump called, put face down, or set by the first void; one trick or the
-    pile; seven tricks or the tens); -1 for a variant it does not model."""
+    pile; seven tricks or the tens), with the pile's house rules in force; -1 for a
+    variant it does not model."""
     variant = state.variant
+    rules = _VARIANT_RULES.get(id(variant))
+    if rules is None:
+        rules = _VARIANT_RULES[id(variant)] = _variant_rules(variant)
+    if rules >= 0 and rules & kernel.PILE:
+        options = state.options
+        for name, bit in HOUSE_RULES:
+            if options.get(name):
+                rules |= bit
+    return rules
+
+
+_VARIANT_RULES: dict[int, int] = {}
+"""``_variant_rules`` by the variant's id (the variants are module constants, never freed)."""
+
+
+def _variant_rules(variant: Variant) -> int:
     choice = type(variant.trump)
     if choice is FirstVoid:
         rules = kernel.FIRST_VOID
@@ -435,12 +453,7 @@ def kernel_rules(state: CourtPieceState) -> int:
         return rules
     if type(tricks) is not Pile:
         return -1
-    rules |= kernel.PILE | (kernel.WAIT_FOR_TRUMP if tricks.wait_for_trump else 0)
-    options = state.options
-    for name, bit in HOUSE_RULES:
-        if options.get(name):
-            rules |= bit
-    return rules
+    return rules | kernel.PILE | (kernel.WAIT_FOR_TRUMP if tricks.wait_for_trump else 0)
 
 
 # -- search ------------------------------------------------------------------------

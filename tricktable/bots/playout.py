@@ -28,4 +28,7 @@ def defaults_of(spec: GameSpec) -> Mapping[str, Any]:
 def models_options(spec: GameSpec, options: Mapping[str, Any], modelled: Collection[str]) -> bool:
     """Whether a playout that models ``modelled`` (and every default) plays by ``options``."""
     defaults = defaults_of(spec)
-    return all(name in modelled or (name in defaults and value == defaults[name]) for name, value in options.items())
+    for name, value in options.items():  # a plain loop: every rollout and rollout decision asks
+        if name not in modelled and (name not in defaults or value != defaults[name]):
+            return False
+    return True
