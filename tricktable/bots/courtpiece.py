@@ -482,9 +482,11 @@ SEARCH = SearchGame(_spec(), heuristic_action, team_value, weight=weight_for(heu
                     playout=partial(playout, card_rules=0))
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
-ROLLOUTS_PER_MS = 1.5
-"""Rollouts per millisecond of budget on the 2-core machine (a Court Piece rollout
-plays up to 52 cards), with margin (see docs/strength.md)."""
+ROLLOUTS_PER_MS = 2.8
+"""Rollouts per millisecond of budget on the 2-core machine, so that a 250 ms budget
+costs about 250 ms CPU at p95 (session 4, compiled kernel, inference weights on:
+``bench double-sar|single-sar --search --decisions 30`` at 1.5 gave p95 130 / 112 ms
+on a loaded machine; 1.5 before the kernel)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
