@@ -399,7 +399,7 @@ class Solver:
 
     def reach(self, hands: Sequence[int], trick: Sequence[tuple[int, int]], turn: int, need: int, left: int) -> bool:
         bit = self.cards.bit
-        bits = [sum(1 << bit[c] for c in cards_of(hand)) for hand in hands]
+        bits = [kernel.solver_bits(hand, self.cards.bits) for hand in hands]
         if not trick:
             return kernel.reach(bits, turn, need, left, 0, -1, -1, -1, self.makers, self.out, self.next,
                                 self.cards.block_of)
@@ -416,6 +416,7 @@ class SolverCards:
 
     bit: dict[int, int]  # card id -> bit
     block_of: list[int]  # bit -> the mask of its block
+    bits: list[int]  # card id -> bit, -1 for cards outside the deck (``euchre_kernel.solver_bits``)
 
     @classmethod
     def for_trump(cls, trump: int) -> "SolverCards":
@@ -426,7 +427,7 @@ class SolverCards:
             block = 3 if suit == trump else plain.index(suit)
             cards = sorted((c for c in range(52) if effective[c] == suit), key=lambda c: power[c])
             bit.update({c: 8 * block + i for i, c in enumerate(cards)})
-        return cls(bit, [0xFF << (8 * (b // 8)) for b in range(32)])
+        return cls(bit, [0xFF << (8 * (b // 8)) for b in range(32)], [bit.get(c, -1) for c in range(52)])
 
 
 _SOLVER_CARDS = {t: SolverCards.for_trump(t) for t in SUITS}

@@ -276,6 +276,15 @@ _MEMO: dict[tuple[int, int, int, int, int], bool] = {}
 """(hands, seat to lead | tricks needed << 2 | makers << 5 | seats out << 6) -> reached."""
 
 
+def solver_bits(hand: int, bits: list[int]) -> int:
+    """A hand (card ids) in the solver's numbering (``bits[card]``)."""
+    found = 0
+    for c in range(hand.bit_length()):
+        if hand >> c & 1:
+            found |= 1 << bits[c]
+    return found
+
+
 def reach(hands: list[int], turn: int, need: int, left: int, played: int, led: int, win_seat: int, win_bit: int,
           makers: int, out: int, following: list[int], block_of: list[int]) -> bool:
     """Whether the makers (team ``makers``: seats of that parity) win ``need`` of the
