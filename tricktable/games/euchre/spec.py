@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from tricktable.cards import mask_of
 from tricktable.core.match import MatchState
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
@@ -165,13 +166,50 @@ def sample_world(spec: EuchreSpec, obs: EuchreObservation, rng: random.Random) -
         hands.append(tuple(sorted(cards)))
     if any(len(h) != HAND_SIZE for h in hands):
         raise AssertionError(f"sampled hands of sizes {[len(h) for h in hands]}")
-    state = spec.new_deal(Deal(dealer, tuple(hands), (up, *kitty)), obs.options)
+    deal = Deal(dealer, tuple(hands), (up, *kitty))
+    template = _TEMPLATE[0]
+    if template is not None and template[0] is obs:
+        return _on_deal(template[1], deal, discard)
+    state = spec.new_deal(deal, obs.options)
     for _, text in obs.actions:
         if text == HIDDEN_DISCARD_TEXT:
             assert discard is not None  # a hidden discard was sampled above
             state.apply(DISCARD + discard)
         else:
             state.apply(state.parse_action(text))
+    _TEMPLATE[0] = (obs, state.clone())
+    return state
+
+
+_TEMPLATE: list[tuple[EuchreObservation, EuchreState] | None] = [None]
+"""The observation last sampled for and its first world, replayed.  Replaying the
+public actions writes only public facts (bids, trump, who sits out, tricks, whose
+turn); of the hidden cards it takes the played ones out of the hands, the up-card
+into the dealer's and his discard out of it.  So the search's further worlds for
+the same observation are that state on another deal (``_on_deal``) instead of a
+replay each.  One entry, read and replaced whole: searches in several threads only
+ever miss it."""
+
+
+def _on_deal(replayed: EuchreState, deal: Deal, discard: int | None) -> EuchreState:
+    """``replayed`` (the public actions replayed on another deal of the same
+    observation) as the same replay on ``deal``, whose dealer discarded
+    ``discard`` (if he has), would leave it."""
+    state = replayed.clone()
+    state.deal = deal
+    gone = mask_of([c for _, cards, _ in replayed.tricks for c in cards] + replayed.trick)  # the cards played
+    hands = [mask_of(hand) for hand in deal.hands]
+    if replayed.picked_up:
+        hands[deal.dealer] |= 1 << replayed.up_card
+    if replayed.discard >= 0:
+        assert discard is not None  # the dealer's discard was sampled (or is this seat's own)
+        hands[deal.dealer] &= ~(1 << discard)
+        state.discard = discard
+        history = state._history
+        for index, action in enumerate(history):
+            if DISCARD <= action < DISCARD + 52:
+                history[index] = DISCARD + discard
+    state.hands = [hand & ~gone for hand in hands]
     return state
 
 
