@@ -277,7 +277,7 @@ def test_the_decisions_replayed_are_the_others_choices_only():
     assert replayed
 
 
-def test_search_without_inference_weighs_every_world_alike_and_is_no_level():
+def test_search_without_inference_weighs_every_world_alike_and_is_the_normal_level():
     bot = make_bot("search-noinfer", budget_ms=20)
     assert isinstance(bot, SearchBot) and not bot.inference and make_bot("search").inference
-    assert all(name != "search-noinfer" for name, _ in LEVELS.values())
+    assert LEVELS["normal"][0] == "search-noinfer" and LEVELS["hard"][0] == "search"

@@ -7,7 +7,7 @@ import pytest
 
 from tricktable.bots import make_bot
 from tricktable.bots.levels import LEVELS, best_bot
-from tricktable.bots.players import SLIP_RATE
+from tricktable.bots.players import SLIP_RATE, SearchBot
 from tricktable.games import GAMES, entry
 
 
@@ -52,4 +52,5 @@ def test_normal_and_hard_are_both_search_and_the_default_is_normal():
     assert DEFAULT_LEVEL == "normal"
     assert best_bot("euchre", "easy").name == "easy" and LEVELS["easy"][0] == "easy"
     normal, hard = best_bot("euchre", "normal"), best_bot("euchre", "hard")
-    assert normal.name == hard.name == "search" and normal.budget_ms < hard.budget_ms
+    assert isinstance(normal, SearchBot) and isinstance(hard, SearchBot) and normal.budget_ms < hard.budget_ms
+    assert hard.inference and not normal.inference  # docs/strength.md: inference costs normal's CPU for nothing measured

@@ -256,7 +256,7 @@ def test_computer_players_do_not_block_other_requests(make_client):
 def test_the_strongest_available_bot_plays(make_client):
     client = make_client(default_bot_factory)
     bots = client.get("/healthz").json()["bots"]
-    assert bots["euchre"] == "search"
+    assert bots["euchre"] == "search-noinfer"  # the default level, normal: search without inference (bots.levels)
     state = new_game(client)
     started = time.monotonic()
     state = act(client, state, first_legal(state))

@@ -91,7 +91,8 @@ class SearchBot(Bot):
 
 class SearchWithoutInferenceBot(SearchBot):
     """``search`` with every sampled world weighing the same (no ``SearchGame.weight``):
-    the arena's way to measure what inference is worth.  No level uses it."""
+    the arena's way to measure what inference is worth, and the normal level (see
+    ``bots.levels``)."""
 
     name = "search-noinfer"
     inference = False
