@@ -134,17 +134,35 @@ class Server:
 
     def tree(self) -> list[int]:
         """The server's process and all its descendants."""
-        found, todo = [], [self.process.pid]
+        return [pid for pid, _depth in self.tree_depths()]
+
+    def tree_depths(self) -> list[tuple[int, int]]:
+        """(pid, depth) of the server's process (0) and its descendants."""
+        found, todo = [], [(self.process.pid, 0)]
         while todo:
-            pid = todo.pop()
-            found.append(pid)
+            pid, depth = todo.pop()
+            found.append((pid, depth))
             try:
                 for task in os.listdir(f"/proc/{pid}/task"):
                     with open(f"/proc/{pid}/task/{task}/children") as children:
-                        todo += [int(child) for child in children.read().split()]
+                        todo += [(int(child), depth + 1) for child in children.read().split()]
             except OSError:
                 pass
         return found
+
+    def resident_by_process(self) -> dict[str, float]:
+        """Resident MB per live process, named ``<depth>:<pid>`` (with ``--workers``
+        above 1: 0 the supervisor, 1 the server workers, 2 their thinking
+        processes; with one worker: 0 the server, 1 its thinking processes;
+        multiprocessing's resource tracker is one of them, the smallest)."""
+        out = {}
+        for pid, depth in self.tree_depths():
+            try:
+                with open(f"/proc/{pid}/statm") as statm:
+                    out[f"{depth}:{pid}"] = round(int(statm.read().split()[1]) * PAGE_BYTES / 2**20, 1)
+            except OSError:
+                continue
+        return out
 
     def usage(self) -> tuple[float, float]:
         """(CPU seconds, resident MB) of the live process tree."""
@@ -471,11 +489,13 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
     server = Server(source, None, args.workers if supports_workers(source) else None)
     figures = Figures()
     memory: list[tuple[float, float]] = []
+    by_process: list[dict[str, float]] = []
     try:
         async def sample(stop_at: float) -> None:
             started = time.monotonic()
             while time.monotonic() < stop_at:
                 memory.append((round(time.monotonic() - started, 1), round(server.usage()[1], 1)))
+                by_process.append(server.resident_by_process())
                 await asyncio.sleep(min(SOAK_SAMPLE_SECONDS, seconds / 12))
 
         async def everyone() -> None:
@@ -485,6 +505,7 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
 
         asyncio.run(everyone())
         memory.append((seconds, round(server.usage()[1], 1)))
+        by_process.append(server.resident_by_process())
     finally:
         server.stop()
     finished, broken = 0, []
@@ -496,14 +517,18 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
                     broken.append(f"{game_id}: replays to an unfinished game")
             except Exception as failure:  # noqa: BLE001 - every failure is reported
                 broken.append(f"{game_id}: {failure}")
-    warm = memory[max(1, len(memory) // 6) - 1][1]
+    warm_index = max(1, len(memory) // 6) - 1
+    warm = memory[warm_index][1]
+    # Which process grew: its resident MB after the warm-up and at the end.
+    per_process = {name: [mb, by_process[-1].get(name)] for name, mb in by_process[warm_index].items()}
     growth = round(max(rss for _at, rss in memory[max(1, len(memory) // 6):] or memory[-1:]) / warm - 1, 3)
     return {"soak": {
         "minutes": args.soak, "people": people, "workers": args.workers, "actions": figures.actions,
         "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
         "click_to_own_ms": percentiles(figures.own), "click_to_first_bot_ms": percentiles(figures.first_bot),
         "rss_mb_after_warm_up": warm, "rss_mb_max_after": max(rss for _at, rss in memory), "memory_growth": growth,
-        "rss_mb_samples": memory, "finished_games": finished, "finished_games_not_replaying": broken,
+        "rss_mb_samples": memory, "rss_mb_by_process_after_warm_up_and_at_end": per_process,
+        "finished_games": finished, "finished_games_not_replaying": broken,
         "ok": growth <= SOAK_GROWTH and figures.errors == 0 and not broken and finished > 0,
     }}
 
