@@ -269,11 +269,16 @@ def play_out(trump: int, maker: int, out: int, dealer: int, hands: list[int], vo
 
 TRUMP_BLOCK = 0xFF << 24
 """The solver's bits of the trumps."""
-MEMO_LIMIT = 200_000
-"""Positions kept between solves; the memo starts afresh beyond this."""
+MEMO_LIMIT = 50_000
+"""Positions kept between solves; the memo starts afresh beyond this.  Its keys hold
+whole hands, so it pays within one sampled world (the candidates share their later
+positions), hardly across worlds: 50,000 keeps that and bounds a thinking process's
+memory (200,000 five-int tuples were ~60 MB per process, the soak's memory growth)."""
 
-_MEMO: dict[tuple[int, int, int, int, int], bool] = {}
-"""(hands, seat to lead | tricks needed << 2 | makers << 5 | seats out << 6) -> reached."""
+_MEMO: dict[int, bool] = {}
+"""hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96 | (seat to lead | tricks
+needed << 2 | makers << 5 | seats out << 6) << 128 -> reached: one int, not a tuple of
+five (a quarter of the memory)."""
 
 
 def solver_bits(hand: int, bits: list[int]) -> int:
@@ -308,7 +313,7 @@ def _lead(hands: list[int], turn: int, need: int, left: int, makers: int, situat
         return True
     if need > left:
         return False
-    key = (hands[0], hands[1], hands[2], hands[3], turn | need << 2 | situation)
+    key = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96 | (turn | need << 2 | situation) << 128
     known = _MEMO.get(key)
     if known is None:
         known = _play(hands, turn, need, left, 0, -1, -1, -1, makers, situation, active, following, block_of)
