@@ -55,10 +55,6 @@ class Identity:
         return self.issued_at < start
 
 
-KNOWN_IDENTITIES = 100_000
-"""How many checked identities a process keeps (about 10 MB at most)."""
-
-
 class Identities:
     """Issuing, checking and transferring identities."""
 
@@ -67,9 +63,6 @@ class Identities:
         self._key = hmac.new(secret.encode(), b"identity cookie", hashlib.sha256).digest()
         self.limiter = limiter
         self.limits = limits
-        # Identities are never changed or removed once issued, so a checked
-        # one is kept (every request checks its identity: a read less each).
-        self._known: dict[str, float] = {}
 
     def sign(self, identity: str) -> str:
         mac = hmac.new(self._key, identity.encode(), hashlib.sha256).digest()
@@ -82,15 +75,10 @@ class Identities:
             raise IdentityRefused("the identity is not signed by this server; get one from POST /api/identity", 401)
         if not hmac.compare_digest(self.sign(identity), cookie):
             raise IdentityRefused("the identity's signature is wrong", 403)
-        issued_at = self._known.get(identity)
-        if issued_at is None:
-            row = self.store.identity(identity)
-            if row is None:
-                raise IdentityRefused("this server never issued that identity", 403)
-            if len(self._known) >= KNOWN_IDENTITIES:
-                self._known.clear()
-            issued_at = self._known[identity] = row.issued_at
-        return Identity(identity, issued_at)
+        row = self.store.identity(identity)
+        if row is None:
+            raise IdentityRefused("this server never issued that identity", 403)
+        return Identity(row.id, row.issued_at)
 
     def issue(self, host: str | None) -> Identity:
         """A new identity for a client at ``host`` (``TooMany`` when its
