@@ -176,11 +176,22 @@ def test_a_healthy_reservation_makes_worlds_with_both_queens_of_clubs_in_one_han
 
 
 # -- Court Piece family: trump calls and card choices -------------------------------------
-def _trump_named(state: GameState, actions: list[tuple[int, str]]) -> int | None:
-    """The seat that named trump, once every hand is dealt and before the first card."""
-    if state.phase != PLAYING or state.trick or state.tricks:
-        return None
-    return next((seat for seat, text in actions if text.startswith("call ")), None)
+def _before_the_first_card(prefix: str) -> Callable[[GameState, list[tuple[int, str]]], int | None]:
+    """A finder of the seat whose action starts with ``prefix`` (a call, a card put face
+    down), once every hand is dealt and before the first card."""
+    def seat_that_acted(state: GameState, actions: list[tuple[int, str]]) -> int | None:
+        if state.phase != PLAYING or state.trick or state.tricks:
+            return None
+        return next((seat for seat, text in actions if text.startswith(prefix)), None)
+    return seat_that_acted
+
+
+def _a_suit_longer_than(cards: int, suit: int) -> bool:
+    """Whether ``cards`` (a mask) hold more of some suit than of ``suit``."""
+    counts = [0] * 4
+    for c in cards_of(cards):
+        counts[suit_of(c)] += 1
+    return max(counts) > counts[suit]
 
 
 @pytest.mark.parametrize("game", ["double-sar", "single-sar"])
@@ -188,21 +199,11 @@ def test_a_court_piece_trump_call_makes_worlds_where_the_caller_had_a_longer_sui
     """The caller named trump from his first five cards (the sampler already gives
     him one of the suit there): the rules name the longest suit with honours."""
     def longer_suit(world: GameState, seat: int) -> bool:
-        counts = [0] * 4
-        for c in cards_of(world.first_five[seat]):
-            counts[suit_of(c)] += 1
-        return max(counts) > counts[world.trump]
+        return _a_suit_longer_than(world.first_five[seat], world.trump)
 
-    found = positions(game, _trump_named, 8)
+    found = positions(game, _before_the_first_card("call "), 8)
     uniform, weighted = mean_shares(found, next_seat, longer_suit)
     assert weighted < 0.8 * uniform
-
-
-def _card_hidden(state: GameState, actions: list[tuple[int, str]]) -> int | None:
-    """The seat that put trump face down, once every hand is dealt and before the first card."""
-    if state.phase != PLAYING or state.trick or state.tricks:
-        return None
-    return next((seat for seat, text in actions if text.startswith("hide ")), None)
 
 
 @pytest.mark.parametrize("game", ["hidden-trump", "mendikot"])
@@ -210,12 +211,9 @@ def test_a_card_set_aside_face_down_is_more_likely_of_the_callers_longest_suit(g
     """The others see "hide ?": the worlds differ in which card lies face down (so in
     trump), and the rules hide a card of the longest suit among the first five."""
     def longer_suit(world: GameState, seat: int) -> bool:
-        counts = [0] * 4
-        for c in cards_of(world.first_five[seat] | 1 << world.down):
-            counts[suit_of(c)] += 1
-        return max(counts) > counts[suit_of(world.down)]
+        return _a_suit_longer_than(world.first_five[seat] | 1 << world.down, suit_of(world.down))
 
-    found = positions(game, _card_hidden, 8)
+    found = positions(game, _before_the_first_card("hide "), 8)
     uniform, weighted = mean_shares(found, next_seat, longer_suit)
     assert weighted < 0.8 * uniform
 
