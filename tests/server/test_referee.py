@@ -19,6 +19,21 @@ def random_action(state) -> tuple[int, str]:
     return seat, random.Random(len(state.legal_actions())).choice([state.action_text(a) for a in state.legal_actions()])
 
 
+def moves_elsewhere(elsewhere: Referee, game_id: str, times: int) -> None:
+    """Another process (its own referee) plays ``times`` random actions, every seat's."""
+    for _ in range(times):
+        moved = elsewhere.load(game_id)
+        assert moved is not None
+        elsewhere.play(moved, *random_action(moved.state))
+
+
+def counted_replays(monkeypatch) -> list:
+    """The records the referee replays from now on (a shortcut must replay none)."""
+    replays: list = []
+    monkeypatch.setattr(referee, "replay", lambda record: replays.append(record) or replay(record))
+    return replays
+
+
 def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_state(sqlite_url, monkeypatch):
     """Two referees on one database stand for two server processes: what one
     commits, the other's older cached state catches up on by applying only the
@@ -31,12 +46,8 @@ def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_
         position = here.load(game_id)
         assert position is not None
         behind = position.row.version
-        for _ in range(9):  # the other process moves every seat, also the person's
-            moved = elsewhere.load(game_id)
-            assert moved is not None
-            elsewhere.play(moved, *random_action(moved.state))
-        replays = []
-        monkeypatch.setattr(referee, "replay", lambda record: replays.append(record) or replay(record))
+        moves_elsewhere(elsewhere, game_id, 9)  # every seat, also the person's
+        replays = counted_replays(monkeypatch)
         caught_up = here.load(game_id)
         assert replays == []  # brought forward, not replayed
         assert caught_up is not None and caught_up.row.version == behind + 9
@@ -107,15 +118,11 @@ def test_the_history_told_from_the_cached_state_is_the_one_told_from_the_record(
         here, elsewhere = Referee(store), Referee(store)
         seen = here.load(game_id)
         assert seen is not None
-        for _ in range(7):
-            moved = elsewhere.load(game_id)
-            assert moved is not None
-            elsewhere.play(moved, *random_action(moved.state))
+        moves_elsewhere(elsewhere, game_id, 7)
         row = store.load(game_id)
         assert row is not None
         from_record = Referee(store).history(row, seen.row.version)
-        replays = []
-        monkeypatch.setattr(referee, "replay", lambda record: replays.append(record) or replay(record))
+        replays = counted_replays(monkeypatch)
         from_cache = here.history(row, seen.row.version)
         assert replays == []
         assert from_record is not None and from_cache is not None and len(from_cache) == 7
