@@ -10,7 +10,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from tricktable.bots import BOTS, make_bot
 from tricktable.core.errors import GameError
@@ -76,10 +76,17 @@ def observation_schema(game: str) -> dict[str, Any]:
 
 # -- selfplay ------------------------------------------------------------------
 def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
-             stats: bool = False, budget_ms: float | None = None) -> dict[str, Any]:
-    from tricktable.bots.stats import stats_for
+             stats: bool = False, budget_ms: float | None = None, declared_solos: bool = False) -> dict[str, Any]:
+    """``declared_solos`` (Doppelkopf): each deal is played until its reservations are
+    settled and then only if a player declared a solo, so that the solos' win rate
+    is measured on many solos at the cost of few whole deals; ``deals`` then counts
+    the deals looked at, ``played`` the ones played out."""
+    from tricktable.bots.stats import DoppelkopfStats, stats_for
 
-    collector = stats_for(game) if stats else None
+    collector = stats_for(game) if stats or declared_solos else None
+    if declared_solos and not isinstance(collector, DoppelkopfStats):
+        raise GameError("--declared-solos is for Doppelkopf")
+    keep = DoppelkopfStats.declared_solo if declared_solos else None
     spec = get_spec(game)
     options = spec.normalize_options({})
     settings = {"budget_ms": budget_ms} if budget_ms is not None else {}
@@ -88,9 +95,12 @@ def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
     outcomes: Counter[str] = Counter()
     if records:
         records.mkdir(parents=True, exist_ok=True)
+    played = 0
     for index in range(deals):
         state = _seed_deal(spec, seed, index, options)
-        play_bots(state, bots)
+        if not play_bots(state, bots, keep):
+            continue
+        played += 1
         totals = [t + r for t, r in zip(totals, state.returns())]
         outcomes.update(line.key for line in state.breakdown())
         if collector:
@@ -102,16 +112,27 @@ def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
         "bot": bot,
         "deals": deals,
         "seed": seed,
-        "mean_points": [round(t / max(deals, 1), 4) for t in totals],
+        **({"played": played} if declared_solos else {}),
+        "mean_points": [round(t / max(played, 1), 4) for t in totals],
         "outcomes": dict(sorted(outcomes.items())),
         **({"stats": collector.summary()} if collector else {}),
     }
 
 
-def play_bots(state: GameState, bots: Sequence[Any]) -> None:
+def play_bots(state: GameState, bots: Sequence[Any],
+              keep: Callable[[GameState], bool | None] | None = None) -> bool:
+    """Let ``bots`` finish ``state``; ``keep`` may stop it early: asked before each
+    action until it answers, False stops the deal (the result is whether it was finished)."""
     while not state.is_terminal():
+        if keep is not None:
+            verdict = keep(state)
+            if verdict is False:
+                return False
+            if verdict:
+                keep = None
         seat = state.to_move
         state.act(seat, bots[seat].choose(state.observe(seat)))
+    return True
 
 
 # -- play ------------------------------------------------------------------------
@@ -220,6 +241,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--records", type=Path, help="write each deal's record into this folder")
     s.add_argument("--stats", action="store_true", help="add behaviour statistics (bidding, lone hands, …)")
     s.add_argument("--budget-ms", type=float, help="the search bot's budget per decision (default: hard, 250 ms)")
+    s.add_argument("--declared-solos", action="store_true",
+                   help="Doppelkopf: play out only the deals in which a player declares a solo (with --stats)")
 
     r = commands.add_parser("replay", help="replay and verify a game record")
     r.add_argument("file", type=Path)
@@ -298,7 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             options = dict(item.split("=", 1) for item in args.option)
             play(args.game, args.seed, args.bot, {k: _option_value(v) for k, v in options.items()})
         elif args.command == "selfplay":
-            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats, args.budget_ms),
+            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats, args.budget_ms,
+                            args.declared_solos),
                    args.json)
         elif args.command == "replay":
             _print(replay_file(args.file), args.json)

@@ -68,3 +68,20 @@ def test_court_piece_stats_in_every_game_of_the_family(capsys):
         assert stats["new_cards_rate"] == 0  # new cards is a person's privilege
         hidden = game in ("hidden-trump", "mendikot")
         assert (stats["reveal_rate"] > 0) == hidden
+
+
+def test_declared_solos_plays_out_exactly_the_deals_with_a_declared_solo(capsys):
+    """The same deals and bots as a whole selfplay: the solos counted, won and scored
+    are those of the full run, and no other deal is played out."""
+    full = _stats(capsys, "doppelkopf", 300)
+    assert cli.main(["selfplay", "doppelkopf", "--bot", "heuristic", "--deals", "300", "--declared-solos",
+                     "--json"]) == 0
+    screened = json.loads(capsys.readouterr().out)
+    solos = round(full["solo_rate"] * 300)
+    assert solos > 0 and screened["deals"] == 300 and screened["played"] == solos
+    assert screened["stats"]["deals"] == solos and screened["stats"]["solo_rate"] == 1.0
+    assert screened["stats"]["solo_win_rate"] == full["solo_win_rate"]
+
+
+def test_declared_solos_is_refused_outside_doppelkopf(capsys):
+    assert cli.main(["selfplay", "euchre", "--bot", "heuristic", "--deals", "1", "--declared-solos"]) != 0

@@ -82,6 +82,18 @@ class DoppelkopfStats(Stats):
     announcement succeeds when the team wins (its target is that of its highest
     announcement), counted in all and by that highest level."""
 
+    @staticmethod
+    def declared_solo(state: GameState) -> bool | None:
+        """Whether a player declared a solo in ``state``'s deal: None while the
+        reservations are open (for ``selfplay --declared-solos``, which plays on
+        only those deals)."""
+        from tricktable.games.doppelkopf.state import SOLO_GAME
+
+        contract: str = getattr(state, "contract")
+        if not contract and not state.is_terminal():
+            return None
+        return contract == SOLO_GAME
+
     def add(self, state: GameState) -> None:
         counts = self.counts
         counts["deals"] += 1
