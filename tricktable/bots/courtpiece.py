@@ -21,16 +21,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick, strongest_play
-from tricktable.bots.inference import weight_for
+from tricktable.bots.inference import CardReplay, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
 from tricktable.core.observation import Observation
-from tricktable.core.protocol import GameSpec, GameState
+from tricktable.core.protocol import DealState, GameSpec, GameState
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, REVEAL, action_text, parse_action
 from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
@@ -472,13 +472,58 @@ def kernel_action(state: CourtPieceState, card_rules: int) -> int:
     return REVEAL if action == kernel.REVEAL else action
 
 
+# -- inference: the card play replayed in the kernel ------------------------------------
+def after_first_card(world: DealState) -> int:
+    """Where the kernel's replay of a world starts: after the first card (the first
+    lead, which may change trump, is the rules' in Python, as ``kernel_action`` says)."""
+    for position, action in enumerate(world.history):
+        if action < 52:
+            return position + 1
+    return -1
+
+
+def card_disagreements(state: DealState, world: DealState, me: int, card_rules: Mapping[str, int]) -> list[int] | None:
+    """The history positions from ``state`` on at which another seat than ``me`` did not
+    play the rules' card (``kernel.disagreements``, with the game's ``card_rules`` as
+    in its policy); None where the kernel does not model the position."""
+    assert isinstance(state, CourtPieceState)
+    rules = modelled_rules(state)
+    if rules < 0:
+        return None
+    start = len(state.history)
+    differ = kernel.disagreements(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured,
+                                  state.pile, state.open_seat, state.open_card, state.trump_trick, state.down,
+                                  state.trump_by, state.must_trump, state.trumps_from,
+                                  rules | card_rules.get(state.spec.name, 0), world.history[start:], REVEAL, me)
+    return None if differ is None else [start + i for i in differ]
+
+
+def modelled_rules(state: CourtPieceState) -> int:
+    """``kernel_rules`` where the kernel models the position (as ``playout`` and
+    ``kernel_action`` decide: from the first trick's second card on, options it follows), else -1."""
+    if (state.phase != PLAYING or not (state.tricks or state.trick)
+            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+        return -1
+    return kernel_rules(state)
+
+
+def card_replay(card_rules: Mapping[str, int]) -> CardReplay:
+    """The family's ``CardReplay`` for a policy that plays ``kernel_action`` with
+    ``card_rules`` by game."""
+    return CardReplay(after_first_card, partial(card_disagreements, card_rules=card_rules))
+
+
 def _spec() -> GameSpec:
     from tricktable.games.courtpiece import DOUBLE_SAR
 
     return DOUBLE_SAR
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, team_value, weight=weight_for(heuristic_action), rules=heuristic_text,
+CARDS = card_replay({})
+"""Double Sar's and Single Sar's card play for inference, in the kernel."""
+
+SEARCH = SearchGame(_spec(), heuristic_action, team_value, weight=weight_for(heuristic_action, cards=CARDS),
+                    rules=heuristic_text,
                     playout=partial(playout, card_rules=0))
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 

@@ -613,3 +613,107 @@ def _note_trick(voids: list[int], leader: int, cards: list[int]) -> int:
             voids[seat] |= 1 << led
         seat = (seat + 3) % 4
     return mask
+
+
+# -- inference: the card play of a sampled world, replayed on masks ------------------
+def disagreements(hands: list[int], trump: int, leader: int, trick: list[int],
+                  tricks: list[tuple[int, tuple[int, ...], int]], captured: list[int], pile: int, open_seat: int,
+                  open_card: int, trump_trick: int, down: int, hider: int, must_trump: bool, trumps_from: int,
+                  rules: int, actions: list[int], reveal: int, me: int) -> list[int] | None:
+    """Replay ``actions`` (the cards played, and ``reveal``: the game's own code of
+    asking to see trump) from a state given as ``play_deal``'s arguments, and return
+    the indices of ``actions`` at which another seat than ``me`` did not take the
+    rules' action (``decide`` there: exactly what ``bots.inference`` counts with the
+    rules policy; a forced card always agrees).  The replay stops at an action that is
+    not legal there (the reference replay raises there); None for an action that is
+    neither a card nor ``reveal`` (the caller replays those through the game)."""
+    hands = list(hands)
+    captured = list(captured)
+    voids = [0, 0, 0, 0]
+    gone = _tally(voids, leader, trick, tricks)
+    has_pile = rules & PILE != 0
+    tricks_played = len(tricks)
+    played = len(trick)
+    seat = (leader + 3 * played) % 4
+    cards = list(trick) + [0] * (4 - played)
+    win_seat = win_card = led = -1
+    for i in range(played):
+        card = cards[i]
+        if i == 0:
+            win_seat, win_card, led = leader, card, card // 13
+        elif (card // 13 == led or (card // 13 == trump and i >= trumps_from)) and _beats(trump, card, win_card):
+            win_seat, win_card = (leader + 3 * i) % 4, card
+    differ: list[int] = []
+    for index in range(len(actions)):
+        action = actions[index]
+        if action == reveal:
+            action = REVEAL
+        elif not 0 <= action < 52:
+            return None
+        hand = hands[seat]
+        if seat != me:
+            choice = _action(seat, hand, trump, cards, played, leader, led, gone, voids, pile if has_pile else -1,
+                             open_seat if has_pile else -1, tricks_played, trump_trick, captured, down, hider,
+                             must_trump, rules)
+            if choice != action:
+                differ.append(index)
+        if action == REVEAL:
+            if down < 0 or not (not hand or (played > 0 and not _ranks(hand, led))):
+                return differ  # not offered here: the reference replay stops
+            trump = down // 13
+            hands[hider] |= 1 << down
+            down, must_trump, trumps_from = -1, True, played
+            continue
+        if not _playable(hand, trump, led, played, must_trump) >> action & 1:
+            return differ
+        must_trump = False
+        hands[seat] = hand ^ (1 << action)
+        gone |= 1 << action
+        if played == 0:
+            led, win_seat, win_card = action // 13, seat, action
+        else:
+            if action // 13 != led:
+                voids[seat] |= 1 << led
+                if trump == NO_TRUMP and rules & FIRST_VOID:
+                    trump, trump_trick = action // 13, tricks_played + 1
+            if _beats(trump, action, win_card):
+                win_seat, win_card = seat, action
+        cards[played] = action
+        played += 1
+        if played < 4:
+            seat = (seat + 3) % 4
+            continue
+        tricks_played += 1
+        trumps_from = 0
+        pile, open_seat, open_card = _count_trick(rules, captured, pile, open_seat, open_card, win_seat, win_card,
+                                                  tricks_played, trump, trump_trick)
+        played, seat, leader, led = 0, win_seat, win_seat, -1
+    return differ
+
+
+def _playable(hand: int, trump: int, led: int, played: int, must_trump: bool) -> int:
+    """The cards ``hand`` may play (``CourtPieceState._playable``)."""
+    if must_trump and _ranks(hand, trump):
+        return hand & (ALL_RANKS << (13 * trump))
+    if played:
+        return hand & (ALL_RANKS << (13 * led)) or hand
+    return hand
+
+
+def _count_trick(rules: int, captured: list[int], pile: int, open_seat: int, open_card: int, win_seat: int,
+                 win_card: int, number: int, trump: int, trump_trick: int) -> tuple[int, int, int]:
+    """Trick ``number`` won by ``win_seat`` with ``win_card``: what each team counts
+    (``captured``, in place) and the pile's (pile, open seat, open card) after it."""
+    if not rules & PILE:
+        captured[win_seat % 2] += 1
+        return pile, open_seat, open_card
+    pile += 1
+    if number == TRICKS:
+        captured[win_seat % 2] += pile
+        return 0, open_seat, open_card
+    if open_seat != win_seat:
+        return pile, win_seat, win_card
+    if _capture_blocked(rules, trump, open_card, win_card, number, trump_trick):
+        return pile, open_seat, win_card
+    captured[win_seat % 2] += pile
+    return 0, -1, -1

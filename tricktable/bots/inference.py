@@ -24,12 +24,19 @@ card choices (many, and a weaker signal: the rules and a searching player often
 differ on equivalent cards) a high one; and the product never goes below
 ``Evidence.min_weight``, so no single world dominates a search (``effective_size``
 reports how many worlds a set of weights is worth).
+
+Replaying every world's history in Python, with the rules policy at each decision,
+cost about half of a search.  A game whose kernel models its card play supplies a
+``CardReplay``: the bids, calls and the like before it are replayed as above, and
+the card play is replayed on the kernel's masks, which reports where the rules'
+card differs from the one played.  It computes the same weights (the tests compare
+them with this reference replay in every game and option, compiled and pure).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple, Sequence
+from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
@@ -77,8 +84,15 @@ def decisions(world: GameState, me: int) -> Iterator[Decision]:
     the rules policy decides only for the seat to move."""
     if not isinstance(world, DealState):
         return
-    state = world.restarted()
-    for position, (action, seat) in enumerate(zip(world.history, world.actors)):
+    yield from _replay(world.restarted(), world, me, len(world.history))
+
+
+def _replay(state: DealState, world: DealState, me: int, end: int) -> Iterator[Decision]:
+    """``decisions`` from ``state`` (the world's deal after its first ``len(state.history)``
+    actions) up to history position ``end``; ``state`` follows the replay."""
+    history, actors = world.history, world.actors
+    for position in range(len(state.history), end):
+        action, seat = history[position], actors[position]
         if seat != state.to_move:
             state.apply_for(seat, action)
             continue
@@ -89,43 +103,101 @@ def decisions(world: GameState, me: int) -> Iterator[Decision]:
         state.apply_any(action)
 
 
+@dataclass(frozen=True)
+class CardReplay:
+    """A game's fast replay of its card play (its kernel), for ``likelihood``.
+
+    ``start(world)``: the history position from which the kernel replays (the card
+    play; earlier actions go through the reference replay), -1 where it models none
+    of the world.  ``disagreements(state, world, me)``: ``state`` is the replay at that
+    position; the history positions from there at which another seat than ``me``
+    did not take the action the rules policy gives there, in order; None where the
+    kernel does not model the position (the reference replay goes on)."""
+
+    start: Callable[[DealState], int]
+    disagreements: Callable[[DealState, DealState, int], "list[int] | None"]
+
+
 Factors = dict[tuple[int, int, tuple[int, ...]], float]
 """A decision's factor by (its position in the history, the seat's hand then, the world's hidden
 actions): everything that seat's view there depends on that differs between worlds
 (the public actions are the same in all of them)."""
 
 
-def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = DEFAULT,
-               hidden: Sequence[int] = (), factors: Factors | None = None) -> float:
-    """How well ``world`` explains the others' past decisions under the rules
-    ``policy``: the product of 1 (agreed) or the decision's floor (did not), at
-    least ``evidence.min_weight``.  ``factors`` caches each decision's factor across
-    the worlds of one observation; ``hidden``: the history positions the observer
-    sees face down (their actions in the world are part of the key).  A world whose
-    history the replay cannot follow weighs what its decisions so far say."""
-    weight = 1.0
-    history = world.history
-    faces_down = tuple(history[j] for j in hidden)  # all of them: a key more specific than needed
-    try:
-        for decision in decisions(world, me):
+class _Weight:
+    """A world's weight as its factors come in, in history order (``likelihood``)."""
+
+    def __init__(self, world: DealState, evidence: Evidence):
+        self.world, self.evidence, self.value = world, evidence, 1.0
+
+    def times(self, factor: float) -> bool:
+        """Multiply; True once the floor of the product is reached (the weight is final)."""
+        self.value *= factor
+        if self.value <= self.evidence.min_weight:
+            self.value = self.evidence.min_weight
+            return True
+        return False
+
+    def decisions(self, found: Iterable[Decision], policy: Policy, faces_down: tuple[int, ...],
+                  factors: Factors | None) -> bool:
+        """The factors of the reference replay's decisions; True once final."""
+        for decision in found:
             key = (decision.position, decision.state.hands[decision.seat], faces_down)
             factor = factors.get(key) if factors is not None else None
             if factor is None:
                 agrees = policy(decision.state) == decision.action
-                factor = 1.0 if agrees else evidence.floor(world.action_text(decision.action))
+                factor = 1.0 if agrees else self.evidence.floor(self.world.action_text(decision.action))
                 if factors is not None:
                     factors[key] = factor
-            weight *= factor
-            if weight <= evidence.min_weight:
-                return evidence.min_weight
+            if factor != 1.0 and self.times(factor):
+                return True
+        return False
+
+    def disagreements(self, positions: Iterable[int]) -> bool:
+        """The floors of the decisions the rules did not take (a card replay's); True once final."""
+        history, world, floor = self.world.history, self.world, self.evidence.floor
+        for position in positions:
+            if self.times(floor(world.action_text(history[position]))):
+                return True
+        return False
+
+
+def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = DEFAULT,
+               hidden: Sequence[int] = (), factors: Factors | None = None, cards: CardReplay | None = None) -> float:
+    """How well ``world`` explains the others' past decisions under the rules
+    ``policy``: the product of 1 (agreed) or the decision's floor (did not), at
+    least ``evidence.min_weight``.  ``factors`` caches each decision's factor across
+    the worlds of one observation; ``hidden``: the history positions the observer
+    sees face down (their actions in the world are part of the key).  ``cards``: the
+    game's fast replay of the card play (the same weight).  A world whose history the
+    replay cannot follow weighs what its decisions so far say."""
+    if not isinstance(world, DealState):
+        return 1.0
+    history = world.history
+    faces_down = tuple(history[j] for j in hidden)  # all of them: a key more specific than needed
+    weight = _Weight(world, evidence)
+    state = world.restarted()
+    end = len(history)
+    start = cards.start(world) if cards is not None else -1
+    try:
+        if cards is not None and 0 <= start < end:
+            if weight.decisions(_replay(state, world, me, start), policy, faces_down, factors):
+                return weight.value
+            differ = cards.disagreements(state, world, me)
+            if differ is not None:
+                weight.disagreements(differ)
+                return weight.value
+        weight.decisions(_replay(state, world, me, end), policy, faces_down, factors)
     except GameError:
         pass
-    return weight
+    return weight.value
 
 
-def weight_for(policy: Policy, evidence: Evidence = DEFAULT) -> Callable[[GameState, Observation, int], float]:
-    """A ``SearchGame.weight``: ``likelihood`` of a world under ``policy``, with the
-    decisions' factors cached for the observation being searched (the last one seen)."""
+def weight_for(policy: Policy, evidence: Evidence = DEFAULT,
+               cards: CardReplay | None = None) -> Callable[[GameState, Observation, int], float]:
+    """A ``SearchGame.weight``: ``likelihood`` of a world under ``policy`` (with the
+    game's fast ``cards`` replay where it has one), the decisions' factors cached for
+    the observation being searched (the last one seen)."""
     cache: list[tuple[Observation, tuple[int, ...], Factors]] = []
 
     def weight(world: GameState, obs: Observation, me: int) -> float:
@@ -135,7 +207,7 @@ def weight_for(policy: Policy, evidence: Evidence = DEFAULT) -> Callable[[GameSt
             entry = (obs, hidden, {})
             cache[:] = [entry]  # one reference swapped whole: a thread sees one observation's cache
         _, hidden, factors = entry
-        return likelihood(world, me, policy, evidence, hidden, factors)
+        return likelihood(world, me, policy, evidence, hidden, factors, cards)
 
     return weight
 

@@ -276,6 +276,11 @@ def _change(table: Table, legal: Sequence[int]) -> int | None:
     return None
 
 
+KERNEL_CARD_RULES = {"mendikot": MENDIKOT_CARDS, "be-ranga": BE_RANGA_CARDS}
+"""Which of ``decide``'s card rules the playout kernel plays (Hidden Trump: the
+family's, with the reveal and the hidden-trump leads every relative shares)."""
+
+
 def policy(state: GameState) -> int:
     """The rules' action for the seat to move in a (sampled) state; used by rollouts."""
     assert isinstance(state, CourtPieceState)
@@ -284,7 +289,9 @@ def policy(state: GameState) -> int:
     return fast if fast >= 0 else decide(cp.table_from_state(state), cp.bot_legal(state.legal_actions()), game)
 
 
-WEIGHT = weight_for(policy)
+CARDS = cp.card_replay(KERNEL_CARD_RULES)
+"""The relatives' card play for inference, in the kernel (each with its card rules)."""
+WEIGHT = weight_for(policy, cards=CARDS)
 """What the others' calls, hidden trump and card choices reveal (``bots.inference``)."""
 
 
@@ -342,11 +349,6 @@ ROLLOUTS_PER_MS = 2.4
 costs about 250 ms CPU at p95 in the dearest relative (session 4, compiled kernel,
 inference weights on: ``bench GAME --search --decisions 30`` at 1.2 gave p95 117 ms
 in Hidden Trump, 96 in Be-Ranga, 121 in Mendikot on a loaded machine; 1.2 before)."""
-
-
-KERNEL_CARD_RULES = {"mendikot": MENDIKOT_CARDS, "be-ranga": BE_RANGA_CARDS}
-"""Which of ``decide``'s card rules the playout kernel plays (Hidden Trump: the
-family's, with the reveal and the hidden-trump leads every relative shares)."""
 
 
 def search_game(obs: Observation) -> SearchGame:

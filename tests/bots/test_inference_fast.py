@@ -1,0 +1,144 @@
+"""Inference's fast card replay (issue 14, the cost of inference): a game's kernel
+replays the card play of a sampled world on masks (``inference.CardReplay``), and
+the weights it gives are those of the reference replay (every action through
+``GameState.apply``, the rules policy at each decision), in every game and in the
+presets and options that change the card play or what a seat knows — compiled
+(the kernels ``make install`` builds) and pure Python.
+
+Positions are deals part way through, each action the policy's or a random legal
+one (so the others' decisions often differ from the rules), seen by a random seat;
+worlds are sampled for that seat as search samples them."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+from tricktable import speedups
+from tricktable.bots import inference
+from tricktable.bots.players import game_module, search_game
+from tricktable.core.protocol import DealState, GameState
+from tricktable.games import entry
+
+EXACT = inference.Evidence(min_weight=0.0)
+"""No floor on the product: every disagreement shows in the weight."""
+
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("double-sar", {}),
+    ("double-sar", {"ace_on_ace": True, "counting": "kots"}),
+    ("double-sar", {"trump_ace_cannot_seal": True, "no_pile_on_11_12": True}),
+    ("double-sar", {"new_cards": "any seat"}),
+    ("single-sar", {}),
+    ("single-sar", {"change_trump": False}),
+    ("hidden-trump", {}),
+    ("be-ranga", {}),
+    ("mendikot", {}),
+]
+"""Every game with its bots' options, and the options that change its card play or
+what is offered in it (the pile's house rules, new cards in the first trick)."""
+
+KERNELS = {"tricktable.bots.courtpiece": "tricktable.bots.courtpiece_kernel"}
+"""The bots modules whose ``kernel`` the card replays run, and the kernel's module
+(the relatives play Court Piece's)."""
+
+
+def _cards(module: ModuleType) -> inference.CardReplay:
+    cards = getattr(module, "CARDS", None)
+    if cards is None:
+        cards = getattr(module, "cp").CARDS
+    assert isinstance(cards, inference.CardReplay)
+    return cards
+
+
+def _positions(game: str, options: dict[str, Any], count: int, seed: str) -> list[tuple[GameState, int]]:
+    """(state part way through a deal's card play, a seat that observes it)."""
+    spec = entry(game).spec
+    rng = random.Random(seed)
+    policy = search_game(game_module(game), SimpleNamespace(game=game)).policy
+    options = spec.normalize_options({**entry(game).bot_options, **options})
+    found: list[tuple[GameState, int]] = []
+    for index in range(count):
+        state = spec.new_deal(spec.deal_from_seed(f"inference-fast-{seed}-{index}", index % 4, options), options)
+        for _ in range(rng.randrange(10, 60)):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            if not legal:
+                state.apply_referee(state.referee_actions()[0])
+                continue
+            kept = [a for a in legal if state.action_text(a) != "new cards"] or list(legal)
+            state.apply(policy(state) if rng.random() < 0.6 else rng.choice(kept))
+        if not state.is_terminal():
+            found.append((state, rng.randrange(4)))
+    return found
+
+
+def _hidden(obs: Any) -> tuple[int, ...]:
+    return tuple(i for i, (_, text) in enumerate(obs.actions) if text.endswith("?"))
+
+
+def _compare(game: str, options: dict[str, Any], seed: str) -> tuple[int, int]:
+    """For sampled worlds of many positions: the fast replay's disagreements are the
+    reference's (at the same history positions), and the weights are equal, with and
+    without the cache of factors and with the default and an unfloored evidence.
+    Returns (worlds the kernel replayed, those with a disagreement in its part)."""
+    module = game_module(game)
+    cards = _cards(module)
+    spec = entry(game).spec
+    policy = search_game(module, SimpleNamespace(game=game)).policy
+    rng = random.Random(seed)
+    replayed = differing = 0
+    for state, me in _positions(game, options, 40, seed):
+        obs = state.observe(me)
+        hidden = _hidden(obs)
+        fast_cache: inference.Factors = {}
+        slow_cache: inference.Factors = {}
+        for _ in range(6):
+            world = spec.sample_world(obs, rng)
+            assert isinstance(world, DealState)
+            start = cards.start(world)
+            if 0 <= start < len(world.history):
+                replay = world.restarted()
+                for _ in inference._replay(replay, world, me, start):
+                    pass
+                fast = cards.disagreements(replay, world, me)
+                if fast is not None:
+                    reference = [d.position for d in inference.decisions(world, me)
+                                 if d.position >= start and policy(d.state) != d.action]
+                    assert fast == reference, (game, options, world.history, me)
+                    replayed += 1
+                    differing += bool(fast)
+            for evidence in (inference.DEFAULT, EXACT):
+                reference_weight = inference.likelihood(world, me, policy, evidence, hidden)
+                assert inference.likelihood(world, me, policy, evidence, hidden, cards=cards) == reference_weight
+            assert (inference.likelihood(world, me, policy, inference.DEFAULT, hidden, fast_cache, cards)
+                    == inference.likelihood(world, me, policy, inference.DEFAULT, hidden, slow_cache))
+    return replayed, differing
+
+
+@pytest.fixture(params=["compiled", "pure"])
+def kernel(request, monkeypatch) -> str:
+    """Run a test with the compiled kernels (which must be built and fresh, and in
+    use) and again with their pure-Python source."""
+    for bots_name, name in KERNELS.items():
+        bots, source = importlib.import_module(bots_name), importlib.import_module(name)
+        if request.param == "compiled":
+            fresh, why = speedups.compiled_is_fresh(name)
+            assert fresh, why
+            assert bots.kernel is not source, speedups.status()
+        else:
+            if hasattr(bots, "install_tables"):
+                bots.install_tables(source)
+            monkeypatch.setattr(bots, "kernel", source)
+    return str(request.param)
+
+
+@pytest.mark.parametrize("game, options", CASES)
+def test_the_kernels_card_replay_weighs_every_world_as_the_reference_replay(game, options, kernel):
+    replayed, differing = _compare(game, options, f"{game}-{sorted(options.items())}")
+    assert replayed >= 60  # the kernel replayed the card play of most worlds
+    assert differing >= replayed // 4  # and found the others' choices the rules would not make
