@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import random
 from types import ModuleType, SimpleNamespace
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -27,21 +27,32 @@ from tricktable.games import entry
 EXACT = inference.Evidence(min_weight=0.0)
 """No floor on the product: every disagreement shows in the weight."""
 
-CASES: list[tuple[str, dict[str, Any]]] = [
-    ("double-sar", {}),
-    ("double-sar", {"ace_on_ace": True, "counting": "kots"}),
-    ("double-sar", {"trump_ace_cannot_seal": True, "no_pile_on_11_12": True}),
-    ("double-sar", {"new_cards": "any seat"}),
-    ("single-sar", {}),
-    ("single-sar", {"change_trump": False}),
-    ("hidden-trump", {}),
-    ("be-ranga", {}),
-    ("mendikot", {}),
-]
-"""Every game with its bots' options, and the options that change its card play or
-what is offered in it (the pile's house rules, new cards in the first trick)."""
+Feature = Callable[[Any], bool]
+"""A fact of a sampled world (as it stands) that a case must meet in some of the worlds replayed."""
 
-KERNELS = {"tricktable.bots.courtpiece": "tricktable.bots.courtpiece_kernel"}
+ANY: Feature = lambda world: True
+CASES: list[tuple[str, dict[str, Any], Feature]] = [
+    ("double-sar", {}, ANY),
+    ("double-sar", {"ace_on_ace": True, "counting": "kots"}, ANY),
+    ("double-sar", {"trump_ace_cannot_seal": True, "no_pile_on_11_12": True}, ANY),
+    ("double-sar", {"new_cards": "any seat"}, ANY),
+    ("single-sar", {}, ANY),
+    ("single-sar", {"change_trump": False}, ANY),
+    ("hidden-trump", {}, lambda world: world.revealed >= 0),  # face down, then shown in the card play
+    ("be-ranga", {}, lambda world: world.trump_trick > 0),  # a void set trump
+    ("mendikot", {}, lambda world: world.down >= 0),  # still face down
+    ("euchre", {}, ANY),
+    ("euchre", {"defend_alone": True}, lambda world: world.lone_defender >= 0),
+    ("euchre", {"dealers_partner_alone": True, "stick_the_dealer": False}, lambda world: world.alone),
+    ("euchre", {"farmers_hand": True}, ANY),
+]
+"""Every game with its bots' options, the options that change its card play or what
+is offered in it (the pile's house rules, new cards in the first trick, lone hands
+and defenders), and the phases of its own (the card face down, trump set by a void)."""
+
+
+KERNELS = {"tricktable.bots.courtpiece": "tricktable.bots.courtpiece_kernel",
+           "tricktable.bots.euchre": "tricktable.bots.euchre_kernel"}
 """The bots modules whose ``kernel`` the card replays run, and the kernel's module
 (the relatives play Court Piece's)."""
 
@@ -55,25 +66,33 @@ def _cards(module: ModuleType) -> inference.CardReplay:
 
 
 def _positions(game: str, options: dict[str, Any], count: int, seed: str) -> list[tuple[GameState, int]]:
-    """(state part way through a deal's card play, a seat that observes it)."""
+    """(state part way through a deal, mostly in its card play; a seat that observes it):
+    each action the policy's or a random legal one (never new cards)."""
     spec = entry(game).spec
     rng = random.Random(seed)
     policy = search_game(game_module(game), SimpleNamespace(game=game)).policy
     options = spec.normalize_options({**entry(game).bot_options, **options})
     found: list[tuple[GameState, int]] = []
     for index in range(count):
-        state = spec.new_deal(spec.deal_from_seed(f"inference-fast-{seed}-{index}", index % 4, options), options)
-        for _ in range(rng.randrange(10, 60)):
-            if state.is_terminal():
-                break
+        deal = spec.deal_from_seed(f"inference-fast-{seed}-{index}", index % 4, options)
+        state = spec.new_deal(deal, options)
+        while not state.is_terminal():
             legal = state.legal_actions()
             if not legal:
                 state.apply_referee(state.referee_actions()[0])
                 continue
             kept = [a for a in legal if state.action_text(a) != "new cards"] or list(legal)
             state.apply(policy(state) if rng.random() < 0.6 else rng.choice(kept))
-        if not state.is_terminal():
-            found.append((state, rng.randrange(4)))
+        assert isinstance(state, DealState)
+        first = next((i for i, a in enumerate(state.history) if a < 52), len(state.history))
+        cut = rng.randrange(1, len(state.history)) if rng.random() < 0.1 else rng.randrange(first, len(state.history))
+        position = spec.new_deal(deal, options)
+        for action, seat in zip(state.history[:cut], state.actors[:cut]):
+            if action in position.referee_actions():
+                position.apply_referee(action)
+            else:
+                position.apply_for(seat, action)
+        found.append((position, rng.randrange(4)))
     return found
 
 
@@ -81,17 +100,18 @@ def _hidden(obs: Any) -> tuple[int, ...]:
     return tuple(i for i, (_, text) in enumerate(obs.actions) if text.endswith("?"))
 
 
-def _compare(game: str, options: dict[str, Any], seed: str) -> tuple[int, int]:
+def _compare(game: str, options: dict[str, Any], feature: Feature, seed: str) -> tuple[int, int, int]:
     """For sampled worlds of many positions: the fast replay's disagreements are the
     reference's (at the same history positions), and the weights are equal, with and
     without the cache of factors and with the default and an unfloored evidence.
-    Returns (worlds the kernel replayed, those with a disagreement in its part)."""
+    Returns (worlds the kernel replayed, those with a disagreement in its part, those
+    with the ``feature``)."""
     module = game_module(game)
     cards = _cards(module)
     spec = entry(game).spec
     policy = search_game(module, SimpleNamespace(game=game)).policy
     rng = random.Random(seed)
-    replayed = differing = 0
+    replayed = differing = featured = 0
     for state, me in _positions(game, options, 40, seed):
         obs = state.observe(me)
         hidden = _hidden(obs)
@@ -112,12 +132,13 @@ def _compare(game: str, options: dict[str, Any], seed: str) -> tuple[int, int]:
                     assert fast == reference, (game, options, world.history, me)
                     replayed += 1
                     differing += bool(fast)
+                    featured += feature(world)
             for evidence in (inference.DEFAULT, EXACT):
                 reference_weight = inference.likelihood(world, me, policy, evidence, hidden)
                 assert inference.likelihood(world, me, policy, evidence, hidden, cards=cards) == reference_weight
             assert (inference.likelihood(world, me, policy, inference.DEFAULT, hidden, fast_cache, cards)
                     == inference.likelihood(world, me, policy, inference.DEFAULT, hidden, slow_cache))
-    return replayed, differing
+    return replayed, differing, featured
 
 
 @pytest.fixture(params=["compiled", "pure"])
@@ -137,8 +158,9 @@ def kernel(request, monkeypatch) -> str:
     return str(request.param)
 
 
-@pytest.mark.parametrize("game, options", CASES)
-def test_the_kernels_card_replay_weighs_every_world_as_the_reference_replay(game, options, kernel):
-    replayed, differing = _compare(game, options, f"{game}-{sorted(options.items())}")
-    assert replayed >= 60  # the kernel replayed the card play of most worlds
+@pytest.mark.parametrize("game, options, feature", CASES)
+def test_the_kernels_card_replay_weighs_every_world_as_the_reference_replay(game, options, feature, kernel):
+    replayed, differing, featured = _compare(game, options, feature, f"{game}-{sorted(options.items())}")
+    assert replayed >= 120  # the kernel replayed the card play of most worlds
     assert differing >= replayed // 4  # and found the others' choices the rules would not make
+    assert featured >= 10  # in the phase or under the option the case is about

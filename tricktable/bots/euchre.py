@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick
-from tricktable.bots.inference import weight_for
+from tricktable.bots.inference import CardReplay, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, rank_of, suit_of
 from tricktable.core.observation import Observation
-from tricktable.core.protocol import GameSpec, GameState
+from tricktable.core.protocol import DealState, GameSpec, GameState
 from tricktable.games.euchre.observation import EuchreObservation, Phase, UpCard
 from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, NO_TRUMP, POWER, SUIT_CARDS, SUITS, deal_score, same_colour
 from tricktable.games.euchre.state import (
@@ -495,6 +495,36 @@ def _sparing_partner(obs: EuchreObservation) -> list[str]:
     return spare_partners_trick(obs.legal, obs.seat, holder, not table.seats_after(), trumps)
 
 
+# -- inference: the card play replayed in the kernel ------------------------------------
+def first_card(world: DealState) -> int:
+    """Where the kernel's replay of a world starts: at the first card (the bidding,
+    the lone hands and the discard go through the reference replay)."""
+    for position, action in enumerate(world.history):
+        if action < 52:
+            return position
+    return -1
+
+
+def card_disagreements(state: DealState, world: DealState, me: int) -> list[int] | None:
+    """The history positions from ``state`` (the first lead) on at which another seat
+    than ``me`` did not play the rules' card (``kernel.disagreements``); None under
+    options the kernel does not follow."""
+    assert isinstance(state, EuchreState)
+    if (state.phase != PLAYING or state.tricks or state.trick
+            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+        return None
+    public = 1 << state.up_card if state.turned_down >= 0 else 0
+    dealer_only = 1 << state.discard if state.discard >= 0 else 0
+    start = len(state.history)
+    differ = kernel.disagreements(state.trump, state.maker, state.out, state.dealer, state.hands, public, dealer_only,
+                                  state.turn, world.history[start:], me, NEXT_ACTIVE[state.out])
+    return None if differ is None else [start + i for i in differ]
+
+
+CARDS = CardReplay(first_card, card_disagreements)
+"""Euchre's card play for inference, in the kernel."""
+
+
 # -- search ----------------------------------------------------------------------
 def _spec() -> GameSpec:
     from tricktable.games.euchre import SPEC
@@ -502,7 +532,8 @@ def _spec() -> GameSpec:
     return SPEC
 
 
-SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action), heuristic_text,
+SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action, cards=CARDS),
+                    heuristic_text,
                     playout)
 
 WORLDS_PER_MS = 0.6

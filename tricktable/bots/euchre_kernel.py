@@ -358,3 +358,48 @@ def _play(hands: list[int], turn: int, need: int, left: int, played: int, led: i
         if value == maximizing:
             return value
     return not maximizing
+
+
+# -- inference: the card play of a sampled world, replayed on masks ------------------
+def disagreements(trump: int, maker: int, out: int, dealer: int, hands: list[int], public: int, dealer_only: int,
+                  turn: int, actions: list[int], me: int, following: Sequence[int]) -> list[int] | None:
+    """Replay ``actions`` (the cards played, from the first lead; ``play_out``'s
+    arguments at that point) and return the indices of ``actions`` at which another
+    seat than ``me`` with more than one playable card did not play the rules' card
+    (``choose_card`` on what it saw: exactly what ``bots.inference`` counts with the
+    rules policy).  The replay stops at a card that is not playable there (the
+    reference replay raises there); None for an action that is not a card."""
+    effective, suit_cards = EFFECTIVE[trump], SUIT_CARDS[trump]
+    active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
+    hands = list(hands)
+    voids = [0, 0, 0, 0]
+    trick_seats: list[int] = []
+    trick_cards: list[int] = []
+    differ: list[int] = []
+    for index in range(len(actions)):
+        c = actions[index]
+        if not 0 <= c < 52:
+            return None
+        hand = hands[turn]
+        led = effective[trick_cards[0]] if trick_cards else -1
+        playable = hand & suit_cards[led] if trick_cards and hand & suit_cards[led] else hand
+        if not playable >> c & 1:
+            return differ
+        if turn != me and playable & (playable - 1):
+            seen = public | dealer_only if turn == dealer else public
+            if choose_card(trump, turn, hand, seen, voids, maker, out, trick_seats, trick_cards,
+                           cards(playable)) != c:
+                differ.append(index)
+        hands[turn] = hand & ~(1 << c)
+        public |= 1 << c
+        if trick_cards and effective[c] != led:
+            voids[turn] |= 1 << led
+        trick_seats.append(turn)
+        trick_cards.append(c)
+        if len(trick_cards) == active:
+            turn = trick_seats[winning_index(trump, trick_cards)]
+            trick_seats.clear()
+            trick_cards.clear()
+        else:
+            turn = following[turn]
+    return differ
