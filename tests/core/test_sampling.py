@@ -30,3 +30,29 @@ def test_impossible_constraints_raise():
         assign_cards(random.Random(0), [0, 1], [1, 1], [0b11, 0b00])
     with pytest.raises(SamplingError):
         assign_cards(random.Random(0), [0, 1, 2], [1, 1], [0b111, 0b111])
+
+
+def test_the_kept_constraints_draw_what_fresh_ones_draw():
+    """``assign_cards`` keeps the last constraints' places per card (a search draws
+    hundreds of worlds under one set): the draws are those of a fresh computation."""
+    from tricktable.core import sampling
+
+    cards, capacities, allowed = list(range(20)), [7, 7, 6], [0b1111111111_1111111111, 0b1111100000_1111111111,
+                                                              0b1111111111_0000011111]
+    kept = [assign_cards(random.Random(k), cards, capacities, allowed) for k in range(30)]
+    fresh = []
+    for k in range(30):
+        sampling._LAST_SLOTS[0] = None
+        fresh.append(assign_cards(random.Random(k), cards, capacities, allowed))
+    assert kept == fresh
+    assert len({tuple(map(tuple, hands)) for hands in kept}) == 30  # really random draws
+
+
+def test_impossible_constraints_raise_every_time_after_possible_ones():
+    assign_cards(random.Random(0), [0, 1], [1, 1], [0b11, 0b11])
+    for _ in range(2):
+        with pytest.raises(SamplingError):
+            assign_cards(random.Random(0), [0, 1], [1, 1], [0b11, 0b00])
+    assign_cards(random.Random(0), [0, 1], [1, 1], [0b11, 0b11])
+    with pytest.raises(SamplingError):
+        assign_cards(random.Random(0), [0, 1], [2, 1], [0b11, 0b11])

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick, strongest_play
@@ -394,10 +394,7 @@ def playout(state: GameState, seat: int, card_rules: int) -> float | None:
     cards), for a variant the kernel does not model or under options it does not
     follow: the rollout then goes on through ``GameState.apply``."""
     assert isinstance(state, CourtPieceState)
-    if (state.phase != PLAYING or not (state.tricks or state.trick)
-            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
-        return None
-    rules = kernel_rules(state)
+    rules = modelled_rules(state)
     if rules < 0:
         return None
     kernel.play_deal(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured, state.tens,
@@ -416,13 +413,33 @@ def kernel_rules(state: CourtPieceState) -> int:
     """The variant's trump choice, trick value and end of deal as the kernel's rule
     bits (a trump called, put face down, or set by the first void; one trick or the
     pile; seven tricks or the tens), with the pile's house rules in force; -1 for a
-    variant it does not model."""
-    variant = state.variant
+    variant it does not model or under options it does not follow (``PLAYOUT_OPTIONS``).
+
+    Every rollout and every rollout decision asks, and the worlds of one search share
+    their variant and options: the answer is kept for the last (variant, options)
+    seen, compared by value (a plain tuple of the options' items, so an options
+    mapping changed in place is never answered from the cache)."""
+    variant, items = state.variant, tuple(state.options.items())
+    last = _LAST_RULES[0]
+    if last[0] is variant and last[1] == items:
+        return last[2]
+    rules = _rules_of(variant, state.spec, state.options)
+    _LAST_RULES[0] = (variant, items, rules)
+    return rules
+
+
+_LAST_RULES: list[tuple[Variant | None, tuple[tuple[str, Any], ...], int]] = [(None, (), -1)]
+"""(variant, options' items, ``kernel_rules``) last computed; read and replaced whole,
+so searches in several threads only ever miss it."""
+
+
+def _rules_of(variant: Variant, spec: GameSpec, options: Mapping[str, Any]) -> int:
+    if not models_options(spec, options, PLAYOUT_OPTIONS):
+        return -1
     rules = _VARIANT_RULES.get(id(variant))
     if rules is None:
         rules = _VARIANT_RULES[id(variant)] = _variant_rules(variant)
     if rules >= 0 and rules & kernel.PILE:
-        options = state.options
         for name, bit in HOUSE_RULES:
             if options.get(name):
                 rules |= bit
@@ -460,10 +477,7 @@ def _variant_rules(variant: Variant) -> int:
 def kernel_action(state: CourtPieceState, card_rules: int) -> int:
     """The rules' card (or reveal) for the seat to move, from the kernel with
     ``card_rules`` (as ``playout``); -1 where the kernel does not model the position."""
-    if (state.phase != PLAYING or not (state.tricks or state.trick)
-            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
-        return -1
-    rules = kernel_rules(state)
+    rules = modelled_rules(state)
     if rules < 0:
         return -1
     action = kernel.decide(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured,
@@ -501,8 +515,7 @@ def card_disagreements(state: DealState, world: DealState, me: int, card_rules: 
 def modelled_rules(state: CourtPieceState) -> int:
     """``kernel_rules`` where the kernel models the position (as ``playout`` and
     ``kernel_action`` decide: from the first trick's second card on, options it follows), else -1."""
-    if (state.phase != PLAYING or not (state.tricks or state.trick)
-            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+    if state.phase != PLAYING or not (state.tricks or state.trick):
         return -1
     return kernel_rules(state)
 

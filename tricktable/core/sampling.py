@@ -35,29 +35,48 @@ def assign_cards(
 ) -> list[list[int]]:
     """Put every card into a slot of its capacity, only where ``allowed[slot]``
     (a card mask) contains it.  Raises ``SamplingError`` when impossible."""
-    if sum(capacities) != len(cards):
-        raise SamplingError(f"{len(cards)} unseen cards for {sum(capacities)} hidden places")
-    slots_of = {c: [s for s, mask in enumerate(allowed) if mask >> c & 1 and capacities[s]] for c in cards}
-    if any(not slots for slots in slots_of.values()):
-        raise SamplingError("an unseen card fits no hidden place")
+    slots_of, width = _slots(cards, capacities, allowed)
     for _ in range(_FAST_TRIES):
-        result = _greedy(rng, cards, capacities, slots_of)
+        result = _greedy(rng, cards, capacities, slots_of, width)
         if result is not None:
             return result
     return _guided(rng, cards, capacities, slots_of)
 
 
+def _slots(cards: Sequence[int], capacities: Sequence[int], allowed: Sequence[int]) -> tuple[SlotsOf, dict[int, int]]:
+    """Per card the places that may hold it, and how many there are.  A search draws
+    hundreds of worlds under the same constraints, so the last answer is kept (read
+    and replaced whole: threads only ever miss it); constraints that cannot hold
+    raise every time."""
+    key = (tuple(cards), tuple(capacities), tuple(allowed))
+    last = _LAST_SLOTS[0]
+    if last is not None and last[0] == key:
+        return last[1], last[2]
+    if sum(capacities) != len(cards):
+        raise SamplingError(f"{len(cards)} unseen cards for {sum(capacities)} hidden places")
+    slots_of = {c: [s for s, mask in enumerate(allowed) if mask >> c & 1 and capacities[s]] for c in cards}
+    if any(not slots for slots in slots_of.values()):
+        raise SamplingError("an unseen card fits no hidden place")
+    width = {c: len(slots) for c, slots in slots_of.items()}
+    _LAST_SLOTS[0] = (key, slots_of, width)
+    return slots_of, width
+
+
+_LAST_SLOTS: list[tuple[tuple[tuple[int, ...], ...], SlotsOf, dict[int, int]] | None] = [None]
+
+
 def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
-            slots_of: SlotsOf) -> list[list[int]] | None:
-    """Most constrained cards first, each into an open slot drawn with weight its
-    room left.  The draw is ``rng.choices(open slots, weights=room)`` written out
-    (one ``rng.random()`` per card, the same slot for the same number), without the
-    lists it builds: this loop is most of a world's sampling."""
+            slots_of: SlotsOf, width: Mapping[int, int]) -> list[list[int]] | None:
+    """Most constrained cards first (``width``: how many places may hold each), each
+    into an open slot drawn with weight its room left.  The draw is
+    ``rng.choices(open slots, weights=room)`` written out (one ``rng.random()`` per
+    card, the same slot for the same number), without the lists it builds: this loop
+    is most of a world's sampling."""
     left = list(capacities)
     result: list[list[int]] = [[] for _ in capacities]
     order = list(cards)
     rng.shuffle(order)
-    order.sort(key=lambda c: len(slots_of[c]))
+    order.sort(key=width.__getitem__)
     draw = rng.random
     for c in order:
         slots = slots_of[c]

@@ -6,7 +6,7 @@ construction."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tricktable.cards import card_text, mask_of, parse_card, parse_suit
 from tricktable.core.protocol import Deal
@@ -37,13 +37,29 @@ def _played(obs: CourtPieceObservation) -> tuple[list[list[int]], list[int]]:
     return played, barred
 
 
-def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
-    """A full deal consistent with ``obs``: deal the unseen cards over the hidden
-    places, then replay the public actions on it, so every public fact holds by
-    construction.  While trump is called the seat has seen only its first five
-    cards, so its own last eight are hidden too.  Whoever named trump holds a
-    card of that suit among his first five (``_holding_the_call``)."""
-    me, dealer = obs.seat, obs.dealer
+class _Plan(NamedTuple):
+    """What every world sampled for one observation shares: the hidden places
+    (``assign_cards``' cards, capacities and allowed masks), the seats they are,
+    the cards each seat played, the call to honour, the flip card and the seat's
+    own hand in dealing order (None while trump is called: its last eight are drawn)."""
+
+    others: list[int]
+    unseen: list[int]
+    capacities: list[int]
+    allowed: list[int]
+    call: tuple[int, int] | None
+    played: list[list[int]]
+    flip: int
+    own: list[int] | None
+
+
+def _plan(obs: CourtPieceObservation) -> _Plan:
+    """The observation's ``_Plan``, kept for the observation last sampled for (a search
+    draws all its worlds for one; read and replaced whole: threads only ever miss it)."""
+    last = _LAST_PLAN[0]
+    if last is not None and last[0] is obs:
+        return last[1]
+    me = obs.seat
     mine = list(obs.hand)
     played, barred = _played(obs)
     others = [s for s in range(4) if s != me]
@@ -56,45 +72,77 @@ def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.R
         capacities.append(TRICKS - FIRST_PACKET)  # my own packets still to come
         allowed.append(DECK_MASK)
     call = None if obs.options.get("call_any_suit") else _call(obs)  # (a version-1 record: any suit)
-    placed = _holding_the_call(rng, unseen, capacities, allowed, call, others, played)
     flip = obs.flip_card if obs.flip_card is not None else -1
+    plan = _Plan(others, unseen, capacities, allowed, call, played, flip,
+                 None if calling else _packet_order(played[me] + mine, flip))
+    _LAST_PLAN[0] = (obs, plan)
+    return plan
+
+
+_LAST_PLAN: list[tuple[CourtPieceObservation, _Plan] | None] = [None]
+
+
+def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+    """A full deal consistent with ``obs``: deal the unseen cards over the hidden
+    places, then replay the public actions on it, so every public fact holds by
+    construction.  While trump is called the seat has seen only its first five
+    cards, so its own last eight are hidden too.  Whoever named trump holds a
+    card of that suit among his first five (``_holding_the_call``)."""
+    plan = _plan(obs)
+    played, flip, call = plan.played, plan.flip, plan.call
+    placed = _holding_the_call(rng, plan.unseen, plan.capacities, plan.allowed, call, plan.others, played)
     hands: list[list[int]] = [[], [], [], []]
-    for index, seat in enumerate(others):
+    for index, seat in enumerate(plan.others):
         hands[seat] = _packet_order(played[seat] + placed[index], flip)
-    hands[me] = mine + placed[-1] if calling else _packet_order(played[me] + mine, flip)
+    hands[obs.seat] = list(obs.hand) + placed[-1] if plan.own is None else list(plan.own)
     if call is not None:
         caller, suit = call
         hands[caller].sort(key=lambda c: SUIT_OF[c] != suit)  # a card of the called suit among his first five
-    deal = Deal(dealer, tuple(tuple(h) for h in hands), ())
+    deal = Deal(obs.dealer, tuple(tuple(h) for h in hands), ())
     flip_pick = stock_order(deal).index(flip) if flip >= 0 else None
     template = _TEMPLATE[0]
     if template is not None and template[0] is obs:
-        return _on_deal(template[1], deal, flip_pick)
+        return _on_deal(template[1], template[2], deal, flip_pick)
     state = spec.new_deal(deal, obs.options, flip_pick=flip_pick, new_cards_allowed=obs.new_cards_allowed)
     _replay(state, [text for _, text in obs.actions])
-    _TEMPLATE[0] = (obs, state.clone())
+    _TEMPLATE[0] = (obs, state.clone(), _gone(state))
     return state
 
 
-_TEMPLATE: list[tuple[CourtPieceObservation, CourtPieceState] | None] = [None]
-"""The observation last sampled for and its first world, replayed.  Replaying the
-public actions writes only public facts (trump, tricks, pile, whose turn) and
-takes the played cards out of the hands, whatever the hidden cards are; so the
-search's further worlds for the same observation are that state on another deal
+_TEMPLATE: list[tuple[CourtPieceObservation, CourtPieceState, int] | None] = [None]
+"""The observation last sampled for, its first world replayed and the cards played in
+it.  Replaying the public actions writes only public facts (trump, tricks, pile, whose
+turn) and takes the played cards out of the hands, whatever the hidden cards are; so
+the search's further worlds for the same observation are that state on another deal
 (``_on_deal``; in Hidden Trump with this deal's face-down cards, ``_on_hidden_deal``)
 instead of a replay each (most of a world's cost).  One entry, read and replaced
 whole: searches in several threads only ever miss it."""
 
 
-def _on_deal(replayed: CourtPieceState, deal: Deal, flip_pick: int | None) -> CourtPieceState:
+def _gone(state: CourtPieceState) -> int:
+    """The cards played in ``state`` (finished tricks and the current one)."""
+    return mask_of([c for _, cards, _ in state.tricks for c in cards] + state.trick)
+
+
+def _on_deal(replayed: CourtPieceState, gone: int, deal: Deal, flip_pick: int | None) -> CourtPieceState:
     """``replayed`` (the public actions replayed on another deal of the same
-    observation) as the same replay on ``deal`` would leave it."""
+    observation; ``gone``: the cards played in it) as the same replay on ``deal``
+    would leave it."""
     state = replayed.clone()
     state.deal, state.flip_pick = deal, flip_pick
-    state.first_five = [mask_of(hand[:FIRST_PACKET]) for hand in deal.hands]
-    gone = mask_of([c for _, cards, _ in replayed.tricks for c in cards] + replayed.trick)  # the cards played
-    state.hands = [mask_of(hand) & ~gone for hand in deal.hands]
+    hands = deal.hands
+    state.first_five = [_mask(hand[:FIRST_PACKET]) for hand in hands]
+    keep = ~gone
+    state.hands = [_mask(hand) & keep for hand in hands]
     return state
+
+
+_BIT = tuple(1 << c for c in range(52))
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    """``mask_of`` for a hand of distinct cards (a sum of their bits: faster)."""
+    return sum(map(_BIT.__getitem__, cards))
 
 
 def _call(obs: CourtPieceObservation) -> tuple[int, int] | None:
@@ -133,9 +181,12 @@ def _replay(state: CourtPieceState, texts: list[str]) -> None:
 
 
 def _packet_order(cards: list[int], flip: int) -> list[int]:
-    """A hand in dealing order: once trump is fixed any five can have been the first
-    packet, except the flip card, which came from the undealt stock."""
-    return sorted(cards, key=lambda c: c == flip)
+    """A hand in dealing order (in place): once trump is fixed any five can have been
+    the first packet, except the flip card, which came from the undealt stock (last)."""
+    if flip >= 0 and flip in cards:
+        cards.remove(flip)
+        cards.append(flip)
+    return cards
 
 
 def sample_hidden_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
@@ -157,20 +208,20 @@ def sample_hidden_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: r
     deal, first, down = sampled
     template = _TEMPLATE[0]
     if template is not None and template[0] is obs:
-        return _on_hidden_deal(template[1], obs, deal, first, down)
+        return _on_hidden_deal(template[1], template[2], obs, deal, first, down)
     secrets = {MASKED["hide"]: f"hide {card_text(first)}", MASKED["change trump card"]: f"change trump {card_text(down)}"}
     state = spec.new_deal(deal, obs.options, new_cards_allowed=obs.new_cards_allowed)
     _replay(state, [secrets.get(text, text) for _, text in obs.actions])
-    _TEMPLATE[0] = (obs, state.clone())
+    _TEMPLATE[0] = (obs, state.clone(), _gone(state))
     return state
 
 
-def _on_hidden_deal(replayed: CourtPieceState, obs: CourtPieceObservation, deal: Deal, first: int,
+def _on_hidden_deal(replayed: CourtPieceState, gone: int, obs: CourtPieceObservation, deal: Deal, first: int,
                     down: int) -> CourtPieceState:
     """``_on_deal`` for a Hidden Trump view: the card first put down and the one
     lying down now (``first``, ``down``) are this deal's too, in the hands and in
     the history of the masked actions."""
-    state = _on_deal(replayed, deal, None)
+    state = _on_deal(replayed, gone, deal, None)
     if state.down >= 0:
         state.down = down
         state.hands[state.trump_by] &= ~(1 << down)
@@ -183,10 +234,30 @@ def _on_hidden_deal(replayed: CourtPieceState, obs: CourtPieceObservation, deal:
     return state
 
 
-def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, int, int] | None:
-    """One draw of the hidden cards, the card first put face down and the one lying
-    down now (or revealed); ``None`` when the draw leaves the owner no card of
-    another suit to have changed away from (the caller then draws again)."""
+class _HiddenPlan(NamedTuple):
+    """``_hidden_deal``'s share of one observation: the hidden places, the cards each
+    seat played (with the seat's own and its face-down card), the face-down owner and
+    what is known of the card: lying down unseen by this seat, back in his hand after
+    the reveal; ``first``: the card first put down when the record names it (-2: it
+    was not changed, so it is the one down now; -1: any of his cards of another suit)."""
+
+    others: list[int]
+    unseen: list[int]
+    capacities: list[int]
+    allowed: list[int]
+    hands: list[list[int]]
+    owner: int
+    unknown_down: bool
+    back_in_hand: bool
+    down: int
+    first: int
+
+
+def _hidden_plan(obs: CourtPieceObservation) -> _HiddenPlan:
+    """The observation's ``_HiddenPlan``, kept for the observation last sampled for."""
+    last = _LAST_HIDDEN_PLAN[0]
+    if last is not None and last[0] is obs:
+        return last[1]
     hidden = obs.hidden
     assert hidden is not None and obs.trump_by is not None  # a card was put down
     me, owner = obs.seat, obs.trump_by
@@ -205,15 +276,31 @@ def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, 
     if unknown_down:
         capacities.append(1)
         allowed.append(DECK_MASK)
-    placed = assign_cards(rng, [c for c in DECK if c not in known], capacities, allowed)
     hands = [list(played[s]) for s in range(4)]
     hands[me] += mine + mine_down
-    for index, seat in enumerate(others):
+    plan = _HiddenPlan(others, [c for c in DECK if c not in known], capacities, allowed, hands, owner, unknown_down,
+                       back_in_hand, mine_down[0] if mine_down else revealed, _named_first(obs))
+    _LAST_HIDDEN_PLAN[0] = (obs, plan)
+    return plan
+
+
+_LAST_HIDDEN_PLAN: list[tuple[CourtPieceObservation, _HiddenPlan] | None] = [None]
+
+
+def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, int, int] | None:
+    """One draw of the hidden cards, the card first put face down and the one lying
+    down now (or revealed); ``None`` when the draw leaves the owner no card of
+    another suit to have changed away from (the caller then draws again)."""
+    plan = _hidden_plan(obs)
+    owner = plan.owner
+    placed = assign_cards(rng, plan.unseen, plan.capacities, plan.allowed)
+    hands = [list(h) for h in plan.hands]
+    for index, seat in enumerate(plan.others):
         hands[seat] += placed[index]
-    down = placed[-1][0] if unknown_down else (mine_down[0] if mine_down else revealed)
-    if owner != me:
-        hands[owner] += [down] if unknown_down or back_in_hand else []
-    first = _first_down(obs, hands[owner], down, rng)
+    down = placed[-1][0] if plan.unknown_down else plan.down
+    if owner != obs.seat:
+        hands[owner] += [down] if plan.unknown_down or plan.back_in_hand else []
+    first = _first_down(plan.first, hands[owner], down, rng)
     if first < 0:
         return None
     hands[owner].remove(first)
@@ -221,16 +308,25 @@ def _hidden_deal(obs: CourtPieceObservation, rng: random.Random) -> tuple[Deal, 
     return Deal(obs.dealer, tuple(tuple(h) for h in hands), ()), first, down
 
 
-def _first_down(obs: CourtPieceObservation, cards: list[int], down: int, rng: random.Random) -> int:
-    """The card first put face down: the current one, unless it was changed (after
-    a ``hide`` every ``change trump`` is a change of card); then the owner's own
-    record names it, or it is any of his cards of another suit."""
+def _named_first(obs: CourtPieceObservation) -> int:
+    """What the record says of the card first put face down: -2 when trump was never
+    changed (it is the one down now), the card when this seat's record shows it, -1
+    when it is hidden (any of the owner's cards of another suit)."""
     texts = [t for _, t in obs.actions]
     if not any(t.startswith("change trump") for t in texts):
-        return down
+        return -2
     hide = next(t for t in texts if t.startswith("hide"))
-    if hide != MASKED["hide"]:
-        return parse_card(hide.split()[1])
+    return -1 if hide == MASKED["hide"] else parse_card(hide.split()[1])
+
+
+def _first_down(named: int, cards: list[int], down: int, rng: random.Random) -> int:
+    """The card first put face down: the current one, unless it was changed (after
+    a ``hide`` every ``change trump`` is a change of card); then the owner's own
+    record names it, or it is any of his cards of another suit (``_named_first``)."""
+    if named == -2:
+        return down
+    if named >= 0:
+        return named
     choices = [c for c in cards if SUIT_OF[c] != SUIT_OF[down]]
     return rng.choice(choices) if choices else -1
 
