@@ -12,6 +12,8 @@ from tricktable.games import GAMES, get_spec
 def check(match) -> None:
     for seat in range(4):
         assert match.match_info(seat) == match._build_match_info(seat)
+        # its JSON is built once per MatchInfo and kept: the same as a fresh one's
+        assert match.match_info(seat).to_json() == match._build_match_info(seat).to_json()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -40,3 +42,24 @@ def test_clones_that_go_different_ways_keep_their_own_match_info():
     for twin in (left, right, left):
         check(twin)
     assert left.match_info(0).previous_deal != right.match_info(0).previous_deal
+
+
+def test_the_kept_json_of_a_match_info_is_shared_read_only_and_never_pickled():
+    """Views share the kept JSON's values (a new top-level dict each time);
+    an observation sent to a thinking process travels without it."""
+    import pickle
+
+    import tricktable.server.thinking  # noqa: F401 - registers how read-only mappings pickle
+
+    spec = get_spec("euchre")
+    rng = random.Random("pickle")
+    match = spec.new_match("info/pickle", spec.normalize_options({}))
+    while match.deal_index == 0:
+        match.apply(rng.choice(match.legal_actions()))
+    info = match.match_info(0)
+    first, second = info.to_json(), info.to_json()
+    assert first == second and first is not second
+    assert first["previous_deal"] is second["previous_deal"]
+    travelled = pickle.loads(pickle.dumps(match.observe(0)))
+    assert "_json" not in travelled.match.__dict__
+    assert travelled == match.observe(0) and travelled.to_json() == match.view(0)

@@ -131,3 +131,75 @@ def test_the_history_told_from_the_cached_state_is_the_one_told_from_the_record(
         assert kept is not None and kept[0].view(HUMAN) == replay(row.record).view(HUMAN) == kept[1]
     finally:
         store.close()
+
+
+def wait_for_the_person(room: Room, game_id: str) -> dict:
+    deadline = time.monotonic() + 30
+    while True:
+        state = room.load(game_id)
+        if state["thinking"] is None:
+            return state
+        assert time.monotonic() < deadline, "the computer players did not finish their turn"
+        time.sleep(0.01)
+
+
+def test_the_persons_commit_hands_the_computer_players_turn_to_its_process_in_the_same_write(sqlite_url, monkeypatch):
+    """One write less per action (issue 15): where a computer player moves
+    after the person, the person's commit takes the turn's lease for the
+    process that committed it, so its scheduler starts without a claim."""
+    from tricktable.server.scheduler import forced_bot
+
+    store = Store(sqlite_url)
+    room = Room(store, bot_factory=forced_bot("random"))
+    try:
+        leases, claims = [], []
+        save, claim = store.save, store.claim_turn
+        monkeypatch.setattr(store, "save", lambda row, *a, **k: leases.append(k.get("lease")) or save(row, *a, **k))
+        monkeypatch.setattr(store, "claim_turn", lambda *a, **k: claims.append(a) or claim(*a, **k))
+        room.start()
+        game_id = room.new_game("euchre", {}, seed="lease")["id"]
+        room.resume(game_id)
+        for _ in range(6):
+            state = wait_for_the_person(room, game_id)
+            if state["view"]["terminal"]:
+                break
+            del leases[:], claims[:]
+            answer = room.act(game_id, state["version"], state["view"]["legal"][0])
+            room.resume(game_id)
+            if answer["thinking"] is None:
+                continue
+            wait_for_the_person(room, game_id)
+            assert leases[0] is not None and leases[0][0] == room.scheduler.owner  # the person's commit
+            assert leases[0][1] > time.time()
+            assert claims == []  # the bots started without a claim of their own
+            assert leases[-1] == (None, None)  # the last bot's commit gave the turn back
+            row = store.load(game_id)
+            assert row is not None and row.lease_until is None
+            break
+        else:
+            raise AssertionError("no computer player moved after the person")
+    finally:
+        room.stop()
+        store.close()
+
+
+def test_a_room_whose_computer_players_do_not_run_takes_no_lease_with_the_persons_commit(sqlite_url):
+    """(Nobody here would work the turn: it must stay free for the processes
+    whose computer players run.)"""
+    store = Store(sqlite_url)
+    try:
+        room = Room(store)
+        game_id = room.new_game("euchre", {}, seed="no lease")["id"]
+        referee = Referee(store)
+        for _ in range(40):
+            position = referee.load(game_id)
+            assert position is not None
+            if position.state.to_move == HUMAN:
+                room.act(game_id, position.row.version, random_action(position.state)[1])
+                row = store.load(game_id)
+                assert row is not None and row.lease_until is None
+                return
+            referee.play(position, *random_action(position.state))
+        raise AssertionError("the person never came to move")
+    finally:
+        store.close()

@@ -122,13 +122,26 @@ class MatchInfo:
     extra: Annotated[Mapping[str, Any], FLATTENED] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "deal_number": self.deal_number,
-            "dealer": self.dealer,
-            "totals": list(self.totals),
-            "results": [result.to_json() for result in self.results],
-            "over": self.over,
-            "daily": self.daily,
-            "previous_deal": self.previous_deal.to_json() if self.previous_deal else None,
-            **self.extra,
-        }
+        """A new dict each time; its values (the score sheet and the previous
+        deal, most of a view's size) are built once per ``MatchInfo`` and
+        shared by every view of the deal: read them, never change them.  A
+        match keeps one ``MatchInfo`` per seat and deal, and the previous
+        deal's JSON was most of the cost of every view a server sends."""
+        built = self.__dict__.get("_json")
+        if built is None:
+            built = {
+                "deal_number": self.deal_number,
+                "dealer": self.dealer,
+                "totals": list(self.totals),
+                "results": [result.to_json() for result in self.results],
+                "over": self.over,
+                "daily": self.daily,
+                "previous_deal": self.previous_deal.to_json() if self.previous_deal else None,
+                **self.extra,
+            }
+            object.__setattr__(self, "_json", built)  # a cache, not a field: the value stays immutable
+        return dict(built)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the cached JSON (observations travel to the thinking processes)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_json"}

@@ -295,9 +295,9 @@ def _routes(app: FastAPI, room: Room) -> None:
         on ``/events``.  They start once the answer has been sent (a background
         task), so their thinking never delays it."""
         limit(request, "actions", known_identity(request))
-        answer = room.act(game_id, body.version, body.action)
+        answer = room.act_event(game_id, body.version, body.action)
         later.add_task(room.resume, game_id)
-        return FastJSON(answer)
+        return Response(answer.json, media_type="application/json")  # (the bytes its step is sent in)
 
     @app.get("/api/games/{game_id}/events", responses=responses(200, 404),
              response_class=StreamingResponse)

@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
+
+import orjson
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,22 @@ class Event:
     kind: str
     version: int
     data: dict[str, Any] = field(hash=False, compare=False)
+
+    @cached_property
+    def json(self) -> bytes:
+        """``data`` as JSON, written once per event: the person's answer to an
+        action is the same bytes as its step on the stream, and every stream of
+        the game sends the same frame (the views are most of a step's cost)."""
+        return orjson.dumps(self.data, option=orjson.OPT_NON_STR_KEYS)
+
+    @cached_property
+    def frame(self) -> bytes:
+        """The server-sent-events message.  Steps and states carry their
+        version as the event id, so a reconnecting EventSource sends it back
+        as ``Last-Event-ID``; the data is one line (JSON escapes every newline
+        inside a string)."""
+        head = f"event: {self.kind}\n" + ("" if self.kind == "thinking" else f"id: {self.version}\n")
+        return b"".join((head.encode(), b"data: ", self.json, b"\n\n"))
 
 
 class Subscription:

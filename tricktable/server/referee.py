@@ -27,6 +27,12 @@ from tricktable.store.db import Lease
 DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200
 """A stream resuming further back than this many versions gets the whole state."""
+STATE_CACHE_GAMES = 256
+"""Games whose state a server process keeps (each with the person's view and
+the match's kept facts): several times the games being played on one
+process at once at the load benchmark's 40 people; a game that fell out is
+replayed from its record once on its next load.  (1024 let each server
+process grow by 10 MB and more through a 12-minute soak.)"""
 OUT_OF_TURN_ENTRY = re.compile(r"^(\d+): (.*)$")
 Holder = tuple[str, float]
 """Who holds a game's computer-player turn, and for how many seconds a commit renews it."""
@@ -59,7 +65,7 @@ class StateCache:
     of the whole record; only a game this process has not seen is replayed.
     """
 
-    def __init__(self, size: int = 1024):
+    def __init__(self, size: int = STATE_CACHE_GAMES):
         self.size = size
         self._items: OrderedDict[str, tuple[int, GameState, dict[str, Any] | None]] = OrderedDict()
         self._lock = threading.Lock()

@@ -155,6 +155,11 @@ class Room:
         it) and publish it; the response.  The computer players answer after
         ``resume``.  ``StaleVersion`` if ``version`` is not the stored one; a
         ``GameError`` for an illegal action (nothing changes)."""
+        return self.act_event(game_id, version, action).data
+
+    def act_event(self, game_id: str, version: int, action: str) -> Event:
+        """``act``, as the step it published: the HTTP answer is its ``json``,
+        the same bytes the game's streams send."""
         position = self._position(game_id)
         if version != position.row.version:
             raise StaleVersion(f"this game is at version {position.row.version}, not {version}: reload it")
@@ -165,10 +170,15 @@ class Room:
             self._announce(position, step)
             self.scheduler.wake(game_id)
             raise TimeRanOut("time ran out for that decision")
-        position, step = self.referee.play(position, HUMAN, action)
-        answer = self._announce(position, step)
-        self.scheduler.keep(position)  # the computer players go on from here without reading the game again
-        return answer
+        # Where the computer players move next, this process takes their turn's
+        # lease in the same write (one write less per action).  Only from the
+        # person's own turn: no process may claim a turn at this version then,
+        # so the write cannot take a lease another process holds.
+        holder = self.scheduler.holder() if position.state.to_move == HUMAN else None
+        position, step = self.referee.play(position, HUMAN, action, holder)
+        event = self._announce(position, step)
+        self.scheduler.keep(position, holding=holder is not None)  # the bots go on from here without a read
+        return event
 
     def resume(self, game_id: str) -> None:
         """Let the computer players take their turn: called once the answer to
@@ -240,12 +250,14 @@ class Room:
             return []
         return self.catch_up(game_id, version)
 
-    def _announce(self, position: Position, step: dict[str, Any]) -> dict[str, Any]:
-        """Publish a committed step; its response."""
+    def _announce(self, position: Position, step: dict[str, Any]) -> Event:
+        """Publish a committed step (encoded here, in the committing thread,
+        not on the streams' event loop); the event (its data: the response)."""
         row = position.row
-        response = self.respond(position, [step])
-        self.channel.publish(Event(row.id, "step", row.version, response))
-        return response
+        event = Event(row.id, "step", row.version, self.respond(position, [step]))
+        _ = event.json
+        self.channel.publish(event)
+        return event
 
     # -- helpers ----------------------------------------------------------------------
     def _resume(self, position: Position) -> None:

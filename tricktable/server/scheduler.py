@@ -240,10 +240,19 @@ class BotScheduler:
             elif game_id not in self._queued:
                 self._push(game_id, self._asked.setdefault(game_id, time.monotonic()))
 
-    def keep(self, position: Position) -> None:
+    def holder(self) -> tuple[str, float] | None:
+        """(this process, lease seconds) for a commit that hands the computer
+        players' turn to this process (``Referee.play``'s ``holder``); None
+        while the scheduler does not run (nobody here would work the turn)."""
+        return (self.owner, self.lease_seconds) if self._is_running() else None
+
+    def keep(self, position: Position, holding: bool = False) -> None:
         """The game as this process just committed it, for its next piece of
-        work (the person's action: the computer players start from it)."""
+        work (the person's action: the computer players start from it);
+        ``holding``: that commit took the turn's lease for this process."""
         with self._lock:
+            if holding and bot_to_move(position.state) is not None:
+                self._leases.add(position.row.id)
             if self._running:
                 self._keep(position)
 
@@ -346,7 +355,7 @@ class BotScheduler:
         if seat == HUMAN or seat < 0:
             self._arm_clock(game_id, row.deadline)
             return Piece(None, not self._done(row))
-        if not self._holds(game_id) and (self._held_elsewhere(row) or not self._claim(row)):
+        if not self._may_work(row):
             # Another process holds the turn, or the game moved on (look again).
             return Piece(None, self.referee.store.version_of(game_id) != row.version)
         with self._lock:
@@ -389,8 +398,20 @@ class BotScheduler:
         """Another live process holds the turn (as loaded): no need to try a write."""
         return row.lease_until is not None and row.lease_until > time.time()
 
+    def _may_work(self, row: GameRow) -> bool:
+        """Whether this process holds the turn at ``row`` with time to spare
+        (its last commit renewed it, or the person's commit here took it), or
+        claims it now.  A lease that waited in the queue for a third of its
+        time is renewed first: it might run out and be taken over mid-thought."""
+        if self._holds(row.id):
+            if row.lease_until is not None and row.lease_until > time.time() + self.lease_seconds / 3:
+                return True
+        elif self._held_elsewhere(row):
+            return False
+        return self._claim(row)
+
     def _claim(self, row: GameRow) -> bool:
-        """Take the lease on the game's bot turn at ``row``'s version."""
+        """Take (or renew) the lease on the game's bot turn at ``row``'s version."""
         if not self.referee.store.claim_turn(row.id, row.version, self.owner, self.lease_seconds):
             return False
         with self._lock:

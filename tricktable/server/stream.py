@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import AsyncIterator, Awaitable, Callable
 
-import orjson
-
 from tricktable.server.channel import Event, Subscription
 
 KEEP_ALIVE_SECONDS = 15.0
@@ -14,19 +12,14 @@ POLL_SECONDS = 1.0
 the game: a safety net only, the change feed (``feed.py``) tells it sooner."""
 
 
-def encode(event: Event) -> str:
-    """One SSE message.  Steps and states carry their version as the event id,
-    so a reconnecting EventSource sends it back as ``Last-Event-ID``.  The data
-    is one line: JSON escapes every newline inside a string."""
-    head = f"event: {event.kind}\n"
-    if event.kind != "thinking":
-        head += f"id: {event.version}\n"
-    return head + f"data: {orjson.dumps(event.data, option=orjson.OPT_NON_STR_KEYS).decode()}\n\n"
+def encode(event: Event) -> bytes:
+    """One SSE message (``Event.frame``: encoded once however many streams send it)."""
+    return event.frame
 
 
 async def event_stream(subscription: Subscription, backlog: list[Event], seen: int,
                        refresh: Callable[[int], Awaitable[list[Event]]], keep_alive: float = KEEP_ALIVE_SECONDS,
-                       poll: float = POLL_SECONDS) -> AsyncIterator[str]:
+                       poll: float = POLL_SECONDS) -> AsyncIterator[bytes]:
     """The backlog, then live events the stream has not sent yet (a live event
     may also be in the backlog: it was published while the backlog was read).
 
@@ -37,7 +30,7 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
     """
     fresh = Freshness(seen)
     try:
-        yield ": connected\n\n"
+        yield b": connected\n\n"
         for event in backlog:
             if fresh.admit(event):
                 yield encode(event)
@@ -57,7 +50,7 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
                 quiet += poll
                 if quiet >= keep_alive:
                     quiet = 0.0
-                    yield ": keep-alive\n\n"
+                    yield b": keep-alive\n\n"
             elif fresh.admit(event):
                 quiet = 0.0
                 yield encode(event)

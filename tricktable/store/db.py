@@ -380,20 +380,24 @@ class Store:
         """A transaction of ``Prepared`` statements on a pooled driver
         connection (the request path's reads and writes); the driver's errors
         come out as SQLAlchemy's (``OperationalError``: the app's 503)."""
-        with self._write_lock if write else nullcontext():
-            connection = self.engine.raw_connection()
-            try:
-                transaction = RawTransaction(connection.cursor(), self._prepared, self.engine.dialect)
-                yield transaction
-                connection.commit()
-            except self.engine.dialect.loaded_dbapi.Error as error:
-                connection.rollback()
-                raise DBAPIError.instance(None, None, error, self.engine.dialect.loaded_dbapi.Error) from error
-            except BaseException:
-                connection.rollback()
-                raise
-            finally:
-                connection.close()
+        # The connection is taken from the pool (and given back) outside the
+        # writer lock: every process's writers queue on that lock, so it is
+        # held for the statements and the commit alone.
+        connection = self.engine.raw_connection()
+        try:
+            with self._write_lock if write else nullcontext():
+                try:
+                    transaction = RawTransaction(connection.cursor(), self._prepared, self.engine.dialect)
+                    yield transaction
+                    connection.commit()
+                except self.engine.dialect.loaded_dbapi.Error as error:
+                    connection.rollback()
+                    raise DBAPIError.instance(None, None, error, self.engine.dialect.loaded_dbapi.Error) from error
+                except BaseException:
+                    connection.rollback()
+                    raise
+        finally:
+            connection.close()
 
     def close(self) -> None:
         self.engine.dispose()
