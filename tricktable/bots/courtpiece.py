@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick, strongest_play
-from tricktable.bots.inference import CardReplay, weight_for
+from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
@@ -490,10 +490,8 @@ def kernel_action(state: CourtPieceState, card_rules: int) -> int:
 def after_first_card(world: DealState) -> int:
     """Where the kernel's replay of a world starts: after the first card (the first
     lead, which may change trump, is the rules' in Python, as ``kernel_action`` says)."""
-    for position, action in enumerate(world.history):
-        if action < 52:
-            return position + 1
-    return -1
+    first = first_card(world)
+    return first + 1 if first >= 0 else -1
 
 
 def card_disagreements(state: DealState, world: DealState, me: int, card_rules: Mapping[str, int]) -> list[int] | None:

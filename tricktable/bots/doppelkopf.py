@@ -34,15 +34,15 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Sequence
 
 from tricktable import speedups
-from tricktable.bots.inference import weight_for
+from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame
 from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, parse_card, rank_of
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
-from tricktable.core.protocol import GameState
+from tricktable.core.protocol import DealState, GameState
 from tricktable.games.doppelkopf import house
-from tricktable.games.doppelkopf.actions import announcement_level
+from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, announcement_level
 from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation, partners_of
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -315,17 +315,22 @@ class _Host:
         return announcement_level(action) if action >= 0 else -1
 
     def announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
+        """The rollout policy's choice (``rules_announce``), made if the rules make it."""
+        if not self.rules_announce(seat, level, hand, table, partners):
+            return False
+        world = self.world
+        world.turn = seat
+        world.apply(world.next_announcement(seat))  # the state checks and records it
+        return True
+
+    def rules_announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
         """The rollout policy's choice (``choose_text``): the rules' ``announcement``, on
         a ``Situation`` of what it reads (the hand, the table, the contract, the partners)."""
         world = self.world
         action = world.next_announcement(seat)
         situation = Situation(seat, Phase.PLAYING, public_contract(world, seat), table, tuple(hand), (), 0, 0,
                               frozenset(s for s in range(4) if partners >> s & 1))
-        if announcement(situation, [world.action_text(action)]) is None:
-            return False
-        world.turn = seat
-        world.apply(action)  # the state checks and records it
-        return True
+        return announcement(situation, [world.action_text(action)]) is not None
 
     def tables(self) -> list[int]:
         world = self.world
@@ -367,6 +372,15 @@ def _faces(ids: int) -> tuple[int, int]:
     return low | high, low & high
 
 
+def _kernel_cards(world: DoppelkopfState) -> tuple[list[int], list[int], int, int, tuple[int, int]]:
+    """The cards as the kernel takes them: each hand's faces held (once, twice), the
+    faces played (once, twice), and the faces that may show pigs or superpigs."""
+    hands = [_faces(ids) for ids in world.hands]
+    played_once, played_both = _faces(world.played)
+    pig_faces = (AD, house.superpig_face(world.options)) if world.pigs >= 0 else (-1, -1)
+    return [h[0] for h in hands], [h[1] for h in hands], played_once, played_both, pig_faces
+
+
 def _contract_table(world: DoppelkopfState, seat: int) -> int:
     contract = public_contract(world, seat)
     return contract.table if contract is not None else NORMAL
@@ -381,13 +395,51 @@ def playout(state: GameState, seat: int) -> float | None:
     world = doppelkopf_state(state)
     if world.phase != PLAYING or not models_options(world.spec, world.options, PLAYOUT_OPTIONS):
         return None
-    hands = [_faces(ids) for ids in world.hands]
-    played_once, played_both = _faces(world.played)
-    pig_faces = (AD, house.superpig_face(world.options)) if world.pigs >= 0 else (-1, -1)
-    return kernel.play_out(_Host(world, seat), world.table, [h[0] for h in hands], [h[1] for h in hands],
-                           played_once, played_both, world.counts, world.queens_played, world.won_points,
-                           world.won_tricks, world.tricks, world.trick, world.leader, world.turn, world.led_suits,
-                           world.tricks_total, pig_faces, bool(world.options["second_heart_ten"]))
+    once, both, played_once, played_both, pig_faces = _kernel_cards(world)
+    return kernel.play_out(_Host(world, seat), world.table, once, both, played_once, played_both, world.counts,
+                           world.queens_played, world.won_points, world.won_tricks, world.tricks, world.trick,
+                           world.leader, world.turn, world.led_suits, world.tricks_total, pig_faces,
+                           bool(world.options["second_heart_ten"]))
+
+
+# -- inference: the card play replayed in the kernel ------------------------------------
+class _ReplayHost(_Host):
+    """What the kernel's replay of a world's card play asks the game, answered by the
+    reference replay's state at the first card (``doppelkopf_kernel.ReplayHost``)."""
+
+    def open_announcement(self, seat: int) -> int:
+        return self.world.next_announcement(seat)
+
+    def apply_announcement(self, seat: int, turn: int, action: int) -> bool:
+        world = self.world
+        world.turn = turn
+        try:
+            world.apply_for(seat, action)
+        except GameError:
+            return False
+        return True
+
+
+def card_disagreements(state: DealState, world: DealState, me: int) -> list[int] | None:
+    """The history positions from ``state`` (the first card) on at which another seat
+    than ``me`` did not take the rules' action (``kernel.disagreements``: the cards on
+    face masks, the announcements, teams, pigs and marriage asked of ``state``, which
+    the replay then leaves behind); None under options the kernel does not follow."""
+    replay = doppelkopf_state(state)
+    if replay.phase != PLAYING or not models_options(replay.spec, replay.options, PLAYOUT_OPTIONS):
+        return None
+    once, both, played_once, played_both, pig_faces = _kernel_cards(replay)
+    start = len(replay.history)
+    differ = kernel.disagreements(_ReplayHost(replay, me), replay.table, once, both, played_once, played_both,
+                                  replay.counts, replay.queens_played, replay.trick,
+                                  replay.leader, replay.turn, len(replay.tricks), replay.led_suits,
+                                  replay.tricks_total, pig_faces, bool(replay.options["second_heart_ten"]),
+                                  world.history[start:], world.actors[start:], ANNOUNCE_RE, me)
+    return None if differ is None else [start + i for i in differ]
+
+
+CARDS = CardReplay(first_card, card_disagreements)  # reservations, poverty and earlier announcements: the reference
+"""Doppelkopf's card play (and the announcements in it) for inference, in the kernel."""
 
 
 # -- search ------------------------------------------------------------------------
@@ -426,7 +478,8 @@ def distinct_actions(obs: Observation) -> list[str]:
     return [text for text in legal if text not in ANNOUNCEMENTS]
 
 
-SEARCH = SearchGame(SPEC, heuristic_action, seat_value, weight=weight_for(heuristic_action), rules=heuristic_text,
+SEARCH = SearchGame(SPEC, heuristic_action, seat_value, weight=weight_for(heuristic_action, cards=CARDS),
+                    rules=heuristic_text,
                     playout=playout)
 
 ROLLOUTS_PER_MS = 0.6

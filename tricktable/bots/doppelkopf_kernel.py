@@ -323,3 +323,118 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
         if evidence:
             partners = host.partners(once, both)
     return host.finish(once, both, leader, led_suits)
+
+
+# -- inference: the card play of a sampled world, replayed on face masks -------------
+class ReplayHost(Protocol):
+    """What the replay asks the game (``bots.doppelkopf._ReplayHost`` on the replay's state)."""
+
+    def open_announcement(self, seat: int) -> int:
+        """The announcement ``seat`` may make now (the game's action), or -1."""
+
+    def rules_announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
+        """Whether the rules make the open announcement (nothing is applied)."""
+
+    def apply_announcement(self, seat: int, turn: int, action: int) -> bool:
+        """Apply an announcement of the history by ``seat`` (``turn`` to move); False
+        where the game refuses it."""
+
+    def partners(self, once: list[int], both: list[int]) -> list[int]:
+        """As ``Host.partners``."""
+
+    def tables(self) -> list[int]:
+        """As ``Host.tables``."""
+
+    def pig_shown(self, seat: int, played: int) -> bool:
+        """As ``Host.pig_shown``."""
+
+    def marriage(self, winner: int, number: int) -> bool:
+        """As ``Host.marriage``."""
+
+
+def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int], played_once: int,
+                  played_both: int, counts: list[int], queens: list[int], trick: list[int], leader: int, turn: int,
+                  tricks_done: int, led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool,
+                  actions: list[int], actors: list[int], re: int, me: int) -> list[int] | None:
+    """Replay the history ``actions`` (by ``actors``: cards, and announcements in turn
+    or out of turn) from a state given as ``play_out``'s arguments, and return the
+    indices at which the seat to move, another than ``me``, with a choice (two cards,
+    or a card and an announcement) did not take the rules' action: the announcement
+    where the rules make it (Re/Kontra, no 90), else the rules' card (exactly what
+    ``bots.inference`` counts with the rules policy).  ``re`` is the game's action of
+    Re (Kontra, no 90, no 60, no 30 and schwarz are the next five).  ``counts`` and ``queens`` are
+    updated in place (the host reads them).  The replay stops at an action the game
+    would refuse; None for an action that is neither a card nor an announcement."""
+    suits, power, follow_masks = SUIT[table], POWER[table], FOLLOW[table]
+    second_ten = second_heart_ten and suits[TH] == TRUMP
+    once, both = list(once), list(both)
+    trick_faces = list(trick)
+    trick_seats = [(leader + i) & 3 for i in range(len(trick_faces))]
+    partners = host.partners(once, both)
+    tables = host.tables()
+    differ: list[int] = []
+    for index in range(len(actions)):
+        action, seat = actions[index], actors[index]
+        card = 0 <= action < 52
+        if not card and not re <= action <= re + 5:
+            return None
+        hand_once, hand_both = once[turn], both[turn]
+        playable = hand_once
+        if trick_faces:
+            following = hand_once & follow_masks[suits[trick_faces[0]]]
+            if following:
+                playable = following
+        bit = 1 << action if card else 0
+        if card and (seat != turn or not playable & bit):
+            return differ  # the game refuses it: the reference replay stops here
+        if seat == turn:
+            offered = host.open_announcement(turn)
+            if not card and action != offered:
+                return differ
+            if seat != me and (offered >= 0 or playable & (playable - 1)):
+                level = 0 if offered <= re + 1 else offered - re - 1
+                announces = offered >= 0 and level <= LAST_ANNOUNCED and host.rules_announce(
+                    turn, level, sorted(faces(hand_once) + faces(hand_both)), tables[turn], partners[turn])
+                if announces == card:
+                    differ.append(index)
+                elif card and playable & (playable - 1):
+                    twice = played_both | hand_both | (played_once & hand_once)
+                    if choose_card(turn, tables[turn], trick_seats, trick_faces, twice, led_suits, partners[turn],
+                                   faces(playable)) != action:
+                        differ.append(index)
+        if not card:
+            if not host.apply_announcement(seat, turn, action):
+                return differ
+            partners = host.partners(once, both)
+            continue
+        if hand_both & bit:
+            both[turn] = hand_both ^ bit
+        else:
+            once[turn] = hand_once ^ bit
+        played_both |= bit & played_once
+        played_once |= bit
+        counts[turn] -= 1
+        trick_faces.append(action)
+        trick_seats.append(turn)
+        evidence = False
+        if action == QC:
+            queens[turn] += 1
+            evidence = True
+        if (action == pig_faces[0] or action == pig_faces[1]) and host.pig_shown(turn, action):
+            tables = host.tables()
+        if len(trick_faces) == 4:
+            tricks_done += 1
+            cards = (trick_faces[0], trick_faces[1], trick_faces[2], trick_faces[3])
+            winner = (leader + trick_winner(suits, power, cards, second_ten and tricks_done != total)) & 3
+            if suits[cards[0]] != TRUMP:
+                led_suits |= 1 << suits[cards[0]]
+            trick_faces = []
+            trick_seats = []
+            leader = turn = winner
+            if tricks_done <= 3 and host.marriage(winner, tricks_done):
+                evidence = True
+        else:
+            turn = (turn + 1) & 3
+        if evidence:
+            partners = host.partners(once, both)
+    return differ

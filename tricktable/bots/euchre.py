@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick
-from tricktable.bots.inference import CardReplay, weight_for
+from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, rank_of, suit_of
@@ -496,15 +496,6 @@ def _sparing_partner(obs: EuchreObservation) -> list[str]:
 
 
 # -- inference: the card play replayed in the kernel ------------------------------------
-def first_card(world: DealState) -> int:
-    """Where the kernel's replay of a world starts: at the first card (the bidding,
-    the lone hands and the discard go through the reference replay)."""
-    for position, action in enumerate(world.history):
-        if action < 52:
-            return position
-    return -1
-
-
 def card_disagreements(state: DealState, world: DealState, me: int) -> list[int] | None:
     """The history positions from ``state`` (the first lead) on at which another seat
     than ``me`` did not play the rules' card (``kernel.disagreements``); None under
@@ -521,7 +512,7 @@ def card_disagreements(state: DealState, world: DealState, me: int) -> list[int]
     return None if differ is None else [start + i for i in differ]
 
 
-CARDS = CardReplay(first_card, card_disagreements)
+CARDS = CardReplay(first_card, card_disagreements)  # bidding, lone hands, the discard: the reference
 """Euchre's card play for inference, in the kernel."""
 
 

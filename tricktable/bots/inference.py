@@ -118,6 +118,18 @@ class CardReplay:
     disagreements: Callable[[DealState, DealState, int], "list[int] | None"]
 
 
+CARD_ACTIONS = 52
+"""Every game's actions below this are its cards (its ``ActionSpace``'s "play" range)."""
+
+
+def first_card(world: DealState) -> int:
+    """The history position of the first card played, -1 before it (a ``CardReplay.start``)."""
+    for position, action in enumerate(world.history):
+        if action < CARD_ACTIONS:
+            return position
+    return -1
+
+
 Factors = dict[tuple[int, int, tuple[int, ...]], float]
 """A decision's factor by (its position in the history, the seat's hand then, the world's hidden
 actions): everything that seat's view there depends on that differs between worlds
