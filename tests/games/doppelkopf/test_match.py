@@ -33,7 +33,7 @@ def test_match_is_eight_deals_passing_left_and_zero_sum():
 
 
 def poor_seat(deal: st.DoppelkopfState) -> int | None:
-    return next((s for s in range(4) if st.POVERTY in deal._reservation_options(s)), None)
+    return next((s for s in range(4) if st.POVERTY in deal.reservation_options(s)), None)
 
 
 def test_poverty_redeal_keeps_deal_number_and_dealer():

@@ -17,13 +17,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
-from tricktable.cards import COPY_OFFSET, KING, NINE, rank_of
+from tricktable.cards import COPY_OFFSET, KING, NINE, mask_of, rank_of
 from tricktable.core.errors import GameError
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
-from tricktable.games.doppelkopf.actions import GIVE, HEALTHY, RETURN, triple_code
+from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, RETURN, triple_code
 from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.observation import Contract, DoppelkopfObservation, Phase, Poverty, Team
@@ -189,10 +189,15 @@ def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Rando
     for owner, cards in zip(problem.owners, placed):
         target = hidden_limbo if owner is None else current[owner]
         target += [c % COPY_OFFSET for c in cards]
-    world = _replay(spec, obs, rng, _dealt(obs, current, facts.played, facts.limbo or hidden_limbo, rng))
+    dealt = _dealt(obs, current, facts.played, facts.limbo or hidden_limbo, rng)
+    template = _TEMPLATE[0]
+    replayed = template is not None and template[0] is obs
+    world = _on_deal(template[1], obs, dealt, rng) if template is not None and replayed else _replay(spec, obs, rng, dealt)
     if house.known_pigs(world, me) != (obs.pigs, obs.superpigs):
         # e.g. a ♦9 played without showing superpigs, in a world where pigs are held
         raise _Redraw("this draw shows the seat other pigs")
+    if not replayed and world.phase != st.DONE:
+        _TEMPLATE[0] = (obs, world.clone())
     return world
 
 
@@ -490,17 +495,30 @@ def _ids(dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(hands)
 
 
-def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random,
-            dealt_given_returned: tuple[list[list[int]], list[int], list[int]]) -> st.DoppelkopfState:
-    dealt, given, returned = dealt_given_returned
+Dealt = tuple[list[list[int]], list[int], list[int]]
+"""The dealt hands (faces), the poverty cards given and those returned."""
+
+
+def _check_sizes(obs: DoppelkopfObservation, dealt: list[list[int]]) -> None:
     if any(len(h) != house.hand_size(obs.options) for h in dealt):
         raise _Redraw(f"hands of sizes {[len(h) for h in dealt]}")
-    state = spec.new_deal(Deal(obs.dealer, _ids(dealt)), obs.options, obs.tournament)
-    winner = obs.declarer if obs.declarer is not None and obs.contract not in (
+
+
+def _revealed_winner(obs: DoppelkopfObservation) -> int:
+    """The seat whose reservation won and is public, or -1."""
+    return obs.declarer if obs.declarer is not None and obs.contract not in (
         None, Contract.NORMAL, Contract.SILENT_SOLO) else -1
+
+
+def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random,
+            dealt_given_returned: Dealt) -> st.DoppelkopfState:
+    dealt, given, returned = dealt_given_returned
+    _check_sizes(obs, dealt)
+    state = spec.new_deal(Deal(obs.dealer, _ids(dealt)), obs.options, obs.tournament)
+    winner = _revealed_winner(obs)
     for actor, text in obs.actions:
         if text == st.HIDDEN_RESERVATION:
-            action = _hidden_reservation(state, obs, winner, rng)
+            action = _hidden_reservation(state.legal_actions(), actor, obs, winner, rng)
         elif text == st.HIDDEN_GIVE:
             action = GIVE + triple_code(given)
         elif text == st.HIDDEN_RETURN:
@@ -513,14 +531,13 @@ def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random
     return state
 
 
-def _hidden_reservation(state: st.DoppelkopfState, obs: DoppelkopfObservation, winner: int,
+def _hidden_reservation(legal: Sequence[int], seat: int, obs: DoppelkopfObservation, winner: int,
                         rng: random.Random) -> int:
-    """A reservation this hand could make that is consistent with the outcome:
-    before the reveal any will do; after it, one the revealed reservation beats."""
-    seat = state.to_move
-    options = [a for a in state.legal_actions() if a != HEALTHY]
+    """A reservation ``seat``'s hand could make (``legal``) that is consistent with the
+    outcome: before the reveal any will do; after it, one the revealed reservation beats."""
+    options = [a for a in legal if a != HEALTHY]
     if winner >= 0:
-        winning = state.parse_action(obs.reservations[winner] or "healthy")
+        winning = st.parse_action(obs.reservations[winner] or "healthy")
         order = [(obs.dealer + k) % 4 for k in range(1, 5)]
         rank = st.reservation_rank(winning)
         later = order.index(seat) > order.index(winner)
@@ -529,3 +546,114 @@ def _hidden_reservation(state: st.DoppelkopfState, obs: DoppelkopfObservation, w
     if not options:
         raise _Redraw("this hand could not have made a losing reservation")
     return rng.choice(options)
+
+
+_TEMPLATE: list[tuple[DoppelkopfObservation, st.DoppelkopfState] | None] = [None]
+"""The observation last sampled for and its first world, replayed.  The search's
+further worlds for the same observation are that state on another deal
+(``_on_deal``) instead of a replay each (most of a world's cost).  One entry, read
+and replaced whole: searches in several threads only ever miss it."""
+
+
+def _on_deal(replayed: st.DoppelkopfState, obs: DoppelkopfObservation, dealt_given_returned: Dealt,
+             rng: random.Random) -> st.DoppelkopfState:
+    """``replayed`` (the public actions replayed on another deal of ``obs``) as the
+    same replay on this deal would leave it, or ``_Redraw`` where that replay would
+    fail.  The public actions write the same public facts whatever the hands; what
+    the hands decide is done again here, in the replay's order: the hidden
+    reservations (drawn as the replay draws them, ``_hidden_reservation``) and the
+    legality of the public ones, the teams of a normal game (a silent solo), the
+    cards the poverty exchange moves, the pigs and superpigs, and the copies the
+    cards played leave in each hand.  The tricks need no replay: the worlds of one
+    observation show the same pigs (``_attempt``), so every trick has the same winner."""
+    dealt, given, returned = dealt_given_returned
+    _check_sizes(obs, dealt)
+    state = replayed.clone()
+    state.deal = Deal(obs.dealer, _ids(dealt))
+    state.hands = hands = [mask_of(hand) for hand in state.deal.hands]
+    state._legal = None
+    history = state._history
+    winner = _revealed_winner(obs)
+    for index, (actor, text) in enumerate(obs.actions):
+        action = history[index]
+        if not HEALTHY <= action < ANNOUNCE_RE:
+            break  # the reservations come first
+        legal = state.reservation_options(actor)
+        if text == st.HIDDEN_RESERVATION:
+            action = history[index] = state.reservations[actor] = _hidden_reservation(legal, actor, obs, winner, rng)
+        elif action not in legal:
+            raise _Redraw("this hand cannot make the reservation it made")
+    if replayed.phase == st.RESERVING:
+        return state
+    if replayed.contract in (st.NORMAL_GAME, st.SILENT_SOLO):
+        state.lone, state.declarer = False, -1
+        state.start_normal()
+        if any(state.announced >> seat & 1 and state.team[seat] != replayed.team[seat] for seat in range(4)):
+            raise _Redraw("an announcement made for the other team")
+    if state.given:
+        _exchange(state, replayed, dealt, given, returned)
+    if replayed.phase == st.PLAYING:
+        _play_again(state)
+    return state
+
+
+def _exchange(state: st.DoppelkopfState, replayed: st.DoppelkopfState, dealt: list[list[int]], given: list[int],
+              returned: list[int]) -> None:
+    """The poverty exchange on this deal: the poor hand gives all its trumps among
+    the three cards, the taker holds them and returns three."""
+    giver, hands, history = state.declarer, state.hands, state._history
+    if _normal_trumps(dealt[giver]) != _normal_trumps(given):
+        raise _Redraw("the poor hand kept a trump")
+    hands[giver], state.given = _take(hands[giver], given)
+    moves = [index for index, action in enumerate(history) if action >= GIVE]
+    history[moves[0]] = GIVE + triple_code(given)
+    if replayed.partner < 0:
+        return
+    hands[state.partner] |= mask_of(state.given)
+    if replayed.returned:
+        hands[state.partner], state.returned = _take(hands[state.partner], returned)
+        hands[giver] |= mask_of(state.returned)
+        history[moves[1]] = RETURN + triple_code(returned)
+
+
+def _take(hand: int, faces: list[int]) -> tuple[int, tuple[int, ...]]:
+    """Three faces out of an id mask as the state takes them (``st.remove_face``, in
+    face order): the mask left and the ids taken."""
+    taken = []
+    for face in sorted(faces):
+        if not (hand >> face | hand >> (face + COPY_OFFSET)) & 1:
+            raise _Redraw("a card to pass on is not in the hand")
+        hand, card_id = st.remove_face(hand, face)
+        taken.append(card_id)
+    return hand, tuple(taken)
+
+
+def _play_again(state: st.DoppelkopfState) -> None:
+    """From the holdings at the first card: the pigs and superpigs (``find_pigs``),
+    then every card played, as ``DoppelkopfState._play`` takes it (one copy out of
+    the hand, a pig shown), checked as ``apply`` checks it (held, suit followed)."""
+    state.table = SOLO_TABLE[state.solo] if state.solo >= 0 else NORMAL
+    state.pigs = state.superpigs = -1
+    house.find_pigs(state)
+    superpig = house.superpig_face(state.options)
+    hands, table = state.hands, state.table
+    suit, follow = SUIT[table], FOLLOW[table]
+    played = 0
+    shown = [False, False]
+    for leader, cards in [(t[0], t[1]) for t in state.tricks] + [(state.leader, state.trick)]:
+        for index, face in enumerate(cards):
+            seat = (leader + index) & 3
+            hand = hands[seat]
+            faces = (hand | hand >> COPY_OFFSET) & FACE_MASK
+            following = faces & follow[suit[cards[0]]] if index else 0
+            if not (following or faces) >> face & 1:
+                raise _Redraw("a card played that this hand could not play")
+            bit = 1 << face
+            if not hand & bit:
+                bit <<= COPY_OFFSET
+            hands[seat] = hand ^ bit
+            played |= bit
+            shown[0] = shown[0] or (seat == state.pigs and face == AD)
+            shown[1] = shown[1] or (seat == state.superpigs and face == superpig)
+    state.played = played
+    state.pigs_shown, state.superpigs_shown = shown

@@ -199,7 +199,7 @@ class DoppelkopfState(DealState):
     def _compute_legal(self) -> Sequence[int]:
         phase = self.phase
         if phase == RESERVING:
-            return self._reservation_options(self.turn)
+            return self.reservation_options(self.turn)
         if phase == GIVING:
             return self._give_options()
         if phase == OFFERING:
@@ -304,7 +304,8 @@ class DoppelkopfState(DealState):
         return parse_action(text)
 
     # -- reservations --------------------------------------------------------
-    def _reservation_options(self, seat: int) -> tuple[int, ...]:
+    def reservation_options(self, seat: int) -> tuple[int, ...]:
+        """The reservations ``seat``'s hand allows (its legal actions when it is to speak)."""
         if self.tournament is not None and self.tournament.forced == seat:
             return tuple(range(SOLO, SOLO + len(SOLO_NAMES)))
         options = [HEALTHY]
@@ -346,7 +347,7 @@ class DoppelkopfState(DealState):
         self.turn = self.leader = (self.dealer + 1) % 4
         self.phase = PLAYING
         if seat < 0:
-            self._start_normal()
+            self.start_normal()
             house.find_pigs(self)
             return
         self.declarer = seat
@@ -373,7 +374,7 @@ class DoppelkopfState(DealState):
                 self.turn = self.leader = seat
         house.find_pigs(self)
 
-    def _start_normal(self) -> None:
+    def start_normal(self) -> None:
         """Re = the Q♣ holders; both Q♣ in one hand is a silent solo."""
         self.contract = NORMAL_GAME
         self.team = [RE if self._queens_of_clubs(s) else KONTRA for s in range(4)]
