@@ -281,6 +281,13 @@ _KNOWN_PARTNERS: dict[tuple[object, ...], tuple[list[int], bool]] = {}
 evidence ``views.known_teams`` reads: rollouts meet the same few again and again."""
 
 
+SEAT_POINTS_LIMIT = 50_000
+_SEAT_POINTS: dict[tuple[object, ...], list[int]] = {}
+"""Each seat's game points by everything the settlement reads (``DealFacts`` and the
+scoring option; of the extras their keys, whose texts only name the trick): rollouts
+end in the same few settlements again and again."""
+
+
 class _Host:
     """What the playout kernel asks the game, answered by the (sampled) state itself."""
 
@@ -352,13 +359,23 @@ class _Host:
         return not world.marriage_pending
 
     def finish(self, once: list[int], both: list[int], leader: int, led_suits: int) -> float:
+        """The seat's game points, by the state's own settlement (``_SEAT_POINTS``)."""
         world = self.world
         world.hands = [0, 0, 0, 0]
         world.trick = []
         world.led_suits = led_suits
         world.leader = world.turn = leader
-        world.score()
-        return seat_value(world, self.seat)
+        facts = world.facts()
+        key = (facts.team_of, facts.lone, facts.card_points, facts.tricks, facts.levels, facts.told_wins,
+               tuple(key for key, _ in facts.extras[0]), tuple(key for key, _ in facts.extras[1]),
+               world.options["ddv_scoring"])
+        points = _SEAT_POINTS.get(key)
+        if points is None:
+            world.score(facts)
+            if len(_SEAT_POINTS) > SEAT_POINTS_LIMIT:
+                _SEAT_POINTS.clear()
+            points = _SEAT_POINTS[key] = world.returns()
+        return float(points[self.seat])
 
 
 def _ids(once: int, both: int) -> int:

@@ -257,7 +257,9 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
     partners = host.partners(once, both)
     tables = host.tables()
     # Seats that cannot make an announcement the rules make (Re/Kontra, no 90) until the
-    # next announcement or marriage decision: card counts only fall, levels only rise.
+    # next announcement, marriage decision or pig shown: card counts only fall, levels only
+    # rise, and a hand the rules did not announce with only loses trumps (their bars are
+    # counts of trumps and top trumps under the seat's rank table).
     silent = 0
     while True:
         hand_once, hand_both = once[turn], both[turn]
@@ -270,6 +272,8 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
                 partners = host.partners(once, both)
                 silent = 0
                 continue
+            else:
+                silent |= 1 << turn
         playable = hand_once
         if trick_faces:
             following = hand_once & follow_masks[suits[trick_faces[0]]]
@@ -297,6 +301,7 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
             evidence = True
         if (played == pig_faces[0] or played == pig_faces[1]) and host.pig_shown(turn, played):
             tables = host.tables()
+            silent = 0
         if len(trick_faces) < 4:
             turn = (turn + 1) & 3
             if evidence:

@@ -369,7 +369,9 @@ def solve(trump: int, out: int, maker: int, alone: bool, defended_alone: bool, h
     ``left`` are still to finish (the current ``trick`` among them); ``out`` is the
     mask of the seats sitting out."""
     makers = maker % 2
-    solver = Solver(trump, out, makers)
+    solver = _SOLVERS.get((trump, out, makers))
+    if solver is None:
+        solver = _SOLVERS[trump, out, makers] = Solver(trump, out, makers)
     # Only the thresholds of the score table matter: 3 tricks, and all 5.  The
     # score is monotone in the makers' tricks, so these two answers give the value.
     final = won
@@ -431,6 +433,8 @@ class SolverCards:
 
 
 _SOLVER_CARDS = {t: SolverCards.for_trump(t) for t in SUITS}
+_SOLVERS: dict[tuple[int, int, int], Solver] = {}
+"""One ``Solver`` per (trump, seats out, makers): it holds no position, only the numbering."""
 
 
 # -- fast playout (rollouts) --------------------------------------------------------
@@ -452,16 +456,39 @@ def playout(state: GameState, seat: int) -> float | None:
     if state.phase != PLAYING or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
         return None
     trump, out, maker, dealer = state.trump, state.out, state.maker, state.dealer
-    table = table_from_state(state)  # the mover's view; only its masks go on
+    following = NEXT_ACTIVE[out]
+    voids, public = _seen_in_play(state, following)  # what ``table_from_state`` reads, on masks alone
+    if state.turned_down >= 0:
+        public |= 1 << state.up_card
     dealer_only = 1 << state.discard if state.discard >= 0 else 0  # only the dealer saw his discard
-    public = table.gone & ~dealer_only if table.seat == dealer else table.gone
     hands = list(state.hands)
-    seats, cards = [s for s, _ in table.trick], [c for _, c in table.trick]
-    turn, won, done = kernel.play_out(trump, maker, out, dealer, hands, table.voids, public, dealer_only, seats, cards,
+    cards = list(state.trick)
+    seats = state.seats_of_trick(state.leader, len(cards)) if cards else []
+    turn, won, done = kernel.play_out(trump, maker, out, dealer, hands, voids, public, dealer_only, seats, cards,
                                       state.turn, state.tricks_won[maker % 2], len(state.tricks), 5 - SOLVE_TRICKS,
-                                      NEXT_ACTIVE[out])
+                                      following)
     return solve(trump, out, maker, state.alone, state.lone_defender >= 0, hands, list(zip(seats, cards)), turn, won,
                  5 - done, seat)
+
+
+def _seen_in_play(state: EuchreState, following: Sequence[int]) -> tuple[list[int], int]:
+    """Per seat the suits it showed out of (bit = effective suit) and the cards played,
+    the current trick's included (``note_trick`` over every trick, without the plays'
+    (seat, card) pairs)."""
+    effective = EFFECTIVE_SUIT[state.trump]
+    voids = [0, 0, 0, 0]
+    played = 0
+    tricks = [(leader, cards) for leader, cards, _ in state.tricks]
+    if state.trick:
+        tricks.append((state.leader, tuple(state.trick)))
+    for seat, cards in tricks:
+        led = effective[cards[0]]
+        for c in cards:
+            played |= 1 << c
+            if effective[c] != led:
+                voids[seat] |= 1 << led
+            seat = following[seat]
+    return voids, played
 
 
 def distinct_actions(obs: Observation) -> list[str]:

@@ -23,7 +23,7 @@ from tricktable.cards import COPY_OFFSET, KING, NINE, mask_of, rank_of
 from tricktable.core.errors import GameError
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
-from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, RETURN, triple_code
+from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, MARRIAGE, POVERTY, RETURN, THROW_IN, triple_code
 from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.observation import Contract, DoppelkopfObservation, Phase, Poverty, Team
@@ -132,17 +132,18 @@ def _random_combinations(rng: random.Random, choices: list[list[int]], limit: in
     return combos[:limit]
 
 
-class _Constraints:
-    """Everything public about where the unseen cards may be, for one draw."""
+class _Public:
+    """What the observation alone says about where the unseen cards may be: the same
+    for every draw of one observation, so worked out once (``_public``)."""
 
-    def __init__(self, obs: DoppelkopfObservation, rng: random.Random):
+    def __init__(self, obs: DoppelkopfObservation):
         me, contract = obs.seat, obs.contract
         self.options = obs.options
         self.mine = [c % COPY_OFFSET for c in obs.hand]
         self.played = _played(obs)
         self.forced: list[list[int]] = [[], [], [], []]  # cards a hidden hand must hold
         self.allowed = [FACE_MASK & ~barred for barred in _voids(obs, obs.table)]
-        not_void = list(self.allowed)
+        self.not_void = list(self.allowed)
         self.known: Counter[int] = Counter()  # cards this seat knows lie face down
         self.limbo: list[int] | None = None
         if contract == Contract.NORMAL:
@@ -153,15 +154,49 @@ class _Constraints:
             self.limbo = _poverty_constraints(obs, self.played, self.forced, self.allowed, self.known)
         _pig_evidence(obs, self.played, self.forced, self.allowed)
         self.rooms = {seat: _poor_trump_room(obs, seat) for seat in range(4)}
-        seen = self.mine + list(self.known.elements())
-        for seat in _hidden_losers(obs):
-            _explain_loser(obs, seat, seen, self.played, self.forced, self.allowed, self.rooms, rng)
+        self.seen = self.mine + list(self.known.elements())
+        self.losers = _hidden_losers(obs)
+        self.unseen: list[int] | None = None  # the unseen cards once known for every draw
+
+
+_PUBLIC: list[tuple[DoppelkopfObservation, _Public] | None] = [None]
+"""The observation last sampled for and its ``_Public`` (one entry, as ``_TEMPLATE``)."""
+
+
+def _public(obs: DoppelkopfObservation) -> _Public:
+    cached = _PUBLIC[0]
+    if cached is not None and cached[0] is obs:
+        return cached[1]
+    public = _Public(obs)
+    _PUBLIC[0] = (obs, public)
+    return public
+
+
+class _Constraints:
+    """Everything public about where the unseen cards may be, for one draw: the
+    observation's (``_Public``) and a random explanation of each hidden losing
+    reservation."""
+
+    def __init__(self, obs: DoppelkopfObservation, rng: random.Random):
+        me, public = obs.seat, _public(obs)
+        self.public = public
+        self.options, self.mine, self.played, self.known, self.limbo = (
+            public.options, public.mine, public.played, public.known, public.limbo)
+        self.forced = [list(cards) for cards in public.forced]
+        self.allowed = list(public.allowed)
+        self.rooms = dict(public.rooms)
+        for seat in public.losers:
+            _explain_loser(obs, seat, public.seen, self.played, self.forced, self.allowed, self.rooms, rng)
+        not_void = public.not_void
         for seat in range(4):
             if seat != me and any(not not_void[seat] >> f & 1 for f in self.forced[seat]):
                 raise _Redraw("a card this seat must hold is one it showed out of")
 
     def unseen(self) -> list[int]:
         """The cards left to place, as ids (a face's copies get distinct ids)."""
+        public = self.public
+        if public.unseen is not None:
+            return public.unseen
         left = Counter({f: 2 for f in house.deck_faces(self.options)})
         left.subtract(self.mine)
         for seat in range(4):
@@ -170,7 +205,10 @@ class _Constraints:
         left.subtract(self.known)
         if any(n < 0 for n in left.values()):
             raise _Redraw("more copies placed than exist")
-        return [f + COPY_OFFSET * k for f, n in left.items() for k in range(n)]
+        unseen = [f + COPY_OFFSET * k for f, n in left.items() for k in range(n)]
+        if not public.losers:
+            public.unseen = unseen  # no draw changes the forced cards
+        return unseen
 
 
 def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
@@ -184,7 +222,7 @@ def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Rando
         problem.add(None, 3, FACE_MASK)
     placed = problem.assign(rng, facts.unseen())
     current: list[list[int]] = [list(facts.forced[s]) for s in range(4)]
-    current[me] = facts.mine
+    current[me] = list(facts.mine)
     hidden_limbo: list[int] = []
     for owner, cards in zip(problem.owners, placed):
         target = hidden_limbo if owner is None else current[owner]
@@ -482,15 +520,17 @@ def _minus(cards: list[int], remove: list[int]) -> list[int]:
 
 
 def _ids(dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
-    """Give each face's two copies their two ids."""
-    seen: set[int] = set()
+    """Give each face's two copies their two ids (the first dealt the face's own)."""
+    seen = 0
     hands = []
     for hand in dealt:
         ids = []
         for f in hand:
-            c = f + COPY_OFFSET if f in seen else f
-            seen.add(f)
-            ids.append(c)
+            if seen >> f & 1:
+                ids.append(f + COPY_OFFSET)
+            else:
+                seen |= 1 << f
+                ids.append(f)
         hands.append(tuple(ids))
     return tuple(hands)
 
@@ -555,6 +595,11 @@ further worlds for the same observation are that state on another deal
 and replaced whole: searches in several threads only ever miss it."""
 
 
+_HAND_MADE = frozenset({MARRIAGE, POVERTY, THROW_IN})
+"""The reservations a hand must allow (healthy and the solos are always open to the
+seat that may speak, the compulsory soloist's solos included)."""
+
+
 def _on_deal(replayed: st.DoppelkopfState, obs: DoppelkopfObservation, dealt_given_returned: Dealt,
              rng: random.Random) -> st.DoppelkopfState:
     """``replayed`` (the public actions replayed on another deal of ``obs``) as the
@@ -578,10 +623,10 @@ def _on_deal(replayed: st.DoppelkopfState, obs: DoppelkopfObservation, dealt_giv
         action = history[index]
         if not HEALTHY <= action < ANNOUNCE_RE:
             break  # the reservations come first
-        legal = state.reservation_options(actor)
         if text == st.HIDDEN_RESERVATION:
+            legal = state.reservation_options(actor)
             action = history[index] = state.reservations[actor] = _hidden_reservation(legal, actor, obs, winner, rng)
-        elif action not in legal:
+        elif action in _HAND_MADE and action not in state.reservation_options(actor):
             raise _Redraw("this hand cannot make the reservation it made")
     if replayed.phase == st.RESERVING:
         return state

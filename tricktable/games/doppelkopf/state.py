@@ -277,9 +277,12 @@ class DoppelkopfState(DealState):
     def clone(self) -> "DoppelkopfState":
         twin = object.__new__(DoppelkopfState)
         twin.__dict__.update(self.__dict__)
-        for name in ("hands", "counts", "reservations", "team", "declined", "levels", "closed", "queens_played",
-                     "trick", "tricks", "won_points", "won_tricks", "_history", "_actors"):
-            setattr(twin, name, list(getattr(self, name)))
+        # Every list a deal changes, copied one by one (search clones a state per rollout).
+        twin.hands, twin.counts, twin.reservations = self.hands[:], self.counts[:], self.reservations[:]
+        twin.team, twin.declined, twin.levels, twin.closed = self.team[:], self.declined[:], self.levels[:], self.closed[:]
+        twin.queens_played, twin.trick, twin.tricks = self.queens_played[:], self.trick[:], self.tricks[:]
+        twin.won_points, twin.won_tricks = self.won_points[:], self.won_tricks[:]
+        twin._history, twin._actors = self._history[:], self._actors[:]
         twin._out_of_turn = dict(self._out_of_turn)
         return twin
 
@@ -596,12 +599,13 @@ class DoppelkopfState(DealState):
         if self.lone:
             return extras
         team = self.team
+        foxes = self.pigs < 0  # a pig is no fox (house rules): with pigs held, both ♦A are pigs
         for number, (leader, cards, winner, points) in enumerate(self.tricks, start=1):
             side = team[winner]
-            for index, c in enumerate(cards):
-                # A pig is no fox (house rules): with pigs held, both ♦A are pigs.
-                if c == AD and team[(leader + index) & 3] != side and self.pigs < 0:
-                    extras[side].append(("fox", f"Fox (A♦) caught in trick {number}"))
+            if foxes and AD in cards:
+                for index, c in enumerate(cards):
+                    if c == AD and team[(leader + index) & 3] != side:
+                        extras[side].append(("fox", f"Fox (A♦) caught in trick {number}"))
             if points >= 40:
                 extras[side].append(("doppelkopf", f"Doppelkopf: trick {number} worth {points}"))
             if number == self.tricks_total:
@@ -618,10 +622,10 @@ class DoppelkopfState(DealState):
             if c == JC and self.team[(leader + index) & 3] != side:
                 out.append(("karlchen_caught", "Opposing Karlchen (J♣) caught in the last trick"))
 
-    def score(self) -> None:
+    def score(self, facts: DealFacts | None = None) -> None:
         """Settle the finished card play (a fast playout that played the cards on its own
-        data fills in the tricks and calls this once)."""
-        facts = self.facts()
+        data fills in the tricks and calls this once, with the ``facts`` it read)."""
+        facts = facts if facts is not None else self.facts()
         self.settlement = settle_ddv(facts) if self.options["ddv_scoring"] else settle(facts)
         winner = self.settlement.winner
         self.outcome = "nobody_won" if winner is None else f"{TEAM_NAMES[winner]}_won"

@@ -115,51 +115,75 @@ def _voids(obs: EuchreObservation, trump: int) -> list[int]:
     return barred
 
 
+class _Places:
+    """The hidden places of one observation and what each may hold: the same for
+    every world sampled for it, so worked out once (``_places``)."""
+
+    def __init__(self, obs: EuchreObservation):
+        me, dealer, up = obs.seat, obs.dealer, obs.up_card
+        trump = obs.trump if obs.trump is not None else NO_TRUMP
+        played: list[list[int]] = [[], [], [], []]
+        for plays in [t.cards for t in obs.tricks] + [obs.trick]:
+            for seat, c in plays:
+                played[seat].append(c)
+        self.played = played
+        self.mine = list(obs.hand)
+        self.dealer_took_up = dealer_took_up = obs.up_card_status is UpCard.PICKED_UP
+        self.my_discard = my_discard = obs.discard
+        self.unknown_discard = unknown_discard = dealer_took_up and my_discard is None and any(
+            t == HIDDEN_DISCARD_TEXT for _, t in obs.actions)
+        seen = set(self.mine) | {up} | {c for cards in played for c in cards}
+        if my_discard is not None:
+            seen.add(my_discard)
+        self.unseen = unseen = [c for c in DECK if c not in seen]
+        self.others = others = [s for s in range(4) if s != me]
+        barred = _voids(obs, trump)
+        self.capacities = capacities = [obs.hand_sizes[s] for s in others] + [3]
+        self.allowed = allowed = [DECK_MASK & ~barred[s] for s in others] + [DECK_MASK]
+        up_in_hiding = dealer_took_up and dealer != me and up not in played[dealer]
+        if unknown_discard:
+            capacities.append(1)
+            allowed.append(DECK_MASK)
+        if up_in_hiding:
+            # The up-card is in the dealer's hand or was his discard: nowhere else.
+            unseen.append(up)
+            up_bit = 1 << up
+            for index, seat in enumerate(others):
+                if seat != dealer:
+                    allowed[index] &= ~up_bit
+            allowed[len(others)] &= ~up_bit
+
+
+_PLACES: list[tuple[EuchreObservation, _Places] | None] = [None]
+"""The observation last sampled for and its ``_Places`` (one entry, as ``_TEMPLATE``)."""
+
+
+def _places(obs: EuchreObservation) -> _Places:
+    cached = _PLACES[0]
+    if cached is not None and cached[0] is obs:
+        return cached[1]
+    places = _Places(obs)
+    _PLACES[0] = (obs, places)
+    return places
+
+
 def sample_world(spec: EuchreSpec, obs: EuchreObservation, rng: random.Random) -> EuchreState:
     """A full hand consistent with ``obs``: deal the unseen cards over the hidden
     places (others' hands, the kitty, the dealer's unknown discard), then replay
     the public actions on that deal."""
     me, dealer, up = obs.seat, obs.dealer, obs.up_card
-    trump = obs.trump if obs.trump is not None else NO_TRUMP
-    played: list[list[int]] = [[], [], [], []]
-    for plays in [t.cards for t in obs.tricks] + [obs.trick]:
-        for seat, c in plays:
-            played[seat].append(c)
-    mine = list(obs.hand)
-    dealer_took_up = obs.up_card_status is UpCard.PICKED_UP
-    my_discard = obs.discard
-    unknown_discard = dealer_took_up and my_discard is None and any(t == HIDDEN_DISCARD_TEXT for _, t in obs.actions)
-
-    seen = set(mine) | {up} | {c for cards in played for c in cards}
-    if my_discard is not None:
-        seen.add(my_discard)
-    unseen = [c for c in DECK if c not in seen]
-    others = [s for s in range(4) if s != me]
-    barred = _voids(obs, trump)
-    capacities = [obs.hand_sizes[s] for s in others] + [3]
-    allowed = [DECK_MASK & ~barred[s] for s in others] + [DECK_MASK]
-    up_in_hiding = dealer_took_up and dealer != me and up not in played[dealer]
-    if unknown_discard:
-        capacities.append(1)
-        allowed.append(DECK_MASK)
-    if up_in_hiding:
-        # The up-card is in the dealer's hand or was his discard: nowhere else.
-        unseen.append(up)
-        up_bit = 1 << up
-        for index, seat in enumerate(others):
-            if seat != dealer:
-                allowed[index] &= ~up_bit
-        allowed[len(others)] &= ~up_bit
-    placed = assign_cards(rng, unseen, capacities, allowed)
+    places = _places(obs)
+    others, played = places.others, places.played
+    placed = assign_cards(rng, places.unseen, places.capacities, places.allowed)
 
     held = {seat: placed[i] for i, seat in enumerate(others)}
-    held[me] = mine
+    held[me] = places.mine
     kitty = placed[len(others)]
-    discard = placed[-1][0] if unknown_discard else my_discard
+    discard = placed[-1][0] if places.unknown_discard else places.my_discard
     hands = []
     for seat in range(4):
         cards = set(held[seat]) | set(played[seat])
-        if seat == dealer and dealer_took_up:
+        if seat == dealer and places.dealer_took_up:
             if discard is not None:
                 cards.add(discard)
             cards.discard(up)
@@ -177,11 +201,21 @@ def sample_world(spec: EuchreSpec, obs: EuchreObservation, rng: random.Random) -
             state.apply(DISCARD + discard)
         else:
             state.apply(state.parse_action(text))
-    _TEMPLATE[0] = (obs, state.clone())
+    _TEMPLATE[0] = (obs, _Template(state.clone()))
     return state
 
 
-_TEMPLATE: list[tuple[EuchreObservation, EuchreState] | None] = [None]
+class _Template:
+    """A replayed world and what every world on another deal shares with it: the
+    cards played (a mask) and where the dealer's discard stands in the history."""
+
+    def __init__(self, replayed: EuchreState):
+        self.replayed = replayed
+        self.gone = mask_of([c for _, cards, _ in replayed.tricks for c in cards] + replayed.trick)
+        self.discards = [i for i, action in enumerate(replayed._history) if DISCARD <= action < DISCARD + 52]
+
+
+_TEMPLATE: list[tuple[EuchreObservation, _Template] | None] = [None]
 """The observation last sampled for and its first world, replayed.  Replaying the
 public actions writes only public facts (bids, trump, who sits out, tricks, whose
 turn); of the hidden cards it takes the played ones out of the hands, the up-card
@@ -191,13 +225,13 @@ replay each.  One entry, read and replaced whole: searches in several threads on
 ever miss it."""
 
 
-def _on_deal(replayed: EuchreState, deal: Deal, discard: int | None) -> EuchreState:
-    """``replayed`` (the public actions replayed on another deal of the same
-    observation) as the same replay on ``deal``, whose dealer discarded
-    ``discard`` (if he has), would leave it."""
+def _on_deal(template: _Template, deal: Deal, discard: int | None) -> EuchreState:
+    """The template's world (the public actions replayed on another deal of the same
+    observation) as the same replay on ``deal``, whose dealer discarded ``discard``
+    (if he has), would leave it."""
+    replayed = template.replayed
     state = replayed.clone()
     state.deal = deal
-    gone = mask_of([c for _, cards, _ in replayed.tricks for c in cards] + replayed.trick)  # the cards played
     hands = [mask_of(hand) for hand in deal.hands]
     if replayed.picked_up:
         hands[deal.dealer] |= 1 << replayed.up_card
@@ -206,9 +240,9 @@ def _on_deal(replayed: EuchreState, deal: Deal, discard: int | None) -> EuchreSt
         hands[deal.dealer] &= ~(1 << discard)
         state.discard = discard
         history = state._history
-        for index, action in enumerate(history):
-            if DISCARD <= action < DISCARD + 52:
-                history[index] = DISCARD + discard
+        for index in template.discards:
+            history[index] = DISCARD + discard
+    gone = template.gone
     state.hands = [hand & ~gone for hand in hands]
     return state
 
