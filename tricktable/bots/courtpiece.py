@@ -551,5 +551,5 @@ def search_game(obs: Observation) -> SearchGame:
     return replace(SEARCH, spec=get_spec(obs.game))
 
 
-def worlds_for(budget_ms: float, actions: int = 1) -> int:
+def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:
     return max(3, int(budget_ms * ROLLOUTS_PER_MS / max(1, actions)))

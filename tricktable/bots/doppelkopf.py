@@ -502,7 +502,10 @@ SEARCH = SearchGame(SPEC, heuristic_action, seat_value, weight=weight_for(heuris
 ROLLOUTS_PER_MS = 0.6
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout
 plays up to 48 cards), with margin (see docs/strength.md)."""
+ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 0.6
+"""The same without inference's weight (the ``search-noinfer`` bot, the normal level)."""
 
 
-def worlds_for(budget_ms: float, actions: int = 1) -> int:
-    return max(3, int(budget_ms * ROLLOUTS_PER_MS / max(1, actions)))
+def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:
+    rate = ROLLOUTS_PER_MS if inference else ROLLOUTS_PER_MS_WITHOUT_INFERENCE
+    return max(3, int(budget_ms * rate / max(1, actions)))

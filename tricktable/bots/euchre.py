@@ -559,5 +559,9 @@ WORLDS_PER_MS = 0.6
 margin for the decisions with the most legal actions (see docs/strength.md)."""
 
 
-def worlds_for(budget_ms: float, actions: int = 2) -> int:
-    return max(4, int(budget_ms * WORLDS_PER_MS))
+WORLDS_PER_MS_WITHOUT_INFERENCE = 0.6
+"""The same without inference's weight (the ``search-noinfer`` bot, the normal level)."""
+
+
+def worlds_for(budget_ms: float, actions: int = 2, inference: bool = True) -> int:
+    return max(4, int(budget_ms * (WORLDS_PER_MS if inference else WORLDS_PER_MS_WITHOUT_INFERENCE)))

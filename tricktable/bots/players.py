@@ -2,8 +2,9 @@
 
 Each game's bots live in their own module (named by its registry entry), which
 provides ``heuristic_text(obs)`` (the expert rules), ``SEARCH`` (a
-``SearchGame``) and ``worlds_for(budget_ms, actions)`` (how many sampled worlds
-the budget affords on a 2-core machine for that many candidate actions).  It may
+``SearchGame``) and ``worlds_for(budget_ms, actions, inference=True)`` (how many
+sampled worlds the budget affords on a 2-core machine for that many candidate
+actions, with or without weighing them by inference).  It may
 also provide ``search_game(obs)`` (when one module serves several games) and
 ``distinct_actions(obs)`` (the candidates worth trying: equivalent cards once).
 Every one of them gets the seat's ``Observation``.  The bots here only dispatch on ``obs.game``,
@@ -82,7 +83,7 @@ class SearchBot(Bot):
         actions = candidates(module, obs)
         if len(actions) == 1:
             return actions[0]
-        worlds = module.worlds_for(self.budget_ms, len(actions))
+        worlds = module.worlds_for(self.budget_ms, len(actions), inference=self.inference)
         game = search_game(module, obs)
         if not self.inference:
             game = replace(game, weight=None)

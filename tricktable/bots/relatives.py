@@ -368,6 +368,6 @@ SEARCH = SearchGame(_spec(), policy, team_value, weight=WEIGHT, rules=heuristic_
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 
-def worlds_for(budget_ms: float, actions: int = 1) -> int:
+def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:
     return max(3, int(budget_ms * ROLLOUTS_PER_MS / max(1, actions)))
 
