@@ -120,3 +120,39 @@ def test_search_never_produces_an_illegal_action(seed, steps):
 def test_rotation_arena_of_a_deterministic_bot_against_itself_is_zero():
     result = arena("doppelkopf", "heuristic", "heuristic", 4, "rotate")
     assert result["deals"] == 4 and result["mean_diff"] == 0
+
+
+def _poverty_deals(count: int):
+    """Deals of seeds where some seat may declare poverty, up to its exchange."""
+    from tricktable.games.doppelkopf import state as dks
+
+    options = SPEC.normalize_options({})
+    index = 0
+    while count:
+        index += 1
+        state = SPEC.new_deal(SPEC.deal_from_seed(f"poor/{index}", index % 4, options), options)
+        poor = next((s for s in range(4) if dks.POVERTY in state.reservation_options(s)), None)
+        if poor is None:
+            continue
+        while state.phase == dks.RESERVING:
+            state.apply(dks.POVERTY if state.to_move == poor else dks.HEALTHY)
+        count -= 1
+        yield state
+
+
+def test_the_rollout_policy_gives_and_returns_the_poverty_cards_as_the_rules_texts_do():
+    """doppelkopf.md, "Poverty": the rollout policy decides the exchange on the action
+    ints (``heuristic_action``); its choice is the rules' choice among the texts."""
+    from tricktable.games.doppelkopf import state as dks
+
+    exchanges = 0
+    for state in _poverty_deals(12):
+        while state.phase in (dks.GIVING, dks.OFFERING, dks.RETURNING):
+            legal = state.legal_actions()
+            if state.phase != dks.OFFERING and len(legal) > 1:
+                texts = [state.action_text(a) for a in legal]
+                rules = db.choose_text(state.situation(state.to_move), texts)
+                assert db.heuristic_action(state) == state.parse_action(rules)
+                exchanges += 1
+            state.apply(dks.ACCEPT if state.phase == dks.OFFERING else db.heuristic_action(state))
+    assert exchanges >= 12

@@ -30,6 +30,7 @@ plays both, and a rollout player knows no more than it would at the table.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Sequence
 
@@ -42,7 +43,7 @@ from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 from tricktable.games.doppelkopf import house
-from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, announcement_level
+from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, TRIPLE_CODES, announcement_level, triple_faces
 from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation, partners_of
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -62,7 +63,7 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP_ORDER,
 )
 from tricktable.games.doppelkopf.spec import SPEC
-from tricktable.games.doppelkopf.state import PLAYING, DoppelkopfState
+from tricktable.games.doppelkopf.state import GIVING, PLAYING, RETURNING, DoppelkopfState
 from tricktable.games.doppelkopf.views import known_teams, public_contract
 
 if TYPE_CHECKING:
@@ -206,10 +207,26 @@ def announcement(situation: Situation, legal: Sequence[str], bock: int = 1) -> s
 def triple_cost(text: str, table: int, giving: bool) -> tuple[float, ...]:
     """Giving: all trumps go anyway; give the fewest points.  Returning: keep
     trumps, return plain cards with the fewest points."""
-    faces = [parse_card(c) for c in text.split()[1:]]
+    return faces_cost([parse_card(c) for c in text.split()[1:]], table, giving)
+
+
+def faces_cost(faces: Sequence[int], table: int, giving: bool) -> tuple[float, ...]:
+    """``triple_cost`` of three faces."""
     trumps = sum(1 for f in faces if TRUMP_MASK[table] >> f & 1)
     points = sum(POINTS[f] for f in faces)
     return (points,) if giving else (trumps, points)
+
+
+@lru_cache(maxsize=None)
+def _giving_cost(code: int) -> tuple[float, ...]:
+    """``faces_cost`` of the three faces of a ``triple_code``, given (a few thousand codes)."""
+    return faces_cost(triple_faces(code), NORMAL, True)
+
+
+@lru_cache(maxsize=None)
+def _returning_cost(code: int) -> tuple[float, ...]:
+    """``faces_cost`` of the three faces of a ``triple_code``, returned."""
+    return faces_cost(triple_faces(code), NORMAL, False)
 
 
 def choose_text(situation: Situation, legal: Sequence[str], bock: int = 1) -> str:
@@ -247,6 +264,11 @@ def heuristic_action(state: GameState) -> int:
     legal = world.legal_actions()
     if len(legal) == 1:
         return legal[0]
+    if world.phase in (GIVING, RETURNING):
+        # The rules' choice among the texts (``choose_text``), on the action ints: the same
+        # order and costs, without a text for each of a taker's 455 returns.
+        cost = _giving_cost if world.phase == GIVING else _returning_cost
+        return min(legal, key=lambda action: cost(action % TRIPLE_CODES))
     situation = world.situation(world.to_move)
     if situation.phase == Phase.PLAYING and legal[0] < 52:
         return choose_card(situation, list(legal))

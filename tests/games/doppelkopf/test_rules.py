@@ -476,3 +476,28 @@ def test_illegal_action_leaves_state_unchanged(dk):
             state.apply(bad)
     assert (state.view(0), list(state.history)) == before
 
+
+
+def test_the_poverty_exchange_offers_every_three_cards_once():
+    """doppelkopf.md, "Poverty": the poor player gives three cards holding all his
+    trumps, the taker returns any three; each choice of faces is one action."""
+    from itertools import combinations
+
+    from tricktable.cards import cards_of
+    from tricktable.games.doppelkopf.actions import GIVE, RETURN, triple_code
+    from tricktable.games.doppelkopf.rules import TRUMP_MASK
+
+    options = SPEC.normalize_options({})
+    poor = 0
+    for index in range(300):
+        state = SPEC.new_deal(SPEC.deal_from_seed(f"triples/{index}", 0, options), options)
+        faces = [c % 64 for c in cards_of(state.hands[state.turn])]
+        trumps = sum(TRUMP_MASK[NORMAL] >> f & 1 for f in faces)
+        giving = {triple_code(combo) for combo in combinations(faces, 3)
+                  if sum(TRUMP_MASK[NORMAL] >> f & 1 for f in combo) == trumps}
+        assert state._give_options() == [GIVE + code for code in sorted(giving)]
+        poor += trumps <= 3
+        if index < 20:
+            every = {triple_code(combo) for combo in combinations(faces, 3)}
+            assert state._return_options() == [RETURN + code for code in sorted(every)]
+    assert poor >= 5  # hands that may give

@@ -387,20 +387,18 @@ class DoppelkopfState(DealState):
 
     # -- poverty -----------------------------------------------------------------
     def _give_options(self) -> list[int]:
-        seat = self.turn
-        ids = cards_of(self.hands[seat])
+        """Three cards holding every trump of the poor hand: its trumps and plain cards to make three."""
         trumps = TRUMP_MASK[NORMAL]
-        need = self._trump_count(seat, NORMAL)
-        codes = {
-            triple_code([face(c) for c in combo])
-            for combo in combinations(ids, 3)
-            if sum(trumps >> face(c) & 1 for c in combo) == need
-        }
+        faces = [face(c) for c in cards_of(self.hands[self.turn])]
+        held = [f for f in faces if trumps >> f & 1]
+        if len(held) > 3:
+            return []
+        plain = sorted(f for f in faces if not trumps >> f & 1)
+        codes = {triple_code(held + list(rest)) for rest in combinations(plain, 3 - len(held))}
         return [GIVE + code for code in sorted(codes)]
 
     def _return_options(self) -> list[int]:
-        ids = cards_of(self.hands[self.turn])
-        return [RETURN + code for code in sorted({triple_code([face(c) for c in combo]) for combo in combinations(ids, 3)})]
+        return [RETURN + code for code in sorted(_triples(self.hands[self.turn]))]
 
     def _take_three(self, seat: int, code: int) -> tuple[int, ...]:
         """Remove three faces (a held copy of each) from a hand; their ids."""
@@ -664,6 +662,13 @@ class DoppelkopfState(DealState):
         from tricktable.games.doppelkopf.views import build_situation
 
         return build_situation(self, seat)
+
+
+def _triples(hand: int) -> set[int]:
+    """The ``triple_code`` of every three cards of a hand (id mask); the faces are
+    sorted first, so each triple is too (a search's rollouts ask at every exchange)."""
+    faces = sorted(face(c) for c in cards_of(hand))
+    return {(a << 12) | (b << 6) | c for a, b, c in combinations(faces, 3)}
 
 
 @lru_cache(maxsize=1024)
