@@ -494,10 +494,11 @@ def after_first_card(world: DealState) -> int:
     return first + 1 if first >= 0 else -1
 
 
-def card_disagreements(state: DealState, world: DealState, me: int, card_rules: Mapping[str, int]) -> list[int] | None:
+def card_disagreements(state: DealState, world: DealState, me: int, limit: int,
+                       card_rules: Mapping[str, int]) -> list[int] | None:
     """The history positions from ``state`` on at which another seat than ``me`` did not
     play the rules' card (``kernel.disagreements``, with the game's ``card_rules`` as
-    in its policy); None where the kernel does not model the position."""
+    in its policy; at most ``limit``); None where the kernel does not model the position."""
     assert isinstance(state, CourtPieceState)
     rules = modelled_rules(state)
     if rules < 0:
@@ -506,7 +507,8 @@ def card_disagreements(state: DealState, world: DealState, me: int, card_rules: 
     differ = kernel.disagreements(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured,
                                   state.pile, state.open_seat, state.open_card, state.trump_trick, state.down,
                                   state.trump_by, state.must_trump, state.trumps_from,
-                                  rules | card_rules.get(state.spec.name, 0), world.history[start:], REVEAL, me)
+                                  rules | card_rules.get(state.spec.name, 0), world.history[start:], REVEAL, me,
+                                  limit)
     return None if differ is None else [start + i for i in differ]
 
 

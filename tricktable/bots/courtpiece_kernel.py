@@ -619,12 +619,13 @@ def _note_trick(voids: list[int], leader: int, cards: list[int]) -> int:
 def disagreements(hands: list[int], trump: int, leader: int, trick: list[int],
                   tricks: list[tuple[int, tuple[int, ...], int]], captured: list[int], pile: int, open_seat: int,
                   open_card: int, trump_trick: int, down: int, hider: int, must_trump: bool, trumps_from: int,
-                  rules: int, actions: list[int], reveal: int, me: int) -> list[int] | None:
+                  rules: int, actions: list[int], reveal: int, me: int, limit: int) -> list[int] | None:
     """Replay ``actions`` (the cards played, and ``reveal``: the game's own code of
     asking to see trump) from a state given as ``play_deal``'s arguments, and return
     the indices of ``actions`` at which another seat than ``me`` did not take the
     rules' action (``decide`` there: exactly what ``bots.inference`` counts with the
-    rules policy; a forced card always agrees).  The replay stops at an action that is
+    rules policy; a forced card always agrees), at most ``limit`` of them (-1: all; the
+    caller's weight is at its floor with that many).  The replay stops at an action that is
     not legal there (the reference replay raises there); None for an action that is
     neither a card nor ``reveal`` (the caller replays those through the game)."""
     hands = list(hands)
@@ -657,6 +658,8 @@ def disagreements(hands: list[int], trump: int, leader: int, trick: list[int],
                              must_trump, rules)
             if choice != action:
                 differ.append(index)
+                if len(differ) == limit:
+                    return differ  # enough to bring the weight to its floor
         if action == REVEAL:
             if down < 0 or not (not hand or (played > 0 and not _ranks(hand, led))):
                 return differ  # not offered here: the reference replay stops

@@ -459,9 +459,9 @@ class _ReplayHost(_Host):
         return True
 
 
-def card_disagreements(state: DealState, world: DealState, me: int) -> list[int] | None:
+def card_disagreements(state: DealState, world: DealState, me: int, limit: int) -> list[int] | None:
     """The history positions from ``state`` (the first card) on at which another seat
-    than ``me`` did not take the rules' action (``kernel.disagreements``: the cards on
+    than ``me`` did not take the rules' action (at most ``limit``; ``kernel.disagreements``: the cards on
     face masks, the announcements, teams, pigs and marriage asked of ``state``, which
     the replay then leaves behind); None under options the kernel does not follow."""
     replay = doppelkopf_state(state)
@@ -473,7 +473,7 @@ def card_disagreements(state: DealState, world: DealState, me: int) -> list[int]
                                   replay.counts, replay.queens_played, replay.trick,
                                   replay.leader, replay.turn, len(replay.tricks), replay.led_suits,
                                   replay.tricks_total, pig_faces, bool(replay.options["second_heart_ten"]),
-                                  world.history[start:], world.actors[start:], ANNOUNCE_RE, me)
+                                  world.history[start:], world.actors[start:], ANNOUNCE_RE, me, limit)
     return None if differ is None else [start + i for i in differ]
 
 

@@ -360,16 +360,21 @@ class ReplayHost(Protocol):
 def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int], played_once: int,
                   played_both: int, counts: list[int], queens: list[int], trick: list[int], leader: int, turn: int,
                   tricks_done: int, led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool,
-                  actions: list[int], actors: list[int], re: int, me: int) -> list[int] | None:
+                  actions: list[int], actors: list[int], re: int, me: int, limit: int) -> list[int] | None:
     """Replay the history ``actions`` (by ``actors``: cards, and announcements in turn
     or out of turn) from a state given as ``play_out``'s arguments, and return the
     indices at which the seat to move, another than ``me``, with a choice (two cards,
     or a card and an announcement) did not take the rules' action: the announcement
     where the rules make it (Re/Kontra, no 90), else the rules' card (exactly what
-    ``bots.inference`` counts with the rules policy).  ``re`` is the game's action of
+    ``bots.inference`` counts with the rules policy), at most ``limit`` of them (-1:
+    all; the caller's weight is at its floor with that many).  ``re`` is the game's action of
     Re (Kontra, no 90, no 60, no 30 and schwarz are the next five).  ``counts`` and ``queens`` are
-    updated in place (the host reads them).  The replay stops at an action the game
-    would refuse; None for an action that is neither a card nor an announcement."""
+    updated in place (the host reads them, and the host's state follows the replay).
+    The replay stops at an action the game would refuse; None, with nothing changed,
+    if an action is neither a card nor an announcement."""
+    for action in actions:
+        if not 0 <= action < 52 and not re <= action <= re + 5:
+            return None  # before anything is written: the caller replays it all through the game
     suits, power, follow_masks = SUIT[table], POWER[table], FOLLOW[table]
     second_ten = second_heart_ten and suits[TH] == TRUMP
     once, both = list(once), list(both)
@@ -381,8 +386,6 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
     for index in range(len(actions)):
         action, seat = actions[index], actors[index]
         card = 0 <= action < 52
-        if not card and not re <= action <= re + 5:
-            return None
         hand_once, hand_both = once[turn], both[turn]
         playable = hand_once
         if trick_faces:
@@ -402,11 +405,15 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
                     turn, level, sorted(faces(hand_once) + faces(hand_both)), tables[turn], partners[turn])
                 if announces == card:
                     differ.append(index)
+                    if len(differ) == limit:
+                        return differ  # enough to bring the weight to its floor
                 elif card and playable & (playable - 1):
                     twice = played_both | hand_both | (played_once & hand_once)
                     if choose_card(turn, tables[turn], trick_seats, trick_faces, twice, led_suits, partners[turn],
                                    faces(playable)) != action:
                         differ.append(index)
+                        if len(differ) == limit:
+                            return differ  # enough to bring the weight to its floor
         if not card:
             if not host.apply_announcement(seat, turn, action):
                 return differ

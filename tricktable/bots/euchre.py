@@ -191,22 +191,42 @@ def card_points(trump: int, c: int) -> float:
     return TRUMP_POINTS[trump].get(c, 0.0)
 
 
+def _ladder_sums(trump: int) -> dict[int, float]:
+    """The trumps' points (``card_points``) of every set of trumps, keyed by its card
+    mask, added in the order of the card ids (the order ``hand_points`` always added
+    them in: the same float to the last bit)."""
+    ladder = TRUMP_LADDER[trump]
+    sums: dict[int, float] = {}
+    for subset in range(1 << len(ladder)):
+        held = sorted(c for i, c in enumerate(ladder) if subset >> i & 1)
+        sums[sum(1 << c for c in held)] = sum((card_points(trump, c) for c in held), 0.0)
+    return sums
+
+
+LADDER_SUMS = tuple(_ladder_sums(t) for t in SUITS)
+SUIT_ACES = tuple(1 << card(ACE, s) for s in SUITS)
+SUIT_KINGS = tuple(1 << card(KING, s) for s in SUITS)
+
+
 def hand_points(hand: int, trump: int) -> float:
-    """A hand's strength with ``trump`` (see the module docstring)."""
-    effective = EFFECTIVE_SUIT[trump]
-    cards = cards_of(hand)
-    points = sum(card_points(trump, c) for c in cards)
-    trumps = sum(1 for c in cards if effective[c] == trump)
+    """A hand's strength with ``trump`` (see the module docstring): the trumps'
+    points, then for each other suit in order a void (with two trumps or more), an
+    ace and a king guarded by it.  On masks and one table look-up: inference asks it
+    for every sampled world's bids (``tests/bots/test_euchre_bidding.py`` compares it
+    with the card-by-card sum on every hand)."""
+    suit_cards = SUIT_CARDS[trump]
+    trumps_held = hand & suit_cards[trump]
+    points = LADDER_SUMS[trump][trumps_held]
+    two_trumps = trumps_held & (trumps_held - 1) != 0
     for suit in SUITS:
         if suit == trump:
             continue
-        in_suit = [c for c in cards if effective[c] == suit]
-        if not in_suit and trumps >= 2:
+        in_suit = hand & suit_cards[suit]
+        if not in_suit and two_trumps:
             points += VOID_POINTS
-        ranks = {rank_of(c) for c in in_suit}
-        if ACE in ranks:
+        if in_suit & SUIT_ACES[suit]:
             points += OFF_ACE_POINTS
-            if KING in ranks:
+            if in_suit & SUIT_KINGS[suit]:
                 points += GUARDED_KING_POINTS
     return points
 
@@ -523,10 +543,10 @@ def _sparing_partner(obs: EuchreObservation) -> list[str]:
 
 
 # -- inference: the card play replayed in the kernel ------------------------------------
-def card_disagreements(state: DealState, world: DealState, me: int) -> list[int] | None:
+def card_disagreements(state: DealState, world: DealState, me: int, limit: int) -> list[int] | None:
     """The history positions from ``state`` (the first lead) on at which another seat
-    than ``me`` did not play the rules' card (``kernel.disagreements``); None under
-    options the kernel does not follow."""
+    than ``me`` did not play the rules' card (``kernel.disagreements``; at most
+    ``limit``); None under options the kernel does not follow."""
     assert isinstance(state, EuchreState)
     if (state.phase != PLAYING or state.tricks or state.trick
             or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
@@ -535,7 +555,7 @@ def card_disagreements(state: DealState, world: DealState, me: int) -> list[int]
     dealer_only = 1 << state.discard if state.discard >= 0 else 0
     start = len(state.history)
     differ = kernel.disagreements(state.trump, state.maker, state.out, state.dealer, state.hands, public, dealer_only,
-                                  state.turn, world.history[start:], me, NEXT_ACTIVE[state.out])
+                                  state.turn, world.history[start:], me, NEXT_ACTIVE[state.out], limit)
     return None if differ is None else [start + i for i in differ]
 
 

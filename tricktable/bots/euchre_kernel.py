@@ -362,12 +362,13 @@ def _play(hands: list[int], turn: int, need: int, left: int, played: int, led: i
 
 # -- inference: the card play of a sampled world, replayed on masks ------------------
 def disagreements(trump: int, maker: int, out: int, dealer: int, hands: list[int], public: int, dealer_only: int,
-                  turn: int, actions: list[int], me: int, following: Sequence[int]) -> list[int] | None:
+                  turn: int, actions: list[int], me: int, following: Sequence[int], limit: int) -> list[int] | None:
     """Replay ``actions`` (the cards played, from the first lead; ``play_out``'s
     arguments at that point) and return the indices of ``actions`` at which another
     seat than ``me`` with more than one playable card did not play the rules' card
     (``choose_card`` on what it saw: exactly what ``bots.inference`` counts with the
-    rules policy).  The replay stops at a card that is not playable there (the
+    rules policy), at most ``limit`` of them (-1: all; the caller's weight is at its
+    floor with that many).  The replay stops at a card that is not playable there (the
     reference replay raises there); None for an action that is not a card."""
     effective, suit_cards = EFFECTIVE[trump], SUIT_CARDS[trump]
     active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
@@ -390,6 +391,8 @@ def disagreements(trump: int, maker: int, out: int, dealer: int, hands: list[int
             if choose_card(trump, turn, hand, seen, voids, maker, out, trick_seats, trick_cards,
                            cards(playable)) != c:
                 differ.append(index)
+                if len(differ) == limit:
+                    return differ  # enough to bring the weight to its floor
         hands[turn] = hand & ~(1 << c)
         public |= 1 << c
         if trick_cards and effective[c] != led:

@@ -62,6 +62,19 @@ class Evidence:
     def floor(self, text: str) -> float:
         return self.card_floor if text.startswith(self.card_prefixes) else self.bid_floor
 
+    def to_floor(self, weight: float) -> int:
+        """How many more disagreements, of any kind, bring ``weight`` to ``min_weight``
+        (each factor is at most the larger floor, and a smaller factor never gives a
+        larger float product); -1 when none need to (floors of 1 or more, no minimum)."""
+        floor = max(self.bid_floor, self.card_floor)
+        if floor >= 1 or self.min_weight <= 0:
+            return -1
+        count = 0
+        while weight > self.min_weight:
+            weight *= floor
+            count += 1
+        return count
+
 
 DEFAULT = Evidence()
 
@@ -111,11 +124,13 @@ class CardReplay:
     play; earlier actions go through the reference replay), -1 where it models none
     of the world.  ``disagreements(state, world, me)``: ``state`` is the replay at that
     position; the history positions from there at which another seat than ``me``
-    did not take the action the rules policy gives there, in order; None where the
-    kernel does not model the position (the reference replay goes on)."""
+    did not take the action the rules policy gives there, in order, the first
+    ``limit`` of them (-1: all; the weight is at its floor with that many: the rest of
+    the replay is not needed); None where the kernel does not model the position
+    (the reference replay goes on)."""
 
     start: Callable[[DealState], int]
-    disagreements: Callable[[DealState, DealState, int], "list[int] | None"]
+    disagreements: Callable[[DealState, DealState, int, int], "list[int] | None"]
 
 
 CARD_ACTIONS = 52
@@ -195,7 +210,7 @@ def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = D
         if cards is not None and 0 <= start < end:
             if weight.decisions(_replay(state, world, me, start), policy, faces_down, factors):
                 return weight.value
-            differ = cards.disagreements(state, world, me)
+            differ = cards.disagreements(state, world, me, evidence.to_floor(weight.value))
             if differ is not None:
                 weight.disagreements(differ)
                 return weight.value
