@@ -203,3 +203,39 @@ def test_a_room_whose_computer_players_do_not_run_takes_no_lease_with_the_person
         raise AssertionError("the person never came to move")
     finally:
         store.close()
+
+
+def test_a_finished_game_leaves_the_cache_and_its_last_steps_are_told_without_a_replay(sqlite_url, monkeypatch):
+    """The cache holds the games being played (memory stays flat however many
+    have been played); a stream on another process that sees a game end is
+    told its last steps from the cached state before them, with no replay."""
+    store = Store(sqlite_url)
+    try:
+        room = Room(store)
+        game_id = room.new_game("euchre", {}, seed="finish")["id"]
+        here = Room(store)  # the other process, with a stream on the game
+        elsewhere = room.referee
+        while True:  # play until a few actions before the end, seen by ``here`` at each step
+            position = elsewhere.load(game_id)
+            assert position is not None
+            probe = position.state.clone()
+            for _ in range(3):
+                if not probe.is_terminal():
+                    probe.apply(probe.legal_actions()[0])
+            if probe.is_terminal():
+                break
+            elsewhere.play(position, *random_action(position.state))
+        seen = here.referee.load(game_id)
+        assert seen is not None
+        while not position.state.is_terminal():
+            position, _step = elsewhere.play(position, position.state.to_move,
+                                             position.state.action_text(position.state.legal_actions()[0]))
+        assert elsewhere.cache.at(game_id, position.row.version) is None  # finished: let go
+        replays = counted_replays(monkeypatch)
+        events = here.catch_up(game_id, seen.row.version)
+        assert replays == []
+        assert [event.version for event in events] == list(range(seen.row.version + 1, position.row.version + 1))
+        assert events[-1].data["view"] == replay(position.row.record).view(HUMAN)
+        assert here.referee.cache.at(game_id, position.row.version) is None
+    finally:
+        store.close()

@@ -33,6 +33,7 @@ from tricktable.games import ENTRIES, GAMES, entry
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.server.errors import HTTP_STATUS, status_for
 from tricktable.server.fairness import CLIENT_SEED_PATTERN, NONCE_PATTERN
+from tricktable.server.fastpath import FastActions
 from tricktable.server.guards import identity, known_identity, limit, responses
 from tricktable.server.identity import Identities, Identity, IdentityRefused
 from tricktable.server.limits import BodyLimit, Limits, RateLimiter, TooMany
@@ -212,6 +213,10 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.state.limiter = RateLimiter()
     app.state.identities = Identities(store, room.secret, app.state.limiter, app.state.limits)
     app.add_middleware(CompressExceptStreams)
+    # The person's action, answered without FastAPI's machinery (fastpath.py);
+    # inside the body limit and the security headers, outside the gzip wrapper.
+    app.add_middleware(FastActions, room=room, identities=app.state.identities, limiter=app.state.limiter,
+                       limits=app.state.limits)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
 
@@ -293,7 +298,9 @@ def _routes(app: FastAPI, room: Room) -> None:
         """Commits the person's action and answers at once (``thinking``: the
         computer player who moves next); the computer players' actions follow
         on ``/events``.  They start once the answer has been sent (a background
-        task), so their thinking never delays it."""
+        task), so their thinking never delays it.  (A well-formed action is
+        answered the same way by ``fastpath.FastActions`` before it gets here;
+        this route answers every other body and documents the endpoint.)"""
         limit(request, "actions", known_identity(request))
         answer = room.act_event(game_id, body.version, body.action)
         later.add_task(room.resume, game_id)

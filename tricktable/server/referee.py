@@ -28,11 +28,12 @@ DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200
 """A stream resuming further back than this many versions gets the whole state."""
 STATE_CACHE_GAMES = 256
-"""Games whose state a server process keeps (each with the person's view and
-the match's kept facts): several times the games being played on one
-process at once at the load benchmark's 40 people; a game that fell out is
-replayed from its record once on its next load.  (1024 let each server
-process grow by 10 MB and more through a 12-minute soak.)"""
+"""Unfinished games whose state a server process keeps (each with the
+person's view and the match's kept facts): several times the games being
+played on one process at once at the load benchmark's 40 people; a game that
+fell out is replayed from its record once on its next load.  (1024 games,
+finished ones too, let each server process grow by 10 MB and more through a
+12-minute soak.)"""
 OUT_OF_TURN_ENTRY = re.compile(r"^(\d+): (.*)$")
 Holder = tuple[str, float]
 """Who holds a game's computer-player turn, and for how many seconds a commit renews it."""
@@ -93,6 +94,13 @@ class StateCache:
         return (found[1].clone(), found[2]) if found and found[0] == version else None
 
     def put(self, row: GameRow, state: GameState, view: dict[str, Any] | None = None) -> None:
+        """Keep the game at ``row.version``; a finished game is let go instead
+        (it is rarely read again: its last step told the person everything),
+        so the cache holds the games being played, not every game played."""
+        if state.is_terminal():
+            with self._lock:
+                self._items.pop(row.id, None)
+            return
         with self._lock:
             self._items[row.id] = (row.version, state.clone(), view)
             self._items.move_to_end(row.id)

@@ -212,7 +212,8 @@ class Room:
             raise GameNotFound("no such game")
         # The history first: it starts from the cached state at ``version``, which ``take`` would move on.
         told = self.referee.history(row, version) if version != row.version else []
-        position = self.referee.cache.take(row)
+        # (the last version told is the stored one: no second look in the cache, which lets finished games go)
+        position = told[-1][1] if told else self.referee.cache.take(row)
         self._resume(position)
         events = []
         if told is None:
