@@ -16,6 +16,7 @@ winning trick, makers pull trump with the top trump, throw off the lowest loser.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -395,15 +396,18 @@ def solve(trump: int, out: int, maker: int, alone: bool, defended_alone: bool, h
     # Only the thresholds of the score table matter: 3 tricks, and all 5.  The
     # score is monotone in the makers' tricks, so these two answers give the value.
     final = won
+    bits = solver.bits(hands)
     if won < 3 and won + left >= 3:
-        final = 3 if solver.reach(hands, trick, turn, 3 - won, left) else won
+        final = 3 if solver.reach(bits, trick, turn, 3 - won, left) else won
     if 3 <= max(final, won) and won + left == 5 and (won >= 3 or final == 3):
-        final = 5 if solver.reach(hands, trick, turn, 5 - won, left) else max(final, 3)
+        final = 5 if solver.reach(bits, trick, turn, 5 - won, left) else max(final, 3)
     return deal_value(final, alone, defended_alone, makers, seat)
 
 
+@lru_cache(maxsize=None)
 def deal_value(makers_tricks: int, alone: bool, defended_alone: bool, makers: int, seat: int) -> float:
-    """``team_value`` of a finished deal from the makers' tricks (the game's score table)."""
+    """``team_value`` of a finished deal from the makers' tricks (the game's score table;
+    a few hundred arguments in all, kept)."""
     _, maker_points, defender_points = deal_score(makers_tricks, alone, defended_alone)
     return float(maker_points - defender_points if seat % 2 == makers else defender_points - maker_points)
 
@@ -419,9 +423,14 @@ class Solver:
         self.trump, self.out, self.makers = trump, out, makers
         self.next = list(NEXT_ACTIVE[out])
 
-    def reach(self, hands: Sequence[int], trick: Sequence[tuple[int, int]], turn: int, need: int, left: int) -> bool:
+    def bits(self, hands: Sequence[int]) -> list[int]:
+        """The hands (card ids) in the solver's numbering."""
+        numbering = self.cards.bits
+        return [kernel.solver_bits(hand, numbering) for hand in hands]
+
+    def reach(self, bits: list[int], trick: Sequence[tuple[int, int]], turn: int, need: int, left: int) -> bool:
+        """``bits``: the hands in the solver's numbering (``bits``)."""
         bit = self.cards.bit
-        bits = [kernel.solver_bits(hand, self.cards.bits) for hand in hands]
         if not trick:
             return kernel.reach(bits, turn, need, left, 0, -1, -1, -1, self.makers, self.out, self.next,
                                 self.cards.block_of)

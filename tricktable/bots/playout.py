@@ -26,9 +26,22 @@ def defaults_of(spec: GameSpec) -> Mapping[str, Any]:
 
 
 def models_options(spec: GameSpec, options: Mapping[str, Any], modelled: Collection[str]) -> bool:
-    """Whether a playout that models ``modelled`` (and every default) plays by ``options``."""
+    """Whether a playout that models ``modelled`` (and every default) plays by ``options``.
+    Every rollout asks, almost always about the one options dict a search's worlds share:
+    the last answer is kept with a copy of the options it was for (so a dict changed in
+    place is asked again)."""
+    last = _LAST_ANSWER[0]
+    if last is not None and last[0] is options and last[1] is modelled and last[2] is spec and last[3] == options:
+        return last[4]
     defaults = defaults_of(spec)
-    for name, value in options.items():  # a plain loop: every rollout and rollout decision asks
+    answer = True
+    for name, value in options.items():
         if name not in modelled and (name not in defaults or value != defaults[name]):
-            return False
-    return True
+            answer = False
+            break
+    _LAST_ANSWER[0] = (options, modelled, spec, dict(options), answer)
+    return answer
+
+
+_LAST_ANSWER: list[tuple[Mapping[str, Any], Collection[str], GameSpec, dict[str, Any], bool] | None] = [None]
+"""(options, modelled, spec, a copy of the options, the answer) of the last question."""
