@@ -248,12 +248,14 @@ def _sample(game: SearchGame, obs: Observation, rng: random.Random) -> GameState
 def _try_all(game: SearchGame, world: GameState, seat: int, actions: Sequence[str],
              deadline: float | None, codes: dict[str, int]) -> list[float] | None:
     """Each action's rollout value in one world; None once past ``deadline``.
-    ``codes`` caches the actions' parsed codes across the worlds of one search."""
+    ``codes`` caches the actions' parsed codes across the worlds of one search.
+    The last action is tried on the world itself (nobody reads it afterwards)."""
     values = []
-    for text in actions:
+    last = len(actions) - 1
+    for index, text in enumerate(actions):
         if deadline is not None and time.perf_counter() > deadline:
             return None
-        trial = world.clone()
+        trial = world.clone() if index < last else world
         code = codes.get(text)
         if code is None:
             code = codes[text] = trial.parse_action(text)
