@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tricktable.bots import relatives as rb
 from tricktable.bots.courtpiece import Table
-from tricktable.cards import parse_card, parse_cards
+from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
+from tricktable.games.courtpiece.actions import REVEAL
 from tricktable.games.courtpiece.rules import NO_TRUMP
 from tricktable.games.courtpiece.state import CourtPieceState
 
@@ -36,6 +38,22 @@ def legal_of(t: Table) -> list[int]:
         led = t.trick[0][1] // 13
         legal = [c for c in legal if c // 13 == led] or legal
     return legal
+
+
+def face_down(t: Table, hider: int, card: str = "") -> Table:
+    """``t`` while ``hider``'s card lies face down (trump hidden); ``card``: that card,
+    when ``t``'s seat is the hider and knows it."""
+    t.trump_hidden, t.trump_by, t.own_down = True, hider, parse_card(card) if card else -1
+    return t
+
+
+def decide(t: Table, game: str, legal: list[int] | None = None, reveal: bool = False) -> str:
+    """The relative's rules (``relatives.decide``: the kernel's card play) for ``t``'s
+    seat among ``legal`` (default: the cards it may play), with "reveal" offered when
+    ``reveal``: a card's text, or "reveal"."""
+    actions = list(legal_of(t) if legal is None else legal) + ([REVEAL] if reveal else [])
+    choice = rb.decide(t, actions, game)
+    return "reveal" if choice == REVEAL else card_text(choice)
 
 
 def new_state(game: str, hands: list[str], dealer: int = 0, **options: Any) -> CourtPieceState:

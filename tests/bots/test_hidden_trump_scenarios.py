@@ -11,7 +11,7 @@ from tricktable.bots import relatives as rb
 from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.games.courtpiece.rules import HEARTS, SPADES
 
-from .relatives_helpers import client_view, legal_of, new_state, play, table
+from .relatives_helpers import client_view, decide, face_down, new_state, play, table
 
 HANDS = [
     "5S 6S 7S 8S 9S 10S JS QS 10D JD QD KD AD",
@@ -53,44 +53,51 @@ def test_ask_for_the_reveal_when_trumping_wins_the_opponents_trick():
 
 def test_do_not_ask_for_the_reveal_when_the_partner_holds_the_trick():
     # Seat 0 plays third; his partner's (seat 2) AH is the boss: throw off, no reveal.
-    t = table(0, "5S 6S 10D JD", [(2, "AH"), (1, "2H")])
-    assert not rb.should_reveal(t, hider=3, known=4, mendikot=False, captured=[0, 0])
+    t = face_down(table(0, "5S 6S 10D JD", [(2, "AH"), (1, "2H")]), hider=3)
+    assert decide(t, "hidden-trump", reveal=True) != "reveal"
 
 
 def test_the_hiders_opponents_ask_only_for_a_trick_that_matters():
     """A reveal mostly helps the side that chose trump: seat 0 (hider 3's
     opponent) lets an ordinary trick go, but asks when it would give the callers
     their seventh trick."""
-    t = table(0, "5S 6S 10D JD", [(1, "AH")])
-    assert not rb.should_reveal(t, hider=3, known=4, mendikot=False, captured=[0, 0])
-    assert rb.should_reveal(t, hider=3, known=4, mendikot=False, captured=[3, 6])
-    assert rb.should_reveal(t, hider=1, known=4, mendikot=False, captured=[0, 0]) is False
-    assert rb.should_reveal(table(1, "5S 6S 10D", [(2, "AH")]), hider=3, known=4, mendikot=False,
-                            captured=[0, 0])  # the hider's partner: it is our suit, ask
+    t = face_down(table(0, "5S 6S 10D JD", [(1, "AH")]), hider=3)
+    assert decide(t, "hidden-trump", reveal=True) != "reveal"
+    t.captured = (3, 6)
+    assert decide(t, "hidden-trump", reveal=True) == "reveal"
+    t = face_down(table(0, "5S 6S 10D JD", [(1, "AH")]), hider=1)
+    assert decide(t, "hidden-trump", reveal=True) != "reveal"
+    t = face_down(table(1, "5S 6S 10D", [(2, "AH")]), hider=3)  # the hider's partner: it is our suit, ask
+    assert decide(t, "hidden-trump", reveal=True) == "reveal"
 
 
 def test_after_the_reveal_trump_high_when_an_opponent_after_has_shown_out():
-    # Seat 1 asked after seat 2's AH; seat 0 (next) has shown out of hearts.
+    # Seat 1 asked after seat 2's AH (so he must trump); seat 0 (next) has shown out of hearts.
     t = table(1, "2S 9S KS 3C", [(2, "AH")], trump=SPADES, voids={0: HEARTS})
-    assert card_text(rb.choose_relative(t, parse_cards("2S 9S KS"), SPADES, False, False, True)) == "KS"
+    t.after_reveal = True
+    assert decide(t, "hidden-trump", parse_cards("2S 9S KS")) == "KS"
     t = table(1, "2S 9S KS 3C", [(2, "AH")], trump=SPADES)
-    assert card_text(rb.choose_relative(t, parse_cards("2S 9S KS"), SPADES, False, False, True)) == "2S"
+    t.after_reveal = True
+    assert decide(t, "hidden-trump", parse_cards("2S 9S KS")) == "2S"
 
 
 def test_the_hider_keeps_the_cards_of_his_suit_when_throwing_off():
-    """Trump still hidden: seat 3 knows it is spades and throws off a diamond,
-    though 3S is his lowest card."""
-    t = table(3, "3S 4S 5D 9D", [(2, "AH"), (1, "2H"), (0, "3H")])
-    assert card_text(rb.choose_relative(t, legal_of(t), SPADES, True, False)) == "5D"
-    assert card_text(rb.choose_relative(t, legal_of(t), 4, True, False)) == "3S"  # not knowing it
+    """Trump still hidden, the partner's AH holds the trick (no reveal): seat 3
+    put 2S down, knows trump is spades and throws off a diamond, though 3S is his
+    lowest card; not knowing (his partner hid the card), he throws 3S."""
+    trick = [(2, "2H"), (1, "AH"), (0, "3H")]
+    t = face_down(table(3, "3S 4S 5D 9D", trick), hider=3, card="2S")
+    assert decide(t, "hidden-trump", reveal=True) == "5D"
+    t = face_down(table(3, "3S 4S 5D 9D", trick), hider=1)
+    assert decide(t, "hidden-trump", reveal=True) == "3S"
 
 
 def test_do_not_lead_a_boss_into_a_void_while_trump_is_hidden():
     # AC is a boss, but seat 2 has shown out of clubs: he could ask for trump and ruff it.
-    t = table(3, "AC 4D 7D", [], played="2C 3C", voids={2: 0})
-    assert card_text(rb.choose_relative(t, legal_of(t), 4, True, False)) != "AC"
-    t = table(3, "AC 4D 7D", [], played="2C 3C")
-    assert card_text(rb.choose_relative(t, legal_of(t), 4, True, False)) == "AC"
+    t = face_down(table(3, "AC 4D 7D", [], played="2C 3C", voids={2: 0}), hider=0)
+    assert decide(t, "hidden-trump") != "AC"
+    t = face_down(table(3, "AC 4D 7D", [], played="2C 3C"), hider=0)
+    assert decide(t, "hidden-trump") == "AC"
 
 
 def test_change_trump_to_a_much_longer_suit():

@@ -1,15 +1,15 @@
 """Mendikot bots: the tens (tricktable/bots/relatives.py), one decision per test."""
 
 from tricktable.bots import relatives as rb
-from tricktable.cards import card_text, parse_card, parse_cards
+from tricktable.cards import parse_card, parse_cards
 from tricktable.games.courtpiece.rules import CLUBS, SPADES
 
 from ..games.courtpiece.helpers import observation_of
-from .relatives_helpers import legal_of, table
+from .relatives_helpers import decide, face_down, table
 
 
-def choose(t, known=SPADES, hidden=False, mendikot=True):
-    return card_text(rb.choose_relative(t, legal_of(t), known, hidden, mendikot))
+def choose(t, mendikot=True):
+    return decide(t, "mendikot" if mendikot else "hidden-trump")
 
 
 def test_put_a_ten_on_the_partners_sure_winner():
@@ -50,9 +50,8 @@ def test_take_an_opponents_ten_with_a_sure_winner():
 
 
 def test_ruff_a_trick_that_holds_a_ten():
-    t = table(0, "2S 9S 3C", [(1, "10H")], trump=SPADES, voids={})
-    t.hand = sum(1 << c for c in parse_cards("2S 9S 3C"))
-    assert card_text(rb.choose_relative(t, parse_cards("2S 9S 3C"), SPADES, False, True)) == "2S"
+    t = table(0, "2S 9S 3C", [(1, "10H")], trump=SPADES)
+    assert choose(t) == "2S"
 
 
 def test_do_not_lead_an_unsafe_ten():
@@ -63,11 +62,11 @@ def test_do_not_lead_an_unsafe_ten():
 
 
 def test_the_hiders_opponent_asks_for_trump_to_save_a_ten():
-    t = table(0, "5S 6S 10D JD", [(1, "10C")])
-    assert rb.should_reveal(t, hider=3, known=4, mendikot=True, captured=[0, 0])
-    assert not rb.should_reveal(t, hider=3, known=4, mendikot=False, captured=[0, 0])
-    t = table(0, "5S 6S 10D JD", [(1, "9C")])
-    assert not rb.should_reveal(t, hider=3, known=4, mendikot=True, captured=[0, 0])
+    t = face_down(table(0, "5S 6S 10D JD", [(1, "10C")]), hider=3)
+    assert decide(t, "mendikot", reveal=True) == "reveal"
+    assert decide(t, "hidden-trump", reveal=True) != "reveal"
+    t = face_down(table(0, "5S 6S 10D JD", [(1, "9C")]), hider=3)
+    assert decide(t, "mendikot", reveal=True) != "reveal"
 
 
 def test_put_the_ten_of_trump_face_down():

@@ -74,9 +74,10 @@ def _count_kernel_calls(monkeypatch) -> list[int]:
 
     calls: list[int] = []
     play_deal = courtpiece.kernel.play_deal
+    kernel = courtpiece.kernel
     monkeypatch.setattr(courtpiece, "kernel", SimpleNamespace(
-        **{name: getattr(courtpiece.kernel, name) for name in dir(courtpiece.kernel) if name.isupper()},
-        play_deal=lambda *args: calls.append(1) or play_deal(*args), decide=courtpiece.kernel.decide))
+        **{name: getattr(kernel, name) for name in dir(kernel) if not name.startswith("_") and name != "play_deal"},
+        play_deal=lambda *args: calls.append(1) or play_deal(*args)))
     return calls
 
 
@@ -239,9 +240,10 @@ def test_euchre_playout_follows_a_lone_defender():
 
 @pytest.mark.parametrize("game", COURT_PIECE)
 def test_the_court_piece_policy_decides_in_the_kernel_as_on_the_table(game):
-    """``heuristic_action`` / ``relatives.policy`` (rollouts, inference) take the
-    kernel's card or reveal where it models the position: the same action as the
-    rules' ``decide`` on a table built from the state, at every step of real deals."""
+    """The kernel is the one copy of the card play, with two doors: the rollouts'
+    (``kernel_action`` on a state's lists, legality its own) and the rules bot's
+    (``decide`` on a ``Table`` of what the seat knows, the state's legal actions:
+    ``courtpiece.choose_card``). At every step of real deals they give the same action."""
     from tricktable.bots import courtpiece as cp
     from tricktable.bots import relatives
 
@@ -262,3 +264,33 @@ def test_the_court_piece_policy_decides_in_the_kernel_as_on_the_table(game):
                 compared += 1
             state.apply(module.policy(state) if module is relatives else cp.heuristic_action(state))
     assert compared >= 500
+
+
+@pytest.mark.parametrize("game", COURT_PIECE)
+def test_the_court_piece_kernel_plays_only_what_the_rules_allow(game):
+    """The kernel works out for itself what a seat may play (rollouts, inference), so
+    at every step of random deals its action must be one the game offers:
+    court-piece.md, "Rules shared by every Court Piece game" (follow the led suit if
+    you can); "Relatives", Hidden Trump and Mendikot (a player who cannot follow suit
+    may ask to see the face-down card, and must then play a trump if he has one) and
+    Be-Ranga (the first card of a player who cannot follow suit makes trump)."""
+    from tricktable.bots import courtpiece as cp
+    from tricktable.bots import relatives
+    from tricktable.games.courtpiece.actions import REVEAL
+
+    rules = relatives.KERNEL_CARD_RULES.get(game, 0)
+    rng = random.Random(game)
+    checked = reveals = ruffs = 0
+    for state in _positions(game, 120, 9):
+        while not state.is_terminal():
+            fast = cp.kernel_action(state, rules)
+            legal = state.legal_actions()
+            if fast >= 0:
+                assert fast in legal, (game, state.history, fast)
+                checked += 1
+                reveals += fast == REVEAL
+                ruffs += state.must_trump
+            state.apply(fast if fast >= 0 and rng.random() < 0.5 else rng.choice(list(cp.bot_legal(legal))))
+    assert checked >= 1000
+    if game in ("hidden-trump", "mendikot"):
+        assert reveals >= 10 and ruffs >= 10  # asked to see trump, then had to trump

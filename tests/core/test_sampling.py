@@ -56,3 +56,17 @@ def test_impossible_constraints_raise_every_time_after_possible_ones():
     assign_cards(random.Random(0), [0, 1], [1, 1], [0b11, 0b11])
     with pytest.raises(SamplingError):
         assign_cards(random.Random(0), [0, 1], [2, 1], [0b11, 0b11])
+
+
+def test_the_written_out_shuffle_draws_as_random_shuffle():
+    """``sampling.shuffle`` is ``random.shuffle`` without a method call per card: the same
+    order and the same generator state after it (so every sampled world stays the same)."""
+    from tricktable.core.sampling import shuffle
+
+    for seed in range(100):
+        for size in (0, 1, 2, 5, 13, 39, 52):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            mine, reference = list(range(size)), list(range(size))
+            shuffle(ours, mine)
+            theirs.shuffle(reference)
+            assert mine == reference and ours.random() == theirs.random()

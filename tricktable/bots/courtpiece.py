@@ -7,14 +7,17 @@ a clearly longer or stronger suit among his thirteen cards.
 
 Card play: second hand low, third hand high, the cheapest winning card last,
 never trump a partner's trick that holds, throw off the lowest card of the
-shortest plain suit.  In Double Sar the pile changes what a trick is worth
-(``trick_stake``): a player who won the last trick captures the pile with the
-next, so we fight hardest to complete our own pair and to break an opponent's
-streak, and do not overtake a partner who is about to capture.
+shortest plain suit.  In Double Sar the pile changes what a trick is worth: a
+player who won the last trick captures the pile with the next, so we fight
+hardest to complete our own pair and to break an opponent's streak, and do not
+overtake a partner who is about to capture.
 
 The rules (``decide``) decide from a ``Table`` built from the observation (the
 bot) or from a sampled world for the seat to move (rollouts), holding only that
-seat's knowledge.
+seat's knowledge.  Calling and changing trump are decided here; the card play is
+written once, in the kernel (``courtpiece_kernel``, compiled at install): the bot
+asks it on the table's masks (``choose_card``), the rollouts on a state's
+(``kernel_action``, ``playout``).
 """
 
 from __future__ import annotations
@@ -28,12 +31,12 @@ from tricktable.bots.base import note_trick, spare_partners_trick, strongest_pla
 from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
-from tricktable.cards import ACE, JACK, KING, QUEEN, card_text, mask_of, parse_card, rank_of
+from tricktable.cards import card_text, mask_of, parse_card
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameSpec, GameState
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, REVEAL, action_text, parse_action
 from tricktable.games.courtpiece.observation import CourtPieceObservation
-from tricktable.games.courtpiece.rules import DECK_MASK, NEXT, NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS
+from tricktable.games.courtpiece.rules import NEXT, NO_TRUMP, POWER, SUIT_OF, SUITS
 from tricktable.games.courtpiece.scoring import SevenTricks, Tens
 from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, PLAYING, CourtPieceState, cards_in
 from tricktable.games.courtpiece.tricks import Pile, SingleTricks
@@ -45,8 +48,6 @@ if TYPE_CHECKING:
 else:
     kernel = speedups.load("tricktable.bots.courtpiece_kernel")
 
-HONOUR_POINTS = {ACE: 3.0, KING: 2.0, QUEEN: 1.0, JACK: 0.5}
-LENGTH_POINTS = 3.0
 PASS_BELOW = 7.0
 CHANGE_MARGIN = 6.0
 
@@ -73,16 +74,6 @@ class Table:
     captured: tuple[int, int] = (0, 0)
     after_reveal: bool = False  # this seat just asked to see trump
     trump_trick: int = 0  # Be-Ranga: the trick that set trump
-
-    def unseen(self) -> int:
-        return DECK_MASK & ~self.gone & ~self.hand
-
-    def seats_after(self) -> list[int]:
-        seats, s = [], self.seat
-        for _ in range(3 - len(self.trick)):
-            s = NEXT[s]
-            seats.append(s)
-        return seats
 
 
 def _seated(leader: int, cards: Sequence[int]) -> list[tuple[int, int]]:
@@ -151,7 +142,7 @@ def table_from_observation(obs: CourtPieceObservation) -> Table:
                  obs.captured, bool(obs.actions) and obs.actions[-1] == (obs.seat, "reveal"), obs.trump_trick)
 
 
-# -- card play ---------------------------------------------------------------------
+# -- card play (in the kernel) --------------------------------------------------------
 def beats(trump: int, card: int, best: int) -> bool:
     if SUIT_OF[card] == SUIT_OF[best]:
         return POWER[trump][card] > POWER[trump][best]
@@ -161,123 +152,43 @@ def beats(trump: int, card: int, best: int) -> bool:
 # (seat, card) holding a trick so far: trick_winner(trump or table, trick)
 trick_winner = partial(strongest_play, beats)
 
-
-def is_boss(table: Table, card: int) -> bool:
-    suit = SUIT_OF[card]
-    higher = table.unseen() & SUIT_MASKS[suit] & ~((1 << (card + 1)) - 1)
-    return higher == 0
+UNSEEN_DOWN = 0
+"""``choose_card``'s stand-in for a card lying face down that this seat did not put
+there: the kernel only asks whether one lies down (what it is, only its hider knows)."""
 
 
-def is_safe(table: Table, card: int, after: Sequence[int]) -> bool:
-    """The trick won by ``card`` stays won: a boss, and no opponent still to play
-    is known to be void in its suit (while trumps are out)."""
-    if not is_boss(table, card):
-        return False
-    suit = SUIT_OF[card]
-    trump = table.trump
-    if trump == NO_TRUMP or suit == trump or not table.unseen() & SUIT_MASKS[trump]:
-        return True  # nobody can trump it
-    team = table.seat % 2
-    return not any(table.voids[s] >> suit & 1 for s in after if s % 2 != team)
-
-
-def trick_stake(table: Table, winner: int) -> float:
-    """What it is worth to our team that ``winner`` (of our team) takes this trick,
-    in tricks: 1 in Single Sar; in Double Sar the pile if it captures, else the
-    worth of breaking an opponent's streak or opening a pair."""
-    if table.pile < 0:
-        return 1.0
-    if table.tricks_played == TRICKS - 1 or table.open_seat == winner:
-        return table.pile + 1.0
-    if table.open_seat >= 0 and table.open_seat % 2 != table.seat % 2:
-        return (table.pile + 1.0) / 2  # breaking the streak saves the pile for now
-    return 0.5
-
-
-def lowest(trump: int, cards: Sequence[int]) -> int:
-    return min(cards, key=lambda c: POWER[trump][c])
-
-
-def throw_off(table: Table, cards: Sequence[int]) -> int:
-    """The lowest plain card, from the shortest plain suit, never a boss if avoidable."""
-    trump = table.trump
-    plain = [c for c in cards if SUIT_OF[c] != trump] or list(cards)
-
-    def cost(c: int) -> tuple[bool, int, int]:
-        return (is_boss(table, c), rank_of(c), (table.hand & SUIT_MASKS[SUIT_OF[c]]).bit_count())
-
-    return min(plain, key=cost)
-
-
-def choose_card(table: Table, legal: Sequence[int]) -> int:
-    if len(legal) == 1:
-        return legal[0]
-    return choose_follow(table, legal) if table.trick else choose_lead(table, legal)
-
-
-def choose_follow(table: Table, legal: Sequence[int]) -> int:
-    trump, power = table.trump, POWER[table.trump]
-    led = SUIT_OF[table.trick[0][1]]
-    following = SUIT_OF[legal[0]] == led
-    win_seat, win_card = trick_winner(trump, table.trick)
-    after = table.seats_after()
-    team = table.seat % 2
-    opponents_after = [s for s in after if s % 2 != team]
-    partner_wins = win_seat % 2 == team
-
-    def low() -> int:
-        return lowest(trump, legal) if following else throw_off(table, legal)
-
-    if partner_wins and (not opponents_after or is_safe(table, win_card, after)):
-        return low()  # never overtake or trump a partner's trick that holds
-    if partner_wins and table.open_seat == win_seat:
-        return low()  # the partner is about to capture the pile: leave it to him
-    winners = [c for c in legal if beats(trump, c, win_card)]
-    if not winners:
-        return low()
-    if not opponents_after:
-        return min(winners, key=lambda c: power[c])
-    sure = [c for c in winners if is_safe(table, c, after)]
-    if sure:
-        return min(sure, key=lambda c: power[c])
-    if partner_wins:
-        return low()  # do not overtake or trump the partner's trick on a guess
-    if following and len(table.trick) == 1 and trick_stake(table, table.seat) < 1:
-        return low()  # second hand low when little is at stake
-    return min(winners, key=lambda c: power[c]) if not following else max(winners, key=lambda c: power[c])
-
-
-def choose_lead(table: Table, legal: Sequence[int]) -> int:
-    trump, power = table.trump, POWER[table.trump]
-    trumps = [c for c in legal if SUIT_OF[c] == trump]
-    plain = [c for c in legal if SUIT_OF[c] != trump]
-    unseen = table.unseen()
-    trumps_out = (unseen & SUIT_MASKS[trump]).bit_count() if trump != NO_TRUMP else 0
-    team = table.seat % 2
-    opponents = [s for s in range(4) if s % 2 != team]
-    last_trick_ahead = table.pile >= 0 and table.tricks_played == TRICKS - 2
-    if trumps and trumps_out and len(trumps) >= trumps_out:
-        top = max(trumps, key=lambda c: power[c])
-        if is_boss(table, top) and not (last_trick_ahead and len(trumps) == 1):
-            return top  # draw the opponents' trumps while we hold the most
-    safe = [c for c in plain if is_boss(table, c)
-            and not (trumps_out and any(table.voids[s] >> SUIT_OF[c] & 1 for s in opponents))]
-    if safe:
-        return min(safe, key=lambda c: (-(unseen & SUIT_MASKS[SUIT_OF[c]]).bit_count(), power[c]))
-    if plain:
-        # Low from the longest plain suit keeps the short ones for trumping later.
-        return min(plain, key=lambda c: (-(table.hand & SUIT_MASKS[SUIT_OF[c]]).bit_count(), power[c]))
-    return lowest(trump, trumps)
+def choose_card(table: Table, legal: Sequence[int], card_rules: int = 0) -> int:
+    """The rules' card (or ``REVEAL``, where ``legal`` offers it) for the table's seat:
+    the kernel's card play (``courtpiece_kernel.choose_action``, the one copy of the
+    family's card rules, the rollouts' too) on the table's masks, with ``card_rules``
+    (the relatives' kernel bits: Be-Ranga's and Mendikot's card play)."""
+    cards, may_reveal = 0, False
+    for action in legal:
+        if action < 52:
+            cards |= 1 << action
+        elif action == REVEAL:
+            may_reveal = True
+    trick = table.trick
+    down = table.own_down if table.own_down >= 0 else (UNSEEN_DOWN if table.trump_hidden else -1)
+    action = kernel.choose_action(table.seat, table.hand, cards, may_reveal, table.trump,
+                                  trick[0][0] if trick else table.seat, [c for _, c in trick], table.gone,
+                                  list(table.voids), table.pile, table.open_seat, table.tricks_played,
+                                  table.trump_trick, list(table.captured), down, table.trump_by, table.after_reveal,
+                                  card_rules)
+    return REVEAL if action == kernel.REVEAL else action
 
 
 # -- calling -------------------------------------------------------------------------
 def suit_points(cards: Sequence[int], suit: int) -> float:
-    in_suit = [c for c in cards if SUIT_OF[c] == suit]
-    return LENGTH_POINTS * len(in_suit) + sum(HONOUR_POINTS.get(rank_of(c), 0.0) for c in in_suit)
+    """A suit's worth as trump: 3 points a card, ace 3, king 2, queen 1, jack 0.5
+    (``courtpiece_kernel.twice_suit_points``, which Be-Ranga's trump setting shares)."""
+    return kernel.twice_suit_points(mask_of(cards), suit) / 2
 
 
 def best_suit(cards: Sequence[int]) -> tuple[int, float]:
-    return max(((s, suit_points(cards, s)) for s in SUITS), key=lambda item: item[1])
+    """The suit worth most as trump (the first on a tie) and its points."""
+    hand = mask_of(cards)
+    return max(((s, kernel.twice_suit_points(hand, s) / 2) for s in SUITS), key=lambda item: item[1])
 
 
 def call_action(cards: Sequence[int], may_pass: bool) -> int:
@@ -302,7 +213,7 @@ def decide(table: Table, legal: Sequence[int]) -> int:
         change = change_choice(cards_in(table.hand), table.trump)
         if change is not None:
             return CHANGE + change
-    return choose_card(table, [a for a in legal if a < 52])
+    return choose_card(table, legal)
 
 
 def heuristic_action(state: GameState) -> int:
@@ -390,11 +301,12 @@ def playout(state: GameState, seat: int, card_rules: int) -> float | None:
     rules' card choice on masks, with ``card_rules``, the game's own card rules as
     kernel bits), then score with the game's own scoring on the tricks (and tens)
     each team counts.  The state keeps only that result (captured tricks, tens,
-    outcome, points), not the cards.  None at the first lead (change trump, new
-    cards), for a variant the kernel does not model or under options it does not
-    follow: the rollout then goes on through ``GameState.apply``."""
+    outcome, points), not the cards.  None while trump is called, at the first lead
+    while a change of trump is on offer (the rules decide it in Python), for a
+    variant the kernel does not model or under options it does not follow: the
+    rollout then goes on through ``GameState.apply``."""
     assert isinstance(state, CourtPieceState)
-    rules = modelled_rules(state)
+    rules = _rules_for_cards(state)
     if rules < 0:
         return None
     kernel.play_deal(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured, state.tens,
@@ -477,7 +389,7 @@ def _variant_rules(variant: Variant) -> int:
 def kernel_action(state: CourtPieceState, card_rules: int) -> int:
     """The rules' card (or reveal) for the seat to move, from the kernel with
     ``card_rules`` (as ``playout``); -1 where the kernel does not model the position."""
-    rules = modelled_rules(state)
+    rules = _rules_for_cards(state)
     if rules < 0:
         return -1
     action = kernel.decide(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured,
@@ -513,11 +425,22 @@ def card_disagreements(state: DealState, world: DealState, me: int, limit: int,
 
 
 def modelled_rules(state: CourtPieceState) -> int:
-    """``kernel_rules`` where the kernel models the position (as ``playout`` and
-    ``kernel_action`` decide: from the first trick's second card on, options it follows), else -1."""
+    """``kernel_rules`` from the first trick's second card on (where inference's replay
+    in the kernel starts; ``playout`` and ``kernel_action`` take the first lead too when
+    no change of trump is on offer), under options it follows; else -1."""
     if state.phase != PLAYING or not (state.tricks or state.trick):
         return -1
     return kernel_rules(state)
+
+
+def _rules_for_cards(state: CourtPieceState) -> int:
+    """``modelled_rules``, and at the first lead too when the rules have only a card to
+    choose: no change of trump on offer (new cards may be: the bots never ask)."""
+    if state.phase == PLAYING and not (state.tricks or state.trick):
+        if any(action >= 52 and action != NEW_CARDS for action in state.legal_actions()):
+            return -1
+        return kernel_rules(state)
+    return modelled_rules(state)
 
 
 def card_replay(card_rules: Mapping[str, int]) -> CardReplay:

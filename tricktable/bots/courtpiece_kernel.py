@@ -1,22 +1,28 @@
-"""The Court Piece playout kernel: the card play of a rollout on plain ints.
+"""The Court Piece card play on plain ints: the rules bot's and the rollouts' one copy.
 
-``play_out`` finishes the card play of any Court Piece deal from the first
-trick's second card on with the rules' card choice (``choose_lead`` and
-``choose_follow`` in ``courtpiece.py``; the relatives' reveal, hidden-trump
-leads and throw-offs, Mendikot's tens and Be-Ranga's trump setting in
-``relatives.py``), re-expressed on 52-bit masks: a hand, the cards gone, the
-voids each seat showed.  The variants are data (``rules``): how trump is chosen
-(called, a card face down until a void asks, the first void), what a trick is
-worth (one trick, the pile and its house rules, Be-Ranga's wait for trump) and
-when the deal ends (seven tricks, or the tens after 13); the kernel writes the
-tricks (and tens) each team counts into ``captured`` (and ``tens``) and the
-caller hands them to the game's own scoring.
+``choose_action`` is the rules' card (or reveal) for one seat from what it knows
+(the rules bot, ``courtpiece.choose_card``, on a table built from its observation);
+``decide`` the same for the seat to move in a state; ``play_out`` finishes the card
+play of any Court Piece deal from the first lead on with those rules: second hand low, third hand high, the cheapest sure winner, never trump a
+partner's trick that holds, throw off low from the shortest plain suit, the pile's
+timing (``choose_lead``, ``choose_follow``); the relatives' reveal, hidden-trump
+leads and throw-offs, Mendikot's tens and Be-Ranga's trump setting (the module
+docstrings of ``courtpiece.py`` and ``relatives.py`` say them in words) — on 52-bit
+masks: a hand, the cards gone, the voids each seat showed.  The variants are data
+(``rules``): how trump is chosen (called, a card face down until a void asks, the
+first void), what a trick is worth (one trick, the pile and its house rules,
+Be-Ranga's wait for trump) and when the deal ends (seven tricks, or the tens after
+13); the kernel writes the tricks (and tens) each team counts into ``captured``
+(and ``tens``) and the caller hands them to the game's own scoring.  Calling trump
+and changing it stay in Python (``courtpiece.call_action``, ``change_choice``, the
+relatives' ``hide_choice`` and ``swap_choice``).
 
 It is written for mypyc (``tricktable/speedups.py`` compiles it at ``make
 install``): ints, lists of ints and plain functions, no imports of the game, so
 the same source is the pure-Python fallback.  ``tests/bots/test_playout.py``
 plays the same rollouts through it and through the real game, and through the
-compiled and the pure module, and requires equal values.
+compiled and the pure module, and requires equal values; the scenario tests
+(``tests/bots/test_*_scenarios.py``) pin its decisions.
 
 Cards are ``suit * 13 + rank`` (rank 12 the ace), as in ``tricktable.cards``;
 the next seat in play is ``(seat + 3) % 4`` and partners sit opposite.
@@ -45,10 +51,10 @@ WAIT_FOR_TRUMP: Final = 32
 TENS: Final = 64
 """Mendikot: the tens each team takes are counted; every deal goes to 13 tricks."""
 BE_RANGA_CARDS: Final = 128
-"""Be-Ranga's card play (``beranga_table``): up to the trump-setting trick a pair
-cannot capture, so nobody is "about to capture"."""
+"""Be-Ranga's card play (the lead and the trump-setting card while no trump is set):
+up to the trump-setting trick a pair cannot capture, so nobody is "about to capture"."""
 MENDIKOT_CARDS: Final = 256
-"""Mendikot's card play (``_mendikot_card`` and the lead of tens)."""
+"""Mendikot's card play (``mendikot_card`` and the lead of tens, ``mendikot_lead``)."""
 FIRST_VOID: Final = 512
 """Be-Ranga's trump: the first card played by a player who cannot follow sets it."""
 TEN: Final = 8
@@ -102,7 +108,7 @@ def _is_boss(unseen: int, card: int) -> bool:
 
 
 def _throw_off(hand: int, legal: int, trump: int, unseen: int) -> int:
-    """``throw_off``: the lowest plain card, from the shortest plain suit, never a
+    """The throw-off: the lowest plain card, from the shortest plain suit, never a
     boss if avoidable.  In a suit the bosses are its top cards, so each suit's
     candidate is its lowest card; the key is (boss, rank, length)."""
     plain = legal & ~(ALL_RANKS << (13 * trump)) if trump != NO_TRUMP else legal
@@ -122,7 +128,9 @@ def _throw_off(hand: int, legal: int, trump: int, unseen: int) -> int:
 
 
 def _stake_is_low(seat: int, pile: int, open_seat: int, tricks_played: int) -> bool:
-    """``trick_stake(table, seat) < 1``: winning this trick is worth less than a trick."""
+    """Winning this trick is worth less than a trick to ``seat``'s team: in Double Sar the
+    pile if it captures (the last trick, or ``seat`` won the last one), else half of it
+    plus one when that breaks an opponent's streak, else a half (it only opens a pair)."""
     if pile < 0:
         return False
     if tricks_played == TRICKS - 1 or open_seat == seat:
@@ -135,7 +143,10 @@ def _stake_is_low(seat: int, pile: int, open_seat: int, tricks_played: int) -> b
 def choose_follow(seat: int, hand: int, legal: int, trump: int, led: int, win_seat: int, win_card: int,
                   played: int, unseen: int, voids: list[int], pile: int, open_seat: int,
                   tricks_played: int) -> int:
-    """``choose_follow`` on masks: ``played`` cards are in the trick, ``win_*`` holds it."""
+    """Second, third or fourth hand: ``played`` cards are in the trick, ``win_*`` holds it.
+    Never overtake or trump a partner's trick that holds, nor one the partner is about
+    to capture the pile with; the cheapest sure winner; second hand low when little is
+    at stake; else the highest winner of the suit or the cheapest trump; else low."""
     following = _ranks(legal, led) != 0
     team = seat % 2
     opponents_after, opponent_voids = _opponents_after(seat, played, voids)
@@ -189,7 +200,10 @@ def _above_or_equal_first_live(unseen_ranks: int) -> int:
 
 def choose_lead(seat: int, hand: int, legal: int, trump: int, unseen: int, voids: list[int], pile: int,
                 tricks_played: int) -> int:
-    """``choose_lead`` on masks, among the ``legal`` cards of ``hand``."""
+    """The lead among the ``legal`` cards of ``hand``: draw trumps with the top one while
+    we hold at least as many as are out (not the last trump before Double Sar's last
+    trick); else a safe boss from the suit with most cards out; else low from the
+    longest plain suit (short ones are kept for trumping); else the lowest trump."""
     trump_ranks = _ranks(legal, trump) if trump != NO_TRUMP else 0
     trumps_out = COUNT[_ranks(unseen, trump)] if trump != NO_TRUMP else 0
     opponent_voids = voids[(seat + 1) % 4] | voids[(seat + 3) % 4]
@@ -241,8 +255,9 @@ def mendikot_lead(seat: int, hand: int, trump: int, unseen: int, voids: list[int
 
 def mendikot_card(seat: int, hand: int, legal: int, trump: int, known: int, trick_cards: list[int], played: int,
                   win_seat: int, win_card: int, unseen: int, voids: list[int], choice: int) -> int:
-    """``_mendikot_card``: grease the partner's sure trick with a ten, fight for a
-    trick holding a ten, never hand a ten to the opponents when another card will do.
+    """Mendikot's tens on ``choice`` (the family's card): grease the partner's sure
+    trick with a ten, fight for a trick holding a ten, never hand a ten to the
+    opponents when another card will do.
     ``trump`` is the trump in force, ``known`` the one this seat knows (throw-offs)."""
     team = seat % 2
     led = trick_cards[0] // 13
@@ -280,7 +295,7 @@ def mendikot_card(seat: int, hand: int, legal: int, trump: int, known: int, tric
 
 def _partner_holds(opponents_after: bool, opponent_voids: int, trump: int, led: int, unseen: int,
                    win_card: int) -> bool:
-    """``partner_holds`` once the partner is known to hold the trick so far: nobody of
+    """The partner, known to hold the trick so far, keeps it: nobody of
     the other team after us, or a safe card (while trump is hidden a void may ask
     for it and ruff)."""
     if not opponents_after:
@@ -308,7 +323,9 @@ def _opponents_after(seat: int, played: int, voids: list[int]) -> tuple[bool, in
 
 def should_reveal(seat: int, hider: int, trick_cards: list[int], played: int, win_seat: int, win_card: int,
                   unseen: int, voids: list[int], captured: list[int], mendikot: bool) -> bool:
-    """``should_reveal``: void while trump is hidden, ask to see it?"""
+    """Void while trump is hidden, ask to see it?  Not when the partner holds the trick;
+    at once when trump is our suit (the hider's side); the hider's opponents only for a
+    trick that matters (Mendikot: a ten in it; else the callers' seventh trick)."""
     team = seat % 2
     if win_seat % 2 == team:
         after, shown = _opponents_after(seat, played, voids)
@@ -331,7 +348,7 @@ def _mask_of(cards: list[int], count: int) -> int:
 
 
 def hidden_lead(seat: int, hand: int, known: int, unseen: int, voids: list[int], mendikot: bool) -> int:
-    """The lead while trump is hidden (``choose_relative``): not into a suit an
+    """The lead while trump is hidden: not into a suit an
     opponent showed out of (he may ask for trump and ruff) unless nothing else is
     left; in Mendikot a ten only as a boss; the hider leads knowing his suit."""
     opponent_voids = voids[(seat + 1) % 4] | voids[(seat + 3) % 4]
@@ -348,7 +365,7 @@ def hidden_lead(seat: int, hand: int, known: int, unseen: int, voids: list[int],
 
 def ruff_after_reveal(seat: int, hand: int, legal: int, trump: int, led: int, played: int, unseen: int,
                       voids: list[int]) -> int:
-    """``_ruff_after_reveal``: the cheapest trump, the highest when an opponent after us showed out."""
+    """After asking for the reveal: the cheapest trump, the highest when an opponent after us showed out."""
     trumps = _ranks(legal, trump)
     if not trumps:
         return _throw_off(hand, legal, trump, unseen)
@@ -357,21 +374,30 @@ def ruff_after_reveal(seat: int, hand: int, legal: int, trump: int, led: int, pl
 
 
 HONOURS: Final = (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 6)
-"""Twice ``HONOUR_POINTS`` by rank (jack, queen, king, ace), for ``suit_points`` in ints."""
+"""Twice an honour's points by rank: jack 0.5, queen 1, king 2, ace 3."""
+LENGTH: Final = 6
+"""Twice a card's points for the length of its suit (3)."""
+
+
+def twice_suit_points(hand: int, suit: int) -> int:
+    """Twice a suit's worth as trump in ``hand`` (the calling rules' ``suit_points``):
+    3 points a card and the honours (``HONOURS``); 0 for ``NO_TRUMP``."""
+    ranks = _ranks(hand, suit)
+    points = LENGTH * COUNT[ranks]
+    for rank in range(9, 13):
+        if ranks >> rank & 1:
+            points += HONOURS[rank]
+    return points
 
 
 def set_trump_card(hand: int, legal: int) -> int:
-    """Be-Ranga, void while no trump is set (``set_trump_card``): the lowest card of the
-    suit we are longest and strongest in (twice ``suit_points``, first suit on a tie)."""
+    """Be-Ranga, void while no trump is set (the card sets trump): the lowest card of the
+    suit we are longest and strongest in (``twice_suit_points``, first suit on a tie)."""
     best, best_points = -1, -1
     for suit in range(4):
         if not _ranks(legal, suit):
             continue
-        ranks = _ranks(hand, suit)
-        points = 6 * COUNT[ranks]
-        for rank in range(9, 13):
-            if ranks >> rank & 1:
-                points += HONOURS[rank]
+        points = twice_suit_points(hand, suit)
         if points > best_points:
             best, best_points = suit, points
     return 13 * best + LOW[_ranks(legal, best)]
@@ -503,6 +529,29 @@ def _action(seat: int, hand: int, trump: int, cards: list[int], played: int, lea
     else:
         legal = hand
     may_reveal = down >= 0 and (not hand or (played > 0 and not _ranks(hand, led)))
+    return _among(seat, hand, legal, may_reveal, trump, cards, played, leader, gone, voids, pile, open_seat,
+                  tricks_played, trump_trick, captured, down, hider, must_trump, rules)
+
+
+def choose_action(seat: int, hand: int, legal: int, may_reveal: bool, trump: int, leader: int, trick: list[int],
+                  gone: int, voids: list[int], pile: int, open_seat: int, tricks_played: int, trump_trick: int,
+                  captured: list[int], down: int, hider: int, must_trump: bool, rules: int) -> int:
+    """The rules' action for ``seat`` among the ``legal`` cards (a mask) and, with
+    ``may_reveal``, ``REVEAL``: a card, or ``REVEAL``.  Everything is what that seat
+    knows: its hand, the trick so far (led by ``leader``), the cards gone (this trick's
+    too) and the voids shown, the pile (-1: none), the trump in force (``NO_TRUMP``
+    while hidden or unset) and ``down``: the card lying face down when the seat put it
+    there (``hider``), any card >= 0 while one lies down unseen, -1 when none does.
+    The rules bot's card play on an observation (``courtpiece.choose_card``)."""
+    played = len(trick)
+    cards = list(trick) + [0] * (4 - played)
+    return _among(seat, hand, legal, may_reveal, trump, cards, played, leader, gone, voids, pile, open_seat,
+                  tricks_played, trump_trick, captured, down, hider, must_trump, rules)
+
+
+def _among(seat: int, hand: int, legal: int, may_reveal: bool, trump: int, cards: list[int], played: int,
+           leader: int, gone: int, voids: list[int], pile: int, open_seat: int, tricks_played: int, trump_trick: int,
+           captured: list[int], down: int, hider: int, must_trump: bool, rules: int) -> int:
     if not legal or (not legal & (legal - 1) and not may_reveal):
         return _lowest(legal) if legal else REVEAL
     return _choose(seat, hand, legal, trump, cards, played, leader, gone, voids, pile, open_seat, tricks_played,

@@ -1,8 +1,10 @@
 """Computer players for the Court Piece relatives: Hidden Trump, Be-Ranga and
 Mendikot (issue 7), on the Double Sar / Single Sar bots (``courtpiece.py``).
 
-The card play is the family's (``Table``, ``choose_lead``, ``choose_follow``, pile
-timing), with what each relative changes:
+The card play is the family's (second hand low, third hand high, pile timing),
+with what each relative changes (the card play and the reveal are written once,
+in the kernel: ``courtpiece_kernel``, with ``KERNEL_CARD_RULES``; calling and
+changing trump here):
 
 * **Hidden Trump** — calling: the best suit of the first five (the family's
   ``call_action``) and its *lowest* card goes face down (it is no trump until the
@@ -38,21 +40,20 @@ the seat's knowledge.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 from typing import Sequence
 
 from tricktable.bots import courtpiece as cp
-from tricktable.bots.courtpiece import Table, choose_card, choose_lead, is_safe, lowest, trick_winner
+from tricktable.bots.courtpiece import Table
 from tricktable.bots.courtpiece_kernel import BE_RANGA_CARDS, MENDIKOT_CARDS  # the same in its compiled build
 from tricktable.bots.inference import weight_for
 from tricktable.bots.search import SearchGame, team_value
 from tricktable.cards import TEN, parse_card, rank_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameSpec, GameState
-from tricktable.games.courtpiece.actions import CHANGE, HIDE, PASS, REVEAL, SWAP, action_text, parse_action
+from tricktable.games.courtpiece.actions import CHANGE, HIDE, PASS, SWAP, action_text, parse_action
 from tricktable.games.courtpiece.observation import CourtPieceObservation
-from tricktable.games.courtpiece.rules import NO_TRUMP, POWER, SUIT_MASKS, SUIT_OF, SUITS, TRICKS_TO_WIN
+from tricktable.games.courtpiece.rules import SUIT_OF, SUITS
 from tricktable.games.courtpiece.state import CALLING, PARTNER_CALLING, CourtPieceState, cards_in
 
 TEN_BONUS = 2.0
@@ -102,166 +103,21 @@ def swap_choice(hand: Sequence[int], down: int) -> int | None:
     return min((c for c in hand if SUIT_OF[c] == suit), key=rank_of)
 
 
-# -- card play -------------------------------------------------------------------------
-def _winner_card(table: Table) -> tuple[int, int]:
-    return trick_winner(table.trump, table.trick)
-
-
-def partner_holds(table: Table) -> bool:
-    """The trick is the partner's and stays his (a safe card, or nobody of the other team after us)."""
-    if not table.trick:
-        return False
-    seat, card = _winner_card(table)
-    if seat % 2 != table.seat % 2:
-        return False
-    after = table.seats_after()
-    opponents_after = [s for s in after if s % 2 != table.seat % 2]
-    if not opponents_after:
-        return True
-    if table.trump == NO_TRUMP and any(table.voids[s] >> SUIT_OF[table.trick[0][1]] & 1 for s in opponents_after):
-        return False  # a void may still ask for trump (or, in Be-Ranga, set it) and ruff
-    return is_safe(table, card, after)
-
-
-def no_void_leads(table: Table, legal: Sequence[int]) -> list[int]:
-    """While trump is hidden, a suit an opponent has shown out of can be ruffed
-    after a reveal: lead it only when nothing else is left."""
-    opponents = [s for s in range(4) if s % 2 != table.seat % 2]
-    kept = [c for c in legal if not any(table.voids[s] >> SUIT_OF[c] & 1 for s in opponents)]
-    return kept or list(legal)
-
-
-def choose_relative(table: Table, legal: Sequence[int], known: int, hidden: bool, mendikot: bool,
-                    after_reveal: bool = False) -> int:
-    """A card for the relatives; ``table.trump`` is the trump in force (``NO_TRUMP``
-    while hidden), ``known`` the trump suit as this seat knows it."""
-    if len(legal) == 1:
-        return legal[0]
-    aware = replace(table, trump=known) if known != NO_TRUMP and known != table.trump else table
-    if not table.trick:
-        options = no_void_leads(table, legal) if hidden else list(legal)
-        if mendikot:  # a ten is led only as a safe boss
-            options = [c for c in options if not is_ten(c) or is_safe(table, c, table.seats_after())] or options
-        return choose_lead(aware if hidden and known != NO_TRUMP else table, options)
-    if after_reveal:
-        return _ruff_after_reveal(table, legal)
-    following = SUIT_OF[legal[0]] == SUIT_OF[table.trick[0][1]]
-    if not following and table.trump == NO_TRUMP:
-        # Nothing can win by throwing off while trump is hidden; the hider keeps
-        # the cards of his suit (they will be trumps).
-        choice = cp.throw_off(aware, legal)
-    else:
-        choice = choose_card(table, legal)
-    return _mendikot_card(table, aware, legal, following, choice) if mendikot else choice
-
-
-def _ruff_after_reveal(table: Table, legal: Sequence[int]) -> int:
-    trump = table.trump
-    trumps = [c for c in legal if SUIT_OF[c] == trump]
-    if not trumps:
-        return cp.throw_off(table, legal)
-    after = table.seats_after()
-    team = table.seat % 2
-    led = SUIT_OF[table.trick[0][1]]
-    danger = any(s % 2 != team and table.voids[s] >> led & 1 for s in after)
-    return max(trumps, key=lambda c: POWER[trump][c]) if danger else lowest(trump, trumps)
-
-
-def _mendikot_card(table: Table, aware: Table, legal: Sequence[int], following: bool, choice: int) -> int:
-    """The tens: grease the partner's sure trick, fight for a trick holding a ten,
-    never hand a ten to the opponents when another card will do."""
-    tens = [c for c in legal if is_ten(c)]
-    if partner_holds(table):
-        return tens[0] if tens else choice  # a ten on the partner's sure winner
-    seat, card = _winner_card(table)
-    trick_tens = sum(is_ten(c) for _, c in table.trick)
-    winners = [c for c in legal if cp.beats(table.trump, c, card)]
-    if seat % 2 != table.seat % 2 and trick_tens and winners:
-        after = table.seats_after()
-        opponents_after = [s for s in after if s % 2 != table.seat % 2]
-        sure = [c for c in winners if not opponents_after or is_safe(table, c, after)]
-        power = POWER[table.trump]
-        return min(sure or winners, key=lambda c: (is_ten(c), power[c] if sure or not following else -power[c]))
-    if is_ten(choice) and not cp.beats(table.trump, choice, card):
-        others = [c for c in legal if not is_ten(c)]
-        if others:
-            return min(others, key=lambda c: POWER[table.trump][c]) if following else cp.throw_off(aware, others)
-    if is_ten(choice) and seat % 2 == table.seat % 2:
-        others = [c for c in legal if not is_ten(c)]
-        if others:  # the partner leads the trick but not surely: keep the ten back
-            return min(others, key=lambda c: POWER[table.trump][c]) if following else cp.throw_off(aware, others)
-    return choice
-
-
-# -- the reveal ---------------------------------------------------------------------------
-def should_reveal(table: Table, hider: int, known: int, mendikot: bool, captured: Sequence[int]) -> bool:
-    """Ask to see trump (void in the led suit, trump hidden)?"""
-    if partner_holds(table):
-        return False
-    team = table.seat % 2
-    seat, _ = _winner_card(table)
-    if hider % 2 == team:
-        return True  # our suit: a void is a ruff (the hider gets the card back, so he always can)
-    if mendikot:
-        return any(is_ten(c) for _, c in table.trick) and seat % 2 != team
-    return captured[1 - team] >= TRICKS_TO_WIN - 1 and seat % 2 != team
-
-
-# -- Be-Ranga -------------------------------------------------------------------------
-def set_trump_card(table: Table, legal: Sequence[int]) -> int:
-    """Void while no trump is set: the card makes its suit trump, so choose the
-    suit we are longest and strongest in, and play its lowest card."""
-    hand = list(cards_in(table.hand))
-    suit = max({SUIT_OF[c] for c in legal}, key=lambda s: cp.suit_points(hand, s))
-    return min((c for c in legal if SUIT_OF[c] == suit), key=rank_of)
-
-
-def beranga_table(table: Table, trump_trick: int) -> Table:
-    """No pair captures before the trick after the trump-setting trick: while that
-    holds, this trick's place in a pair is worth nothing more than the pile."""
-    number = table.tricks_played + 1
-    if table.trump == NO_TRUMP or number <= trump_trick:
-        return replace(table, open_seat=-1)
-    return table
-
-
-def choose_beranga(table: Table, legal: Sequence[int], trump_trick: int) -> int:
-    if len(legal) == 1:
-        return legal[0]
-    if table.trump == NO_TRUMP:
-        if table.trick and SUIT_OF[legal[0]] != SUIT_OF[table.trick[0][1]]:
-            return set_trump_card(table, legal)
-        if not table.trick:
-            bosses = [c for c in legal if cp.is_boss(table, c)]
-            if bosses:
-                return choose_lead(table, bosses)
-            hand = table.hand
-            return min(legal, key=lambda c: ((hand & SUIT_MASKS[SUIT_OF[c]]).bit_count(), rank_of(c)))
-    return choose_card(beranga_table(table, trump_trick), legal)
-
-
 # -- the rules: one decision for the seat to move ----------------------------------------
 def decide(table: Table, legal: Sequence[int], game: str) -> int:
     """The rules' action for a relative (the one set of expert rules, for the bot
-    and the rollouts); ``legal`` without new cards."""
+    and the rollouts); ``legal`` without new cards.  Calling and changing trump here,
+    the card play (and the reveal) in the kernel (``courtpiece.choose_card``)."""
     if len(legal) == 1:
         return legal[0]
-    cards = [a for a in legal if a < 52]
-    if game == "be-ranga":
-        return choose_beranga(table, cards, table.trump_trick)
-    mendikot = game == "mendikot"
     if table.phase in (CALLING, PARTNER_CALLING):
-        choice = hide_choice(cards_in(table.hand), PASS in legal, mendikot)
+        choice = hide_choice(cards_in(table.hand), PASS in legal, game == "mendikot")
         return PASS if choice is None else HIDE + choice
     if not table.trick:
         change = _change(table, legal)
         if change is not None:
             return change
-    known = table.trump if table.trump != NO_TRUMP else (
-        SUIT_OF[table.own_down] if table.own_down >= 0 else NO_TRUMP)
-    if REVEAL in legal and should_reveal(table, table.trump_by, known, mendikot, table.captured):
-        return REVEAL
-    return choose_relative(table, cards, known, table.trump_hidden, mendikot, table.after_reveal)
+    return cp.choose_card(table, legal, KERNEL_CARD_RULES.get(game, 0))
 
 
 def _change(table: Table, legal: Sequence[int]) -> int | None:

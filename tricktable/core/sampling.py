@@ -75,7 +75,7 @@ def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
     left = list(capacities)
     result: list[list[int]] = [[] for _ in capacities]
     order = list(cards)
-    rng.shuffle(order)
+    shuffle(rng, order)
     order.sort(key=width.__getitem__)
     draw = rng.random
     for c in order:
@@ -95,6 +95,26 @@ def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
         left[slot] -= 1
         result[slot].append(c)
     return result
+
+
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``: the same draws and the same order, without a method call
+    per card (CPython's ``random.shuffle`` over ``getrandbits``, written out; any other
+    generator, or a Python whose ``Random`` draws otherwise, uses ``rng.shuffle``)."""
+    if _RANDBELOW is None or getattr(type(rng), "_randbelow", None) is not _RANDBELOW:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _guided(rng: random.Random, cards: Sequence[int], capacities: Sequence[int], slots_of: SlotsOf) -> list[list[int]]:
