@@ -463,11 +463,17 @@ SEARCH = SearchGame(_spec(), heuristic_action, team_value, weight=weight_for(heu
                     playout=partial(playout, card_rules=0))
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
-ROLLOUTS_PER_MS = 2.8
+ROLLOUTS_PER_MS = 3.8
 """Rollouts per millisecond of budget on the 2-core machine, so that a 250 ms budget
-costs about 250 ms CPU at p95 (session 4, compiled kernel, inference weights on:
-``bench double-sar|single-sar --search --decisions 30`` at 1.5 gave p95 130 / 112 ms
-on a loaded machine; 1.5 before the kernel)."""
+costs at most about 230 ms CPU at p95 (hard: at most 250 ms wall at p95 on a quiet
+machine).  Session 5 (world sampling kept per observation, inference replayed in the
+kernel): the 30 bench decisions at 2.8 gave p95 167 ms (Double Sar) and 152 ms
+(Single Sar) on a loaded machine (load average 12-14), 197 / 205 ms at 3.8; session
+4: 2.8, 1.5 before the kernel."""
+ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 6.5
+"""The same without inference's weight (``search-noinfer``, the normal level, 50 ms):
+about 50 ms CPU at p95 (session 5: 14 / 18 ms at 2.8, 51 / 53 ms at 7.0, the same
+decisions and load)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
@@ -477,4 +483,5 @@ def search_game(obs: Observation) -> SearchGame:
 
 
 def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:
-    return max(3, int(budget_ms * ROLLOUTS_PER_MS / max(1, actions)))
+    rate = ROLLOUTS_PER_MS if inference else ROLLOUTS_PER_MS_WITHOUT_INFERENCE
+    return max(3, int(budget_ms * rate / max(1, actions)))

@@ -200,11 +200,16 @@ def _ten_matters(gone: int, c: int) -> bool:
 
 
 # -- search ------------------------------------------------------------------------
-ROLLOUTS_PER_MS = 2.4
+ROLLOUTS_PER_MS = 3.8
 """Rollouts per millisecond of budget on the 2-core machine, so that a 250 ms budget
-costs about 250 ms CPU at p95 in the dearest relative (session 4, compiled kernel,
-inference weights on: ``bench GAME --search --decisions 30`` at 1.2 gave p95 117 ms
-in Hidden Trump, 96 in Be-Ranga, 121 in Mendikot on a loaded machine; 1.2 before)."""
+costs at most about 230 ms CPU at p95 in the dearest relative (session 5: the 30 bench
+decisions at 2.4 gave p95 121 ms in Hidden Trump, 90 in Be-Ranga, 144 in Mendikot on
+a loaded machine, load average 12-14, and 215 / 157 / 227 ms at 3.8; session 4: 2.4,
+1.2 before the kernel)."""
+ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 6.5
+"""The same without inference's weight (``search-noinfer``, the normal level, 50 ms):
+about 50 ms CPU at p95 in the dearest relative (session 5 at 2.4: Hidden Trump 16 ms,
+Be-Ranga 12, Mendikot 14; at 6.5: 48, 34, 46)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
@@ -225,5 +230,6 @@ SEARCH = SearchGame(_spec(), policy, team_value, weight=WEIGHT, rules=heuristic_
 
 
 def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:
-    return max(3, int(budget_ms * ROLLOUTS_PER_MS / max(1, actions)))
+    rate = ROLLOUTS_PER_MS if inference else ROLLOUTS_PER_MS_WITHOUT_INFERENCE
+    return max(3, int(budget_ms * rate / max(1, actions)))
 
