@@ -382,6 +382,10 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
     trick_seats = [(leader + i) & 3 for i in range(len(trick_faces))]
     partners = host.partners(once, both)
     tables = host.tables()
+    # Seats whose open announcement the rules declined, until the next announcement, marriage
+    # decision or pig shown (as ``play_out``'s silent seats: the rules' bars are counts of
+    # trumps and top trumps, and a hand only loses cards; a defender of a solo never announces).
+    declined = 0
     differ: list[int] = []
     for index in range(len(actions)):
         action, seat = actions[index], actors[index]
@@ -401,8 +405,11 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
                 return differ
             if seat != me and (offered >= 0 or playable & (playable - 1)):
                 level = 0 if offered <= re + 1 else offered - re - 1
-                announces = offered >= 0 and level <= LAST_ANNOUNCED and host.rules_announce(
-                    turn, level, sorted(faces(hand_once) + faces(hand_both)), tables[turn], partners[turn])
+                asked = offered >= 0 and level <= LAST_ANNOUNCED and not declined >> turn & 1
+                announces = asked and host.rules_announce(turn, level, sorted(faces(hand_once) + faces(hand_both)),
+                                                          tables[turn], partners[turn])
+                if offered >= 0 and not announces:
+                    declined |= 1 << turn
                 if announces == card:
                     differ.append(index)
                     if len(differ) == limit:
@@ -418,6 +425,7 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
             if not host.apply_announcement(seat, turn, action):
                 return differ
             partners = host.partners(once, both)
+            declined = 0
             continue
         if hand_both & bit:
             both[turn] = hand_both ^ bit
@@ -434,6 +442,7 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
             evidence = True
         if (action == pig_faces[0] or action == pig_faces[1]) and host.pig_shown(turn, action):
             tables = host.tables()
+            declined = 0
         if len(trick_faces) == 4:
             tricks_done += 1
             cards = (trick_faces[0], trick_faces[1], trick_faces[2], trick_faces[3])
@@ -445,6 +454,7 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
             leader = turn = winner
             if tricks_done <= 3 and host.marriage(winner, tricks_done):
                 evidence = True
+                declined = 0
         else:
             turn = (turn + 1) & 3
         if evidence:
