@@ -78,13 +78,19 @@ def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
     shuffle(rng, order)
     order.sort(key=width.__getitem__)
     draw = rng.random
+    everywhere = sum(1 for room in capacities if room)  # a card any place may hold ...
+    unplaced = len(order)  # ... has all the room left: one place per card still to place
     for c in order:
         slots = slots_of[c]
-        total = 0
-        for s in slots:
-            total += left[s]
-        if not total:
-            return None
+        if width[c] == everywhere:
+            total = unplaced
+        else:
+            total = 0
+            for s in slots:
+                total += left[s]
+            if not total:
+                return None
+        unplaced -= 1
         point, reached, slot = draw() * total, 0, -1
         for s in slots:
             if left[s]:
