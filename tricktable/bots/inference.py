@@ -122,7 +122,7 @@ class CardReplay:
 
     ``start(world)``: the history position from which the kernel replays (the card
     play; earlier actions go through the reference replay), -1 where it models none
-    of the world.  ``disagreements(state, world, me)``: ``state`` is the replay at that
+    of the world.  ``disagreements(state, world, me, limit)``: ``state`` is the replay at that
     position; the history positions from there at which another seat than ``me``
     did not take the action the rules policy gives there, in order, the first
     ``limit`` of them (-1: all; the weight is at its floor with that many: the rest of
