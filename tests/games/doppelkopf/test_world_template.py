@@ -1,6 +1,6 @@
 """Doppelkopf world sampling: the further worlds of one observation are its first
 replayed world on another deal (``sampling._on_deal``), not a replay each, and
-share the public constraints worked out once (``sampling._public``).  Every
+share the public constraints worked out once (``sampling._PUBLIC``).  Every
 such world must be the very state a full replay of the public actions on that deal
 gives — compared here field by field, with the same random draws, over steered
 random play in every preset and house option: hidden reservations (doppelkopf.md,
@@ -84,7 +84,8 @@ def compare(obs: Any, cases: set[str]) -> int:
         return 0
     for seed in (1, 2):
         further, further_rng = _sample(obs, seed)
-        sampling._TEMPLATE[0] = sampling._PUBLIC[0] = None  # the observation's constraints worked out afresh too
+        sampling._TEMPLATE[0] = None
+        sampling._PUBLIC.clear()  # the observation's constraints worked out afresh too
         replayed, replayed_rng = _sample(obs, seed)
         assert further_rng == replayed_rng, obs.actions  # the same random draws
         assert (further is None) == (replayed is None), obs.actions

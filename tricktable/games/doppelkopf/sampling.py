@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from tricktable.cards import COPY_OFFSET, KING, NINE, mask_of, rank_of
 from tricktable.core.errors import GameError
+from tricktable.core.memo import PerObservation
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, MARRIAGE, POVERTY, RETURN, THROW_IN, triple_code
@@ -134,7 +135,7 @@ def _random_combinations(rng: random.Random, choices: list[list[int]], limit: in
 
 class _Public:
     """What the observation alone says about where the unseen cards may be: the same
-    for every draw of one observation, so worked out once (``_public``)."""
+    for every draw of one observation, so worked out once (``_PUBLIC``)."""
 
     def __init__(self, obs: DoppelkopfObservation):
         me, contract = obs.seat, obs.contract
@@ -159,17 +160,8 @@ class _Public:
         self.unseen: list[int] | None = None  # the unseen cards once known for every draw
 
 
-_PUBLIC: list[tuple[DoppelkopfObservation, _Public] | None] = [None]
-"""The observation last sampled for and its ``_Public`` (one entry, as ``_TEMPLATE``)."""
-
-
-def _public(obs: DoppelkopfObservation) -> _Public:
-    cached = _PUBLIC[0]
-    if cached is not None and cached[0] is obs:
-        return cached[1]
-    public = _Public(obs)
-    _PUBLIC[0] = (obs, public)
-    return public
+_PUBLIC: PerObservation[DoppelkopfObservation, _Public] = PerObservation(_Public)
+"""The observation last sampled for and its ``_Public``."""
 
 
 class _Constraints:
@@ -178,7 +170,7 @@ class _Constraints:
     reservation."""
 
     def __init__(self, obs: DoppelkopfObservation, rng: random.Random):
-        me, public = obs.seat, _public(obs)
+        me, public = obs.seat, _PUBLIC.of(obs)
         self.public = public
         self.options, self.mine, self.played, self.known, self.limbo = (
             public.options, public.mine, public.played, public.known, public.limbo)

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from tricktable.cards import mask_of
 from tricktable.core.match import MatchState
+from tricktable.core.memo import PerObservation
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec
 from tricktable.core.rng import SeedStream, derive_seed, shuffled
@@ -117,7 +118,7 @@ def _voids(obs: EuchreObservation, trump: int) -> list[int]:
 
 class _Places:
     """The hidden places of one observation and what each may hold: the same for
-    every world sampled for it, so worked out once (``_places``)."""
+    every world sampled for it, so worked out once (``_PLACES``)."""
 
     def __init__(self, obs: EuchreObservation):
         me, dealer, up = obs.seat, obs.dealer, obs.up_card
@@ -154,17 +155,8 @@ class _Places:
             allowed[len(others)] &= ~up_bit
 
 
-_PLACES: list[tuple[EuchreObservation, _Places] | None] = [None]
-"""The observation last sampled for and its ``_Places`` (one entry, as ``_TEMPLATE``)."""
-
-
-def _places(obs: EuchreObservation) -> _Places:
-    cached = _PLACES[0]
-    if cached is not None and cached[0] is obs:
-        return cached[1]
-    places = _Places(obs)
-    _PLACES[0] = (obs, places)
-    return places
+_PLACES: PerObservation[EuchreObservation, _Places] = PerObservation(_Places)
+"""The observation last sampled for and its ``_Places``."""
 
 
 def sample_world(spec: EuchreSpec, obs: EuchreObservation, rng: random.Random) -> EuchreState:
@@ -172,7 +164,7 @@ def sample_world(spec: EuchreSpec, obs: EuchreObservation, rng: random.Random) -
     places (others' hands, the kitty, the dealer's unknown discard), then replay
     the public actions on that deal."""
     me, dealer, up = obs.seat, obs.dealer, obs.up_card
-    places = _places(obs)
+    places = _PLACES.of(obs)
     others, played = places.others, places.played
     placed = assign_cards(rng, places.unseen, places.capacities, places.allowed)
 
