@@ -44,8 +44,8 @@ def test_clones_that_go_different_ways_keep_their_own_match_info():
     assert left.match_info(0).previous_deal != right.match_info(0).previous_deal
 
 
-def test_the_kept_json_of_a_match_info_is_shared_read_only_and_never_pickled():
-    """Views share the kept JSON's values (a new top-level dict each time);
+def test_the_kept_json_of_a_match_info_gives_new_objects_and_is_never_pickled():
+    """Each view gets its own copy of the kept JSON (a caller may change it);
     an observation sent to a thinking process travels without it."""
     import pickle
 
@@ -58,8 +58,9 @@ def test_the_kept_json_of_a_match_info_is_shared_read_only_and_never_pickled():
         match.apply(rng.choice(match.legal_actions()))
     info = match.match_info(0)
     first, second = info.to_json(), info.to_json()
-    assert first == second and first is not second
-    assert first["previous_deal"] is second["previous_deal"]
+    assert first == second and first["previous_deal"] is not second["previous_deal"]
+    first["previous_deal"]["actions"].clear()
+    assert info.to_json() == second
     travelled = pickle.loads(pickle.dumps(match.observe(0)))
     assert "_json" not in travelled.match.__dict__
     assert travelled == match.observe(0) and travelled.to_json() == match.view(0)

@@ -59,12 +59,16 @@ def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_
         store.close()
 
 
+def a_euchre_game(store: Store, seed: str) -> tuple[Room, str, Referee]:
+    """A room, a new Euchre game in it and a referee of its own on the same store."""
+    room = Room(store)
+    return room, room.new_game("euchre", {}, seed=seed)["id"], Referee(store)
+
+
 def test_the_view_kept_with_a_commit_is_the_view_of_the_stored_version(sqlite_url):
     store = Store(sqlite_url)
     try:
-        room = Room(store)
-        game_id = room.new_game("euchre", {}, seed="views")["id"]
-        referee = Referee(store)
+        _room, game_id, referee = a_euchre_game(store, "views")
         for _ in range(12):
             position = referee.load(game_id)
             assert position is not None
@@ -188,9 +192,7 @@ def test_a_room_whose_computer_players_do_not_run_takes_no_lease_with_the_person
     whose computer players run.)"""
     store = Store(sqlite_url)
     try:
-        room = Room(store)
-        game_id = room.new_game("euchre", {}, seed="no lease")["id"]
-        referee = Referee(store)
+        room, game_id, referee = a_euchre_game(store, "no lease")
         for _ in range(40):
             position = referee.load(game_id)
             assert position is not None

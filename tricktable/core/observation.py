@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
+import orjson
+
 from tricktable.cards import card_text
 from tricktable.core.schema import FLATTENED, WireType
 
@@ -122,14 +124,14 @@ class MatchInfo:
     extra: Annotated[Mapping[str, Any], FLATTENED] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """A new dict each time; its values (the score sheet and the previous
-        deal, most of a view's size) are built once per ``MatchInfo`` and
-        shared by every view of the deal: read them, never change them.  A
-        match keeps one ``MatchInfo`` per seat and deal, and the previous
-        deal's JSON was most of the cost of every view a server sends."""
+        """Everything in it changes only when a deal ends, and the previous
+        deal's observation in it was most of the cost of every view a server
+        sends: it is built once per ``MatchInfo`` (a match keeps one per seat
+        and deal) and kept as JSON bytes, and each call reads those into new
+        objects, so a caller may change what it gets."""
         built = self.__dict__.get("_json")
         if built is None:
-            built = {
+            built = orjson.dumps({
                 "deal_number": self.deal_number,
                 "dealer": self.dealer,
                 "totals": list(self.totals),
@@ -138,9 +140,10 @@ class MatchInfo:
                 "daily": self.daily,
                 "previous_deal": self.previous_deal.to_json() if self.previous_deal else None,
                 **self.extra,
-            }
+            }, option=orjson.OPT_NON_STR_KEYS)
             object.__setattr__(self, "_json", built)  # a cache, not a field: the value stays immutable
-        return dict(built)
+        data: dict[str, Any] = orjson.loads(built)
+        return data
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the cached JSON (observations travel to the thinking processes)."""
