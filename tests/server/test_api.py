@@ -292,6 +292,37 @@ def test_the_server_enforces_the_calling_clock(client):
     assert row.record["actions"][base["actions"] + state["version"] - base["version"]] == "timeout"
 
 
+def test_a_load_that_settles_the_calling_clock_answers_with_the_timeout_step(sqlite_url):
+    """court-piece.md, "Calling trump": the caller has 20 seconds. Where the page's own
+    request settles the clock (``Room.load``, the fallback of the server's clock), its
+    answer carries the timeout step, so that page tells the person, as its stream
+    would: the step's version is the answer's, which the stream's copy cannot add to."""
+    from sqlalchemy import update
+
+    from tricktable.server.room import Room
+    from tricktable.store import Store
+    from tricktable.store.db import games
+
+    store = Store(sqlite_url)
+    try:
+        room = Room(store)  # no scheduler runs: only the load below can settle the clock
+        for index in range(40):
+            state = room.new_game("double-sar", {}, seed=f"clock-{index}")
+            if state["view"]["to_move"] == HUMAN and state["view"]["phase"] in ("calling", "partner calling"):
+                break
+        else:
+            pytest.fail("the person never called first in 40 deals")
+        assert room.load(state["id"])["steps"] == []  # not due yet
+        with store.engine.begin() as db:
+            db.execute(update(games).where(games.c.id == state["id"]).values(deadline=0))
+        answer = room.load(state["id"])
+        assert answer["version"] == state["version"] + 1
+        assert [(step["seat"], step["text"]) for step in answer["steps"]] == [(HUMAN, "timeout")]
+        assert room.load(state["id"])["steps"] == []  # settled once
+    finally:
+        store.close()
+
+
 def courtpiece_hidden(deal) -> set[str]:
     """Court Piece: other hands, the stock, and while trump is being called even
     the person's own last eight cards."""

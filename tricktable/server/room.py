@@ -136,17 +136,21 @@ class Room:
     def load(self, game_id: str) -> dict[str, Any]:
         """The game as the person sees it.  A timed decision that ran out is
         settled first (the scheduler's clock normally does it; this is the
-        fallback), and a pending bot turn is (re)started."""
+        fallback), and the answer carries that step, so the page that asked
+        tells the person, as its stream would have; a pending bot turn is
+        (re)started."""
         for _attempt in range(3):
             position = self._position(game_id)
+            steps: list[dict[str, Any]] = []
             if self.referee.expired(position):
                 try:
                     position, step = self.referee.time_out(position)
                 except StaleVersion:
                     continue  # someone else settled it first: read again
                 self._announce(position, step)
+                steps.append(step)
             self._resume(position)
-            return self.respond(position, [])
+            return self.respond(position, steps)
         raise StaleVersion("the game keeps changing; try again")
 
     # -- playing ------------------------------------------------------------------
