@@ -60,40 +60,42 @@ def test_a_game_played_through_two_processes_is_seen_live_from_the_other(shared_
         for server in servers:  # started inside the try: a failed start stops the other one too
             server.start()
         clients = [httpx.Client(base_url=s.url, timeout=30) for s in servers]
-        state = clients[0].post("/api/games", json={"game": "euchre"}).json()
-        watched: "queue.Queue[tuple[float, str, dict]]" = queue.Queue()
-        listen(clients[0], state["id"], state["version"], watched, stop)  # a tab on process A
-        rng, turn, delays = random.Random(3), 0, []
-        state = clients[1].get(f"/api/games/{state['id']}").json()
+        rng, turn, delays, played = random.Random(3), 0, [], []
         deadline = time.monotonic() + 300
-        while not state["view"]["terminal"] and turn < 40:
-            # The computer players' turn; it may end the match, leaving the person nothing to do.
-            while (state["thinking"] is not None or not state["view"]["legal"]) and not state["view"]["terminal"]:
-                assert time.monotonic() < deadline, "the computer players never handed the turn back"
+        while turn < 20:  # a match may end early (random players): then another one, until 20 actions
+            state = clients[len(played) % 2].post("/api/games", json={"game": "euchre"}).json()
+            watched: "queue.Queue[tuple[float, str, dict]]" = queue.Queue()
+            listen(clients[0], state["id"], state["version"], watched, stop)  # a tab on process A
+            state = clients[1].get(f"/api/games/{state['id']}").json()
+            while not state["view"]["terminal"] and turn < 40:
+                # The computer players' turn; it may end the match, leaving the person nothing to do.
+                while (state["thinking"] is not None or not state["view"]["legal"]) and not state["view"]["terminal"]:
+                    assert time.monotonic() < deadline, "the computer players never handed the turn back"
+                    time.sleep(0.05)
+                    state = clients[turn % 2].get(f"/api/games/{state['id']}").json()
+                if state["view"]["terminal"]:
+                    break
+                http = clients[turn % 2]  # the person's actions alternate between the processes
+                sent = time.monotonic()
+                answer = http.post(f"/api/games/{state['id']}/actions",
+                                   json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
+                assert answer.status_code == 200, answer.text
+                mine = answer.json()
+                arrived = wait_for_step(watched, mine["version"])  # process A's stream tells it
+                if turn % 2:
+                    delays.append(arrived - sent)
+                state = http.get(f"/api/games/{mine['id']}").json()
+                turn += 1
+            while state["thinking"] is not None:  # the computer players' last answers
                 time.sleep(0.05)
-                state = clients[turn % 2].get(f"/api/games/{state['id']}").json()
-            if state["view"]["terminal"]:
-                break
-            http = clients[turn % 2]  # the person's actions alternate between the processes
-            sent = time.monotonic()
-            answer = http.post(f"/api/games/{state['id']}/actions",
-                               json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
-            assert answer.status_code == 200, answer.text
-            mine = answer.json()
-            arrived = wait_for_step(watched, mine["version"])  # process A's stream tells it
-            if turn % 2:
-                delays.append(arrived - sent)
-            state = http.get(f"/api/games/{mine['id']}").json()
-            turn += 1
-        assert turn >= 20
-        while state["thinking"] is not None:  # the computer players' last answers
-            time.sleep(0.05)
-            state = clients[0].get(f"/api/games/{state['id']}").json()
-        # Everything both processes committed is one record that replays.
+                state = clients[0].get(f"/api/games/{state['id']}").json()
+            played.append(state)
+        # Everything both processes committed is one record per game that replays.
         store = Store(shared_url)
         try:
-            row = store.load(state["id"])
-            assert row is not None and replay(row.record).view(0)["actions"] == state["view"]["actions"]
+            for state in played:
+                row = store.load(state["id"])
+                assert row is not None and replay(row.record).view(0)["actions"] == state["view"]["actions"]
         finally:
             store.close()
         delays.sort()
