@@ -15,8 +15,8 @@ Decision times count only real decisions (two or more legal actions), in CPU
 milliseconds of ``Bot.choose`` (``time.process_time``: on a shared machine the wall
 clock counts the others' work); bots are handed observations only.
 
-B may be a frozen baseline: ``b_commit`` runs the search bot of that commit (its
-tree unpacked by ``tricktable.speed``) in a worker process of its own.  The worker
+B may be a frozen baseline: ``b_commit`` runs B's bot (``search`` by default) of that
+commit (its tree unpacked by ``tricktable.speed``) in a worker process of its own.  The worker
 is told the deal (seed and index) and the actions so far, rebuilds the deal with
 that commit's rules and hands its bot the seat's observation; B's times are then
 the worker's CPU milliseconds per decision.
@@ -104,16 +104,17 @@ def _bots(name: str, seed: str, budget_ms: float | None, hard_stop: bool = True)
 
 @dataclass(frozen=True)
 class Baseline:
-    """B as the search bot of ``commit`` at ``budget_ms`` (None: the shared budget)."""
+    """B as the ``bot`` of ``commit`` at ``budget_ms`` (None: the shared budget)."""
 
     commit: str
     budget_ms: float | None = None
+    bot: str = "search"
 
 
 def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None,
-                   hard_stop: bool = True, b_worker: tuple[Any, float] | None = None,
+                   hard_stop: bool = True, b_worker: tuple[Any, float, str] | None = None,
                    preset: str | None = None) -> DealResult:
-    """One duplicate deal; ``b_worker`` is (worker, budget) when B is a baseline commit's bot;
+    """One duplicate deal; ``b_worker`` is (worker, budget, bot) when B is a baseline commit's bot;
     ``preset``: the game's option preset (else the registry's ``bot_options``)."""
     game_entry = entry(game)
     spec = game_entry.spec
@@ -147,9 +148,9 @@ def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: 
     return result
 
 
-def _baseline_bots(worker: Any, budget: float, game: str, seed: str, index: int) -> list[Bot]:
-    return [BaselineBot(worker, {"game": game, "seed": seed, "index": index, "budget_ms": budget,
-                                 "bot_seed": f"{seed}/search/{seat}"}) for seat in range(4)]
+def _baseline_bots(worker: Any, budget: float, bot: str, game: str, seed: str, index: int) -> list[Bot]:
+    return [BaselineBot(worker, {"game": game, "seed": seed, "index": index, "budget_ms": budget, "bot": bot,
+                                 "bot_seed": f"{seed}/{bot}/{seat}"}) for seat in range(4)]
 
 
 def _collect(result: DealResult, times: Sequence[list[float]], is_a: Callable[[int], bool]) -> None:
@@ -167,7 +168,7 @@ def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool, Bas
     worker = Worker(baseline_tree(baseline.commit))
     budget = next(ms for ms in (baseline.budget_ms, budget_ms, 250.0) if ms is not None)
     try:
-        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, (worker, budget))
+        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, (worker, budget, baseline.bot))
                 for i in range(start, stop)]
     finally:
         worker.close()
@@ -188,7 +189,7 @@ def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
     ``progress`` gets the summary so far after every chunk of deals.  Without
     ``hard_stop`` a search always uses all its worlds, so the result does not
     depend on how loaded the machine is (the decision times still do).
-    With ``baseline``, B is that commit's search bot instead of ``b``.  ``preset``: both
+    With ``baseline``, B is that commit's bot (``baseline.bot``) instead of this checkout's.  ``preset``: both
     play under the game's option preset (not with a baseline, whose rules may predate it)."""
     game_entry = entry(game)  # fail early on an unknown game
     if preset is not None:
@@ -199,7 +200,7 @@ def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
         from tricktable.speed import baseline_tree
 
         baseline_tree(baseline.commit)  # unpack it once, before the jobs start
-    label_b = b if baseline is None else f"search@{baseline.commit}"
+    label_b = b if baseline is None else f"{baseline.bot}@{baseline.commit}"
     chunk = max(1, min(10, deals // max(1, jobs * 4)))
     tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop, baseline, preset)
              for start in range(0, deals, chunk)]

@@ -271,7 +271,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--progress", action="store_true", help="print the running result to stderr")
     a.add_argument("--no-hard-stop", action="store_true",
                    help="let search use all its worlds however loaded the machine is")
-    a.add_argument("--b-commit", help="B is the search bot of this commit (a frozen baseline, e.g. 20c78f4)")
+    a.add_argument("--b-commit", help="B is --b of this commit (a frozen baseline, e.g. 20c78f4, whose bot is search)")
     a.add_argument("--b-budget-ms", type=float, help="with --b-commit: the baseline's budget (default --budget-ms)")
     a.add_argument("--preset", help="both bots play under this option preset of the game (e.g. doppelkopf ddv)")
     a.add_argument("--json", action="store_true")
@@ -340,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tricktable.arena import Baseline, arena
 
             report = (lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)) if args.progress else None
-            baseline = Baseline(args.b_commit, args.b_budget_ms) if args.b_commit else None
+            baseline = Baseline(args.b_commit, args.b_budget_ms, args.b) if args.b_commit else None
             _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
                          not args.no_hard_stop, baseline, args.preset), args.json)
         elif args.command == "bench" and args.inference:

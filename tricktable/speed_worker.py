@@ -8,7 +8,7 @@ since the protocol rewrite has: the registry, ``arena.deal_state``,
 deal (seed and index) and the public action prefix as ``[seat, text]`` pairs.
 
 Protocol, one JSON object per line: in ``{"game", "seed", "index", "prefix",
-"budget_ms"}`` (and the bot's ``bot_seed``; a prefix entry ``["referee", action]`` is
+"budget_ms"}`` (and the ``bot``, default ``search``, and its ``bot_seed``; a prefix entry ``["referee", action]`` is
 a referee's action), out ``{"cpu_ms", "wall_ms", "rollouts", "action", "kernels"}`` (``kernels``: how each
 compiled kernel loaded, ``speedups.status()``).
 
@@ -69,7 +69,9 @@ def main() -> None:
             else:
                 state.act(seat, text)
         obs = state.observe(state.to_move)
-        bot = make_bot("search", seed=job.get("bot_seed", "bench"), budget_ms=job["budget_ms"], hard_ms=1e9)
+        name = job.get("bot", "search")
+        no_hard_stop = {"hard_ms": 1e9} if name.startswith("search") else {}  # only search bots have a clock
+        bot = make_bot(name, seed=job.get("bot_seed", "bench"), budget_ms=job["budget_ms"], **no_hard_stop)
         before, start, wall = rollouts(), time.process_time(), time.perf_counter()
         action = bot.choose(obs)
         cpu_ms, wall_ms = (time.process_time() - start) * 1000, (time.perf_counter() - wall) * 1000

@@ -72,6 +72,21 @@ def test_a_baseline_commit_plays_b_through_its_own_worker():
     assert result["mean_diff"] == 0 and result["b_ms"]["p50"] > 0
 
 
+def test_a_baseline_commit_plays_the_bot_named_for_b():
+    # B is the named bot of the commit (here HEAD's random player): with the same seeds
+    # it plays exactly as this checkout's random player, where a search would not.
+    import subprocess
+
+    from tricktable.arena import Baseline
+    from tricktable.speed import ROOT
+
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+    result = arena("euchre", "random", "random", 3, "base", budget_ms=5, baseline=Baseline(head, bot="random"))
+    assert result["b"] == f"random@{head}" and result["mean_diff"] == 0
+    assert arena("euchre", "random", "search", 3, "base", budget_ms=5, hard_stop=False)["mean_diff"] != 0
+
+
 def test_a_preset_is_played_by_both_bots():
     """``--preset``: the deals are played under the game's preset (the DDV table scores
     the same play differently), and an unknown preset is refused before any deal."""
