@@ -48,6 +48,7 @@ from tricktable.games.euchre.state import (
     WITH_PARTNER,
     EuchreState,
     action_text,
+    bid_actions,
     parse_action,
 )
 
@@ -327,26 +328,33 @@ def should_defend_alone(hand: int, trump: int) -> bool:
 # -- the rules: one decision for the seat to move -------------------------------------
 def decide(table: Table, legal: Sequence[int]) -> int:
     """The rules' action (the one set of expert rules, for the bot and rollouts)."""
-    phase, seat, hand = table.phase, table.seat, table.hand
     if len(legal) == 1:
         return legal[0]
-    if phase == PLAYING:
+    if table.phase == PLAYING:
         return choose_card(table, legal)
+    return bid(table.phase, table.seat, table.dealer, table.up_card, table.turned_down, table.trump, table.options,
+               table.hand, legal)
+
+
+def bid(phase: int, seat: int, dealer: int, up_card: int, turned_down: int, trump: int, options: Mapping[str, Any],
+        hand: int, legal: Sequence[int]) -> int:
+    """The rules' action before the card play (``decide``): of the seat's knowledge only
+    its ``hand`` is not public (inference asks it for the hands of many worlds)."""
     if phase == ROUND1:
         if FARMER in legal:
             return FARMER
-        alone = must_go_alone(table.options, seat, table.dealer)
-        return ORDER_UP if should_order(hand, table.up_card, seat, table.dealer, alone) else PASS
+        alone = must_go_alone(options, seat, dealer)
+        return ORDER_UP if should_order(hand, up_card, seat, dealer, alone) else PASS
     if phase == ROUND2:
-        suit = call_choice(hand, table.turned_down, PASS not in legal)
+        suit = call_choice(hand, turned_down, PASS not in legal)
         return PASS if suit is None else CALL + suit
     if phase == ALONE_CHOICE:
-        up = table.up_card if table.turned_down < 0 else None
-        return ALONE if should_go_alone(hand, table.trump, seat, table.dealer, up) else WITH_PARTNER
+        up = up_card if turned_down < 0 else None
+        return ALONE if should_go_alone(hand, trump, seat, dealer, up) else WITH_PARTNER
     if phase == DEFEND_CHOICE:
-        return DEFEND_ALONE if should_defend_alone(hand, table.trump) else PASS
+        return DEFEND_ALONE if should_defend_alone(hand, trump) else PASS
     if phase == DISCARDING:
-        return DISCARD + best_discard(hand, table.trump)
+        return DISCARD + best_discard(hand, trump)
     raise ValueError(f"no decision in phase {Phase(phase).key!r}")
 
 
@@ -551,25 +559,118 @@ def _sparing_partner(obs: EuchreObservation) -> list[str]:
     return spare_partners_trick(obs.legal, obs.seat, holder, not table.seats_after(), trumps)
 
 
-# -- inference: the card play replayed in the kernel ------------------------------------
-def card_disagreements(state: DealState, world: DealState, me: int, limit: int) -> list[int] | None:
-    """The history positions from ``state`` (the first lead) on at which another seat
-    than ``me`` did not play the rules' card (``kernel.disagreements``; at most
-    ``limit``); None under options the kernel does not follow."""
-    assert isinstance(state, EuchreState)
-    if (state.phase != PLAYING or state.tricks or state.trick
-            or not models_options(state.spec, state.options, PLAYOUT_OPTIONS)):
+# -- inference: the whole history replayed without the game ---------------------------
+BidDecision = tuple[int, int, int, int, int, Mapping[str, Any], bool]
+"""A decision before the card play of another seat than the observer's: its history
+position, the seat, the phase, the suit turned down, the trump, the options, and
+whether the seat (the dealer) holds the up-card then besides his dealt hand."""
+
+
+class _Bidding:
+    """The decisions before the first card of one public history, as every world
+    sampled for one observation replays them: what the legal actions
+    (``state.bid_actions``) and the rules' bid (``bid``) read there besides the seat's
+    hand is public, the same in each world, so the history is replayed through the
+    game once (on the first world) and each world asks the rules with its hands."""
+
+    def __init__(self, key: tuple[Any, ...], world: EuchreState, me: int, end: int):
+        self.key, self.options = key, world.options
+        self.decisions: list[BidDecision] = []
+        state = world.restarted()
+        assert isinstance(state, EuchreState)
+        history, actors = world.history, world.actors
+        for position in range(end):
+            seat = actors[position]
+            if seat != me:
+                holds_up = state.picked_up and seat == state.dealer
+                self.decisions.append((position, seat, state.phase, state.turned_down, state.trump, state.options,
+                                       holds_up))
+            state.apply(history[position])
+
+
+_BIDDING: list[_Bidding | None] = [None]
+"""The public history last replayed for inference and its ``_Bidding``: one entry,
+read and replaced whole (threads only ever miss it)."""
+
+
+def _bidding(world: EuchreState, me: int, end: int) -> _Bidding:
+    """The ``_Bidding`` of ``world``'s first ``end`` actions seen by ``me``: keyed by
+    what every world of one observation shares (the actions but the dealer's discard,
+    which is each world's own and the last action before the first card)."""
+    history = world.history
+    bids = end - 1 if world.discard >= 0 else end
+    key = (me, world.dealer, world.up_card, tuple(history[:bids]))
+    bidding = _BIDDING[0]
+    if bidding is None or bidding.key != key or (bidding.options is not world.options
+                                                 and bidding.options != world.options):
+        bidding = _Bidding(key, world, me, end)
+        _BIDDING[0] = bidding
+    return bidding
+
+
+def bid_disagreements(world: EuchreState, me: int, end: int, hands: list[int], limit: int) -> list[int] | None:
+    """The positions before ``end`` (the first card) at which another seat than ``me``
+    with a choice did not bid as the rules would with its hand in ``world`` (``hands``:
+    as dealt), at most ``limit`` of them; None where the reference replay would stop
+    (an action the world's hands do not allow)."""
+    history, dealer, up = world.history, world.dealer, world.up_card
+    differ: list[int] = []
+    for position, seat, phase, turned_down, trump, options, holds_up in _bidding(world, me, end).decisions:
+        hand = hands[seat] | 1 << up if holds_up else hands[seat]
+        legal = bid_actions(phase, seat, dealer, turned_down, hand, options)
+        action = history[position]
+        if action not in legal:
+            return None
+        if len(legal) > 1 and bid(phase, seat, dealer, up, turned_down, trump, options, hand, legal) != action:
+            differ.append(position)
+            if len(differ) == limit:
+                break  # enough to bring the weight to its floor
+    return differ
+
+
+def whole_disagreements(world: DealState, me: int, limit: int) -> list[int] | None:
+    """The history positions at which another seat than ``me`` did not take the
+    rules' action, in order (at most ``limit``; -1: all), from the deal's start and
+    without replaying it through the game: the bids with ``bid_disagreements``, the
+    cards in the kernel (``kernel.disagreements``) from the world's hands at the first
+    lead.  None under options the kernel does not follow, or where the reference replay
+    would stop in the bidding (it goes on from there)."""
+    assert isinstance(world, EuchreState)
+    if not models_options(world.spec, world.options, PLAYOUT_OPTIONS):
         return None
-    public = 1 << state.up_card if state.turned_down >= 0 else 0
-    dealer_only = 1 << state.discard if state.discard >= 0 else 0
-    start = len(state.history)
-    differ = kernel.disagreements(state.trump, state.maker, state.out, state.dealer, state.hands, public, dealer_only,
-                                  state.turn, world.history[start:], me, NEXT_ACTIVE[state.out], limit)
-    return None if differ is None else [start + i for i in differ]
+    history = world.history
+    end = first_card(world)
+    if end < 0:
+        end = len(history)
+    hands = list(world.dealt)  # the bids' hands
+    differ = bid_disagreements(world, me, end, hands, limit)
+    if differ is None or end == len(history) or len(differ) == limit:
+        return differ
+    dealer, up, discard, out = world.dealer, world.up_card, world.discard, world.out
+    if world.picked_up:
+        hands[dealer] |= 1 << up
+    if discard >= 0:
+        hands[dealer] &= ~(1 << discard)
+    public = 1 << up if world.turned_down >= 0 else 0
+    dealer_only = 1 << discard if discard >= 0 else 0
+    cards = kernel.disagreements(world.trump, world.maker, out, dealer, hands, public, dealer_only,
+                                 NEXT_ACTIVE[out][dealer], history[end:], me, NEXT_ACTIVE[out],
+                                 limit - len(differ) if limit >= 0 else -1)
+    return None if cards is None else differ + [end + i for i in cards]
 
 
-CARDS = CardReplay(first_card, card_disagreements)  # bidding, lone hands, the discard: the reference
-"""Euchre's card play for inference, in the kernel."""
+def _from_the_deal(world: DealState) -> int:
+    """``CardReplay.start``: Euchre's replay is the whole history (-1 without any)."""
+    return 0 if world.history else -1
+
+
+def _from_the_start(state: DealState, world: DealState, me: int, limit: int) -> list[int] | None:
+    """``CardReplay.disagreements`` from the deal's start (``state``): ``whole_disagreements``."""
+    return whole_disagreements(world, me, limit)
+
+
+CARDS = CardReplay(_from_the_deal, _from_the_start, whole_disagreements)
+"""Euchre's whole history for inference: the bids without the game, the cards in the kernel."""
 
 
 # -- search ----------------------------------------------------------------------

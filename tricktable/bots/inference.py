@@ -131,6 +131,11 @@ class CardReplay:
 
     start: Callable[[DealState], int]
     disagreements: Callable[[DealState, DealState, int, int], "list[int] | None"]
+    whole: "Callable[[DealState, int, int], list[int] | None] | None" = None
+    """Where the game replays the whole history from the world alone: ``whole(world,
+    me, limit)`` is ``disagreements`` from the deal's start, without a state replayed
+    (or restarted) through the game; None where it does not model the world (then
+    ``start`` and ``disagreements`` as above)."""
 
 
 CARD_ACTIONS = 52
@@ -203,6 +208,11 @@ def likelihood(world: GameState, me: int, policy: Policy, evidence: Evidence = D
     history = world.history
     faces_down = tuple(history[j] for j in hidden)  # all of them: a key more specific than needed
     weight = _Weight(world, evidence)
+    if cards is not None and cards.whole is not None:
+        differ = cards.whole(world, me, evidence.to_floor(weight.value))
+        if differ is not None:
+            weight.disagreements(differ)
+            return weight.value
     state = world.restarted()
     end = len(history)
     start = cards.start(world) if cards is not None else -1

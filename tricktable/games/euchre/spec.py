@@ -225,6 +225,7 @@ def _on_deal(template: _Template, deal: Deal, discard: int | None) -> EuchreStat
     state = replayed.clone()
     state.deal = deal
     hands = [mask_of(hand) for hand in deal.hands]
+    state.dealt = tuple(hands)
     if replayed.picked_up:
         hands[deal.dealer] |= 1 << replayed.up_card
     if replayed.discard >= 0:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from tricktable.cards import SUIT_LETTERS, card_text, cards_of, mask_of, parse_card, parse_suit, suit_of
+from tricktable.cards import SUIT_LETTERS, card_text, cards_of, parse_card, parse_suit, suit_of
 from tricktable.core.actions import ActionRange, ActionSpace
 from tricktable.core.errors import GameOver, IllegalAction, NotationError
 from tricktable.core.notation import Notation
@@ -68,6 +68,29 @@ NEXT_ACTIVE = tuple(tuple(next(s % 4 for s in range(seat + 1, seat + 5) if not o
 ``out`` being the mask of the seats sitting out."""
 
 
+def bid_actions(phase: int, seat: int, dealer: int, turned_down: int, hand: int,
+                options: Mapping[str, Any]) -> Sequence[int]:
+    """The legal actions of ``seat`` (to move, holding ``hand``) in a phase before the
+    card play: what they depend on besides the public facts is that hand alone (a
+    bot's inference asks it for the hands of many sampled worlds)."""
+    if phase == ROUND1:
+        # Farmer's hand: a player dealt only nines and tens may ask for a redeal on
+        # his first turn (round 1, before he bids; his hand is still the dealt one).
+        return (PASS, ORDER_UP, FARMER) if options["farmers_hand"] and hand & ~LOW_CARDS == 0 else (PASS, ORDER_UP)
+    if phase == ROUND2:
+        calls = [CALL + s for s in range(4) if s != turned_down]
+        if seat == dealer and options["stick_the_dealer"]:
+            return calls
+        return [PASS, *calls]
+    if phase == ALONE_CHOICE:
+        return (ALONE, WITH_PARTNER)
+    if phase == DEFEND_CHOICE:
+        return (PASS, DEFEND_ALONE)
+    if phase == DISCARDING:
+        return [DISCARD + c for c in cards_of(hand)]  # the dealer's turn
+    return ()
+
+
 class EuchreState(DealState):
     """One hand of Euchre, from the deal to the score."""
 
@@ -75,6 +98,8 @@ class EuchreState(DealState):
 
     def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any]):
         super().__init__(spec, deal, options)
+        self.dealt = tuple(self.hands)
+        """The hands as dealt (``deal.hands`` as masks)."""
         self.up_card = deal.rest[0]
         self.phase = ROUND1
         self.turn = (self.dealer + 1) % 4
@@ -102,23 +127,9 @@ class EuchreState(DealState):
         return TERMINAL if self.phase == DONE else self.turn
 
     def legal_actions(self) -> Sequence[int]:
-        phase = self.phase
-        if phase == PLAYING:
+        if self.phase == PLAYING:
             return cards_of(self._playable())
-        if phase == ROUND1:
-            return (PASS, ORDER_UP, FARMER) if self._may_farm() else (PASS, ORDER_UP)
-        if phase == ROUND2:
-            calls = [CALL + s for s in range(4) if s != self.turned_down]
-            if self.turn == self.dealer and self.options["stick_the_dealer"]:
-                return calls
-            return [PASS, *calls]
-        if phase == ALONE_CHOICE:
-            return (ALONE, WITH_PARTNER)
-        if phase == DEFEND_CHOICE:
-            return (PASS, DEFEND_ALONE)
-        if phase == DISCARDING:
-            return [DISCARD + c for c in cards_of(self.hands[self.dealer])]
-        return ()
+        return bid_actions(self.phase, self.turn, self.dealer, self.turned_down, self.hands[self.turn], self.options)
 
     def apply(self, action: int) -> None:
         phase = self.phase
@@ -169,11 +180,6 @@ class EuchreState(DealState):
         return parse_action(text)
 
     # -- bidding -----------------------------------------------------------
-    def _may_farm(self) -> bool:
-        """Farmer's hand: a player dealt only nines and tens may ask for a redeal
-        on his first turn (round 1, before he bids)."""
-        return self.options["farmers_hand"] and mask_of(self.deal.hands[self.turn]) & ~LOW_CARDS == 0
-
     def _record(self, action: int) -> None:
         self._history.append(action)
         self._actors.append(self.turn)
