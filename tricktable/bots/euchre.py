@@ -387,29 +387,23 @@ def solved_value(state: GameState, seat: int) -> float | None:
     assert isinstance(state, EuchreState)
     if state.phase != PLAYING or len(state.tricks) < 5 - SOLVE_TRICKS:
         return None
-    trick = list(zip(state.seats_of_trick(state.leader, len(state.trick)), state.trick)) if state.trick else []
-    return solve(state.trump, state.out, state.maker, state.alone, state.lone_defender >= 0, list(state.hands), trick,
-                 state.turn, state.tricks_won[state.maker % 2], 5 - len(state.tricks), seat)
+    return _finished_value(state, seat)
 
 
-def solve(trump: int, out: int, maker: int, alone: bool, defended_alone: bool, hands: list[int],
-          trick: Sequence[tuple[int, int]], turn: int, won: int, left: int, seat: int) -> float:
-    """The value for ``seat`` with best play by all: the makers have ``won`` tricks,
-    ``left`` are still to finish (the current ``trick`` among them); ``out`` is the
-    mask of the seats sitting out."""
-    makers = maker % 2
-    solver = _SOLVERS.get((trump, out, makers))
-    if solver is None:
-        solver = _SOLVERS[trump, out, makers] = Solver(trump, out, makers)
-    # Only the thresholds of the score table matter: 3 tricks, and all 5.  The
-    # score is monotone in the makers' tricks, so these two answers give the value.
-    final = won
-    bits = solver.bits(hands)
-    if won < 3 and won + left >= 3:
-        final = 3 if solver.reach(bits, trick, turn, 3 - won, left) else won
-    if 3 <= max(final, won) and won + left == 5 and (won >= 3 or final == 3):
-        final = 5 if solver.reach(bits, trick, turn, 5 - won, left) else max(final, 3)
-    return deal_value(final, alone, defended_alone, makers, seat)
+def _finished_value(state: EuchreState, seat: int) -> float:
+    """``seat``'s value of the hand finished on masks (``euchre_kernel.finish``): the
+    cards played so far replayed, the rules' cards until ``SOLVE_TRICKS`` tricks
+    remain, then best play by all."""
+    trump, out, maker, dealer, discard = state.trump, state.out, state.maker, state.dealer, state.discard
+    count = len(state.tricks) * (4 - out.bit_count()) + len(state.trick)
+    played = state.history[len(state.history) - count:]  # every action since the first lead is a card
+    public = 1 << state.up_card if state.turned_down >= 0 else 0
+    dealer_only = 1 << discard if discard >= 0 else 0  # only the dealer saw his discard
+    numbering = _SOLVER_CARDS[trump]
+    makers_tricks = kernel.finish(trump, maker, out, dealer, list(state.hands), public, dealer_only,
+                                  NEXT_ACTIVE[out][dealer], played, 5 - SOLVE_TRICKS, FOLLOWING[out], numbering.bits,
+                                  numbering.block_of)
+    return deal_value(makers_tricks, state.alone, state.lone_defender >= 0, maker % 2, seat)
 
 
 @lru_cache(maxsize=None)
@@ -420,40 +414,11 @@ def deal_value(makers_tricks: int, alone: bool, defended_alone: bool, makers: in
     return float(maker_points - defender_points if seat % 2 == makers else defender_points - maker_points)
 
 
-class Solver:
-    """Open-hand search: can the makers still win ``need`` of the ``left`` tricks?
-    The search itself is ``euchre_kernel.reach`` (memoised across solves) on the
-    solver's numbering of the cards (``SolverCards``)."""
-
-    def __init__(self, trump: int, out: int, makers: int):
-        """``out``: the mask of the seats sitting out."""
-        self.cards = _SOLVER_CARDS[trump]
-        self.trump, self.out, self.makers = trump, out, makers
-        self.next = list(NEXT_ACTIVE[out])
-
-    def bits(self, hands: Sequence[int]) -> list[int]:
-        """The hands (card ids) in the solver's numbering."""
-        numbering = self.cards.bits
-        return [kernel.solver_bits(hand, numbering) for hand in hands]
-
-    def reach(self, bits: list[int], trick: Sequence[tuple[int, int]], turn: int, need: int, left: int) -> bool:
-        """``bits``: the hands in the solver's numbering (``bits``)."""
-        bit = self.cards.bit
-        if not trick:
-            return kernel.reach(bits, turn, need, left, 0, -1, -1, -1, self.makers, self.out, self.next,
-                                self.cards.block_of)
-        win_seat, win_card = trick_winner(self.trump, trick)
-        led = self.cards.block_of[bit[trick[0][1]]]
-        return kernel.reach(bits, turn, need, left, len(trick), led, win_seat, bit[win_card], self.makers, self.out,
-                            self.next, self.cards.block_of)
-
-
 @dataclass(frozen=True)
 class SolverCards:
     """The solver's numbering of the cards for one trump: each effective suit is a
     block of eight bits, its cards in order of power, the trumps' block highest."""
 
-    bit: dict[int, int]  # card id -> bit
     block_of: list[int]  # bit -> the mask of its block
     bits: list[int]  # card id -> bit, -1 for cards outside the deck (``euchre_kernel.solver_bits``)
 
@@ -466,12 +431,12 @@ class SolverCards:
             block = 3 if suit == trump else plain.index(suit)
             cards = sorted((c for c in range(52) if effective[c] == suit), key=lambda c: power[c])
             bit.update({c: 8 * block + i for i, c in enumerate(cards)})
-        return cls(bit, [0xFF << (8 * (b // 8)) for b in range(32)], [bit.get(c, -1) for c in range(52)])
+        return cls([0xFF << (8 * (b // 8)) for b in range(32)], [bit.get(c, -1) for c in range(52)])
 
 
 _SOLVER_CARDS = {t: SolverCards.for_trump(t) for t in SUITS}
-_SOLVERS: dict[tuple[int, int, int], Solver] = {}
-"""One ``Solver`` per (trump, seats out, makers): it holds no position, only the numbering."""
+FOLLOWING = [list(following) for following in NEXT_ACTIVE]
+"""``NEXT_ACTIVE`` as the kernel's lists."""
 
 
 # -- fast playout (rollouts) --------------------------------------------------------
@@ -484,48 +449,13 @@ the rollout in the real game (``models_options``)."""
 
 
 def playout(state: GameState, seat: int) -> float | None:
-    """Finish the card play of a sampled world on masks: the rules' card choice on
-    masks kept up to date card by card (``euchre_kernel.play_out``), the solver for the
-    last tricks.
-    None before the card play (bidding goes through the game) or under options it
-    does not model."""
+    """Finish the card play of a sampled world on masks (``_finished_value``: the
+    rules' cards, the solver for the last tricks).  None before the card play
+    (bidding goes through the game) or under options it does not model."""
     assert isinstance(state, EuchreState)
     if state.phase != PLAYING or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
         return None
-    trump, out, maker, dealer = state.trump, state.out, state.maker, state.dealer
-    following = NEXT_ACTIVE[out]
-    voids, public = _seen_in_play(state, following)  # what ``table_from_state`` reads, on masks alone
-    if state.turned_down >= 0:
-        public |= 1 << state.up_card
-    dealer_only = 1 << state.discard if state.discard >= 0 else 0  # only the dealer saw his discard
-    hands = list(state.hands)
-    cards = list(state.trick)
-    seats = state.seats_of_trick(state.leader, len(cards)) if cards else []
-    turn, won, done = kernel.play_out(trump, maker, out, dealer, hands, voids, public, dealer_only, seats, cards,
-                                      state.turn, state.tricks_won[maker % 2], len(state.tricks), 5 - SOLVE_TRICKS,
-                                      following)
-    return solve(trump, out, maker, state.alone, state.lone_defender >= 0, hands, list(zip(seats, cards)), turn, won,
-                 5 - done, seat)
-
-
-def _seen_in_play(state: EuchreState, following: Sequence[int]) -> tuple[list[int], int]:
-    """Per seat the suits it showed out of (bit = effective suit) and the cards played,
-    the current trick's included (``note_trick`` over every trick, without the plays'
-    (seat, card) pairs)."""
-    effective = EFFECTIVE_SUIT[state.trump]
-    voids = [0, 0, 0, 0]
-    played = 0
-    tricks = [(leader, cards) for leader, cards, _ in state.tricks]
-    if state.trick:
-        tricks.append((state.leader, tuple(state.trick)))
-    for seat, cards in tricks:
-        led = effective[cards[0]]
-        for c in cards:
-            played |= 1 << c
-            if effective[c] != led:
-                voids[seat] |= 1 << led
-            seat = following[seat]
-    return voids, played
+    return _finished_value(state, seat)
 
 
 def distinct_actions(obs: Observation) -> list[str]:
@@ -654,7 +584,7 @@ def whole_disagreements(world: DealState, me: int, limit: int) -> list[int] | No
     public = 1 << up if world.turned_down >= 0 else 0
     dealer_only = 1 << discard if discard >= 0 else 0
     cards = kernel.disagreements(world.trump, world.maker, out, dealer, hands, public, dealer_only,
-                                 NEXT_ACTIVE[out][dealer], history[end:], me, NEXT_ACTIVE[out],
+                                 NEXT_ACTIVE[out][dealer], history[end:], me, FOLLOWING[out],
                                  limit - len(differ) if limit >= 0 else -1)
     return None if cards is None else differ + [end + i for i in cards]
 

@@ -220,49 +220,87 @@ def choose_lead(trump: int, seat: int, hand: int, unseen: int, maker: int, legal
     return pick
 
 
-# -- the playout ---------------------------------------------------------------------
+# -- the card play on masks ----------------------------------------------------------
 def cards(mask: int) -> list[int]:
     """The cards of a mask in order."""
     return [c for c in range(mask.bit_length()) if mask >> c & 1]
 
 
-def play_out(trump: int, maker: int, out: int, dealer: int, hands: list[int], voids: list[int], public: int,
-             dealer_only: int, trick_seats: list[int], trick_cards: list[int], turn: int, won: int, done: int,
-             until: int, following: Sequence[int]) -> tuple[int, int, int]:
-    """Play by the rules until ``until`` tricks are done: ``hands``, ``voids`` and the
-    trick (seats, cards) change in place; ``public``: the cards everybody saw leave
-    play, ``dealer_only``: his discard, which only the dealer saw; ``won``: the makers'
-    tricks.  Returns (seat to move, the makers' tricks, tricks done)."""
-    effective, suit_cards = EFFECTIVE[trump], SUIT_CARDS[trump]
-    active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
-    makers = maker % 2
-    while done < until:
-        hand = hands[turn]
-        led = effective[trick_cards[0]] if trick_cards else -1
-        playable = hand
-        if trick_cards and hand & suit_cards[led]:
-            playable = hand & suit_cards[led]
-        if playable & (playable - 1):
-            gone = public | dealer_only if turn == dealer else public
-            c = choose_card(trump, turn, hand, gone, voids, maker, out, trick_seats, trick_cards, cards(playable))
-        else:
-            c = playable.bit_length() - 1
-        hands[turn] = hand & ~(1 << c)
-        public |= 1 << c
-        if trick_cards and effective[c] != led:
-            voids[turn] |= 1 << led
-        trick_seats.append(turn)
+class CardPlay:
+    """The card play of a hand on masks, card by card: the hands, the cards everybody
+    saw leave play (``public``; the dealer also saw his discard, ``dealer_only``), the
+    suits each seat showed out of, the trick so far, whose turn it is, the makers'
+    tricks and the tricks done.  The playout plays the rules' cards with it, inference
+    replays a history's cards with it (one step for both)."""
+
+    def __init__(self, trump: int, maker: int, out: int, dealer: int, hands: list[int], public: int,
+                 dealer_only: int, turn: int, following: list[int]):
+        self.trump, self.maker, self.out, self.dealer = trump, maker, out, dealer
+        self.hands, self.public, self.dealer_only, self.turn = hands, public, dealer_only, turn
+        self.following = following
+        self.voids = [0, 0, 0, 0]
+        self.trick_seats: list[int] = []
+        self.trick_cards: list[int] = []
+        self.won = 0
+        self.done = 0
+        self.active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
+        self.makers = maker % 2
+
+    def playable(self) -> int:
+        """The cards the seat to move may play (follow suit if it can)."""
+        hand = self.hands[self.turn]
+        if not self.trick_cards:
+            return hand
+        following = hand & SUIT_CARDS[self.trump][EFFECTIVE[self.trump][self.trick_cards[0]]]
+        return following if following else hand
+
+    def rules_card(self, playable: int) -> int:
+        """The rules' card among ``playable`` (two or more) on what the seat to move saw."""
+        turn = self.turn
+        gone = self.public | self.dealer_only if turn == self.dealer else self.public
+        return choose_card(self.trump, turn, self.hands[turn], gone, self.voids, self.maker, self.out,
+                           self.trick_seats, self.trick_cards, cards(playable))
+
+    def play(self, c: int) -> None:
+        """The seat to move plays ``c``; a full trick goes to its winner, who leads next."""
+        turn, trick_cards = self.turn, self.trick_cards
+        effective = EFFECTIVE[self.trump]
+        self.hands[turn] &= ~(1 << c)
+        self.public |= 1 << c
+        if trick_cards and effective[c] != effective[trick_cards[0]]:
+            self.voids[turn] |= 1 << effective[trick_cards[0]]
+        self.trick_seats.append(turn)
         trick_cards.append(c)
-        if len(trick_cards) < active:
-            turn = following[turn]
-            continue
-        turn = trick_seats[winning_index(trump, trick_cards)]
-        if turn % 2 == makers:
-            won += 1
-        done += 1
-        trick_seats.clear()
+        if len(trick_cards) < self.active:
+            self.turn = self.following[turn]
+            return
+        self.turn = self.trick_seats[winning_index(self.trump, trick_cards)]
+        if self.turn % 2 == self.makers:
+            self.won += 1
+        self.done += 1
+        self.trick_seats.clear()
         trick_cards.clear()
-    return turn, won, done
+
+    def play_out(self, until: int) -> None:
+        """Play the rules' cards until ``until`` tricks are done."""
+        while self.done < until:
+            playable = self.playable()
+            self.play(self.rules_card(playable) if playable & (playable - 1) else playable.bit_length() - 1)
+
+
+def finish(trump: int, maker: int, out: int, dealer: int, hands: list[int], public: int, dealer_only: int,
+           leader: int, played: list[int], until: int, following: list[int], numbering: list[int],
+           block_of: list[int]) -> int:
+    """The makers' tricks at the end of a hand whose cards ``played`` so far (from the
+    first lead, by ``leader``) are replayed on ``hands`` (the hands now: a card played
+    is out already), then played by the rules until ``until`` tricks are done, then
+    solved (``makers_tricks``).  ``public``, ``dealer_only``: as ``CardPlay``'s before
+    the first lead."""
+    play = CardPlay(trump, maker, out, dealer, hands, public, dealer_only, leader, following)
+    for c in played:
+        play.play(c)
+    play.play_out(until)
+    return makers_tricks(play, numbering, block_of)
 
 
 # -- the solver ------------------------------------------------------------------------
@@ -305,6 +343,33 @@ def reach(hands: list[int], turn: int, need: int, left: int, played: int, led: i
         return _lead(hands, turn, need, left, makers, situation, active, following, block_of)
     return _play(hands, turn, need, left, played, led, win_seat, win_bit, makers, situation, active, following,
                  block_of)
+
+
+def makers_tricks(play: CardPlay, numbering: list[int], block_of: list[int]) -> int:
+    """The makers' tricks at the end of the hand with best play by all from ``play``'s
+    position (every hand open); ``numbering``: the solver's bit of each card id for the
+    trump, ``block_of``: each bit's block.  Only the thresholds of the score table
+    matter, 3 tricks and all 5, and the score is monotone in the makers' tricks, so two
+    searches at most give the answer."""
+    hands = [solver_bits(hand, numbering) for hand in play.hands]
+    won, left = play.won, 5 - play.done
+    final = won
+    if won < 3 and won + left >= 3:
+        final = 3 if _reach_from(play, hands, 3 - won, left, numbering, block_of) else won
+    if 3 <= max(final, won) and won + left == 5 and (won >= 3 or final == 3):
+        final = 5 if _reach_from(play, hands, 5 - won, left, numbering, block_of) else max(final, 3)
+    return final
+
+
+def _reach_from(play: CardPlay, hands: list[int], need: int, left: int, numbering: list[int],
+                block_of: list[int]) -> bool:
+    """``reach`` from ``play``'s position (``hands`` in solver bits), the trick so far included."""
+    following, trick_cards = play.following, play.trick_cards
+    if not trick_cards:
+        return reach(hands, play.turn, need, left, 0, -1, -1, -1, play.makers, play.out, following, block_of)
+    best = winning_index(play.trump, trick_cards)
+    return reach(hands, play.turn, need, left, len(trick_cards), block_of[numbering[trick_cards[0]]],
+                 play.trick_seats[best], numbering[trick_cards[best]], play.makers, play.out, following, block_of)
 
 
 def _lead(hands: list[int], turn: int, need: int, left: int, makers: int, situation: int, active: int,
@@ -362,47 +427,26 @@ def _play(hands: list[int], turn: int, need: int, left: int, played: int, led: i
 
 # -- inference: the card play of a sampled world, replayed on masks ------------------
 def disagreements(trump: int, maker: int, out: int, dealer: int, hands: list[int], public: int, dealer_only: int,
-                  turn: int, actions: list[int], me: int, following: Sequence[int], limit: int) -> list[int] | None:
-    """Replay ``actions`` (the cards played, from the first lead; ``play_out``'s
+                  turn: int, actions: list[int], me: int, following: list[int], limit: int) -> list[int] | None:
+    """Replay ``actions`` (the cards played, from the first lead; ``CardPlay``'s
     arguments at that point) and return the indices of ``actions`` at which another
     seat than ``me`` with more than one playable card did not play the rules' card
     (``choose_card`` on what it saw: exactly what ``bots.inference`` counts with the
     rules policy), at most ``limit`` of them (-1: all; the caller's weight is at its
     floor with that many).  The replay stops at a card that is not playable there (the
     reference replay raises there); None for an action that is not a card."""
-    effective, suit_cards = EFFECTIVE[trump], SUIT_CARDS[trump]
-    active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
-    hands = list(hands)
-    voids = [0, 0, 0, 0]
-    trick_seats: list[int] = []
-    trick_cards: list[int] = []
+    play = CardPlay(trump, maker, out, dealer, list(hands), public, dealer_only, turn, following)
     differ: list[int] = []
     for index in range(len(actions)):
         c = actions[index]
         if not 0 <= c < 52:
             return None
-        hand = hands[turn]
-        led = effective[trick_cards[0]] if trick_cards else -1
-        playable = hand & suit_cards[led] if trick_cards and hand & suit_cards[led] else hand
+        playable = play.playable()
         if not playable >> c & 1:
             return differ
-        if turn != me and playable & (playable - 1):
-            seen = public | dealer_only if turn == dealer else public
-            if choose_card(trump, turn, hand, seen, voids, maker, out, trick_seats, trick_cards,
-                           cards(playable)) != c:
-                differ.append(index)
-                if len(differ) == limit:
-                    return differ  # enough to bring the weight to its floor
-        hands[turn] = hand & ~(1 << c)
-        public |= 1 << c
-        if trick_cards and effective[c] != led:
-            voids[turn] |= 1 << led
-        trick_seats.append(turn)
-        trick_cards.append(c)
-        if len(trick_cards) == active:
-            turn = trick_seats[winning_index(trump, trick_cards)]
-            trick_seats.clear()
-            trick_cards.clear()
-        else:
-            turn = following[turn]
+        if play.turn != me and playable & (playable - 1) and play.rules_card(playable) != c:
+            differ.append(index)
+            if len(differ) == limit:
+                return differ  # enough to bring the weight to its floor
+        play.play(c)
     return differ
