@@ -1,7 +1,8 @@
-"""Euchre's bidding strength on masks (``bots.euchre.hand_points``, issue 14, the cost
-of inference: every sampled world's bids are asked of it) is the card-by-card sum it
-replaced, to the last bit of the float, on every hand of the deck and every trump
-(the thresholds compare it with >=)."""
+"""Euchre's bidding rules on masks (``bots.euchre.hand_points``, ``best_discard``,
+``best_call``, ``alone_tricks``; issue 14, the cost of inference: every sampled
+world's bids are asked of them) are the card-by-card rules they replaced, to the last
+bit of the float, on every hand of the deck and every trump (the thresholds compare
+the floats with >=)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from itertools import combinations
 
 from tricktable.bots import euchre as eb
 from tricktable.cards import ACE, KING, cards_of, rank_of
-from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, SUITS
+from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, POWER, SUITS
 
 
 def card_by_card(hand: int, trump: int) -> float:
@@ -45,3 +46,52 @@ def test_hand_points_on_masks_equals_the_card_by_card_sum_on_every_hand():
                 assert eb.hand_points(hand, trump) == expected, (cards_of(hand), trump)
                 strengths.add(expected)
     assert len(strengths) > 100  # the hands really differ
+
+
+def discard_card_by_card(hand: int, trump: int) -> int:
+    """The dealer's discard as the rules first wrote it: of the plain cards the first
+    cheapest by (an ace, not a singleton, power), else the first lowest trump."""
+    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    cards = cards_of(hand)
+    plain = [c for c in cards if effective[c] != trump]
+    if not plain:
+        return min(cards, key=lambda c: power[c])
+
+    def cost(c: int) -> tuple[bool, bool, int]:
+        length = sum(1 for d in cards if effective[d] == effective[c])
+        return (rank_of(c) == ACE, length != 1, power[c])
+
+    return min(plain, key=cost)
+
+
+def alone_tricks_card_by_card(hand: int, trump: int, out_of_play: int) -> float:
+    effective = EFFECTIVE_SUIT[trump]
+    run = 0
+    for c in eb.TRUMP_LADDER[trump]:
+        if out_of_play >> c & 1:
+            continue
+        if not hand >> c & 1:
+            break
+        run += 1
+    trumps = sum(1 for c in cards_of(hand) if effective[c] == trump)
+    aces = sum(1 for c in cards_of(hand) if effective[c] != trump and rank_of(c) == ACE)
+    return run + 0.7 * (trumps - run) + 0.8 * aces
+
+
+def test_the_discard_call_and_lone_tricks_on_masks_are_the_card_by_card_rules_on_every_hand():
+    deck = cards_of(DECK_MASK)
+    discards = set()
+    for size in (5, 6):  # a hand (a call, a lone hand), the dealer's six (his discard)
+        for cards in combinations(deck, size):
+            hand = sum(1 << c for c in cards)
+            for trump in SUITS:
+                if size == 6:
+                    expected = discard_card_by_card(hand, trump)
+                    assert eb.best_discard(hand, trump) == expected, (cards, trump)
+                    discards.add(expected)
+                    continue
+                out_of_play = 1 << eb.TRUMP_LADDER[trump][hand % 7]  # now and then one of the hand's trumps
+                assert eb.alone_tricks(hand, trump, out_of_play) == alone_tricks_card_by_card(hand, trump, out_of_play)
+                points = [(s, eb.hand_points(hand, s)) for s in SUITS if s != trump]
+                assert eb.best_call(hand, trump) == max(points, key=lambda item: item[1]), (cards, trump)
+    assert len(discards) == len(deck)  # every card is the discard of some hand

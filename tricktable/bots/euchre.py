@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick
-from tricktable.bots.inference import CardReplay, first_card, weight_for
+from tricktable.bots.inference import CardReplay, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
-from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, rank_of, suit_of
+from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, suit_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameSpec, GameState
 from tricktable.games.euchre.observation import EuchreObservation, Phase, UpCard
@@ -208,6 +208,8 @@ def _ladder_sums(trump: int) -> dict[int, float]:
 LADDER_SUMS = tuple(_ladder_sums(t) for t in SUITS)
 SUIT_ACES = tuple(1 << card(ACE, s) for s in SUITS)
 SUIT_KINGS = tuple(1 << card(KING, s) for s in SUITS)
+PLAIN_ACES = tuple(sum(SUIT_ACES[s] for s in SUITS if s != trump) for trump in SUITS)
+"""By trump, the aces of the other suits (no ace changes suit)."""
 
 
 def hand_points(hand: int, trump: int) -> float:
@@ -235,18 +237,22 @@ def hand_points(hand: int, trump: int) -> float:
 
 def best_discard(hand: int, trump: int) -> int:
     """The dealer's discard: a singleton plain non-ace (to make a void), else the
-    lowest plain card, else the lowest trump."""
-    effective, power = EFFECTIVE_SUIT[trump], POWER[trump]
-    cards = cards_of(hand)
-    plain = [c for c in cards if effective[c] != trump]
-    if not plain:
-        return kernel.lowest(trump, cards)
-
-    def cost(c: int) -> tuple[int, int, int]:
-        length = sum(1 for d in cards if effective[d] == effective[c])
-        return (rank_of(c) == ACE, length != 1, power[c])
-
-    return min(plain, key=cost)
+    lowest plain card, else the lowest trump.  On masks: a plain suit's cheapest card
+    is its lowest (card ids rise with the rank), and of equally cheap ones the first
+    suit's goes (``tests/bots/test_euchre_bidding.py`` compares it with the card-by-card
+    choice on every hand)."""
+    suit_cards = SUIT_CARDS[trump]
+    if not hand & ~suit_cards[trump]:
+        return kernel.lowest(trump, cards_of(hand))
+    best, best_cost = -1, 0
+    for suit in SUITS:
+        in_suit = hand & suit_cards[suit] if suit != trump else 0
+        if in_suit:
+            low = (in_suit & -in_suit).bit_length() - 1
+            cost = (low % 13 == ACE) << 5 | (in_suit & (in_suit - 1) != 0) << 4 | low % 13  # (ace, not single, rank)
+            if best < 0 or cost < best_cost:
+                best, best_cost = low, cost
+    return best
 
 
 def dealer_points(hand: int, up: int) -> float:
@@ -280,8 +286,14 @@ def should_order(hand: int, up: int, seat: int, dealer: int, alone: bool = False
 
 
 def best_call(hand: int, turned_down: int) -> tuple[int, float]:
-    options = [(s, hand_points(hand, s)) for s in SUITS if s != turned_down]
-    return max(options, key=lambda item: item[1])
+    """The strongest suit to name and its points (of equally strong ones the first)."""
+    best, best_points = -1, 0.0
+    for suit in SUITS:
+        if suit != turned_down:
+            points = hand_points(hand, suit)
+            if best < 0 or points > best_points:
+                best, best_points = suit, points
+    return best, best_points
 
 
 def call_choice(hand: int, turned_down: int, forced: bool) -> int | None:
@@ -294,7 +306,6 @@ def alone_tricks(hand: int, trump: int, out_of_play: int = 0) -> float:
     """Tricks a hand takes on its own: the unbroken top trumps surely (a trump
     known to be out of play, ``out_of_play``, does not break the run), other
     trumps and plain aces probably."""
-    effective = EFFECTIVE_SUIT[trump]
     run = 0
     for c in TRUMP_LADDER[trump]:
         if out_of_play >> c & 1:
@@ -303,7 +314,7 @@ def alone_tricks(hand: int, trump: int, out_of_play: int = 0) -> float:
             break
         run += 1
     trumps = (hand & SUIT_CARDS[trump][trump]).bit_count()
-    aces = sum(1 for c in cards_of(hand) if effective[c] != trump and rank_of(c) == ACE)
+    aces = (hand & PLAIN_ACES[trump]).bit_count()
     return run + 0.7 * (trumps - run) + 0.8 * aces
 
 
@@ -390,13 +401,18 @@ def solved_value(state: GameState, seat: int) -> float | None:
     return _finished_value(state, seat)
 
 
+def first_card(state: EuchreState) -> int:
+    """The history position of the first card played (the history's length before it):
+    every action from there on is a card."""
+    return len(state.history) - len(state.tricks) * (4 - state.out.bit_count()) - len(state.trick)
+
+
 def _finished_value(state: EuchreState, seat: int) -> float:
     """``seat``'s value of the hand finished on masks (``euchre_kernel.finish``): the
     cards played so far replayed, the rules' cards until ``SOLVE_TRICKS`` tricks
     remain, then best play by all."""
     trump, out, maker, dealer, discard = state.trump, state.out, state.maker, state.dealer, state.discard
-    count = len(state.tricks) * (4 - out.bit_count()) + len(state.trick)
-    played = state.history[len(state.history) - count:]  # every action since the first lead is a card
+    played = state.history[first_card(state):]
     public = 1 << state.up_card if state.turned_down >= 0 else 0
     dealer_only = 1 << discard if discard >= 0 else 0  # only the dealer saw his discard
     numbering = _SOLVER_CARDS[trump]
@@ -570,8 +586,6 @@ def whole_disagreements(world: DealState, me: int, limit: int) -> list[int] | No
         return None
     history = world.history
     end = first_card(world)
-    if end < 0:
-        end = len(history)
     hands = list(world.dealt)  # the bids' hands
     differ = bid_disagreements(world, me, end, hands, limit)
     if differ is None or end == len(history) or len(differ) == limit:

@@ -375,8 +375,10 @@ class EuchreState(DealState):
         return tuple(zip(self.seats_of_trick(leader, len(cards)), cards))
 
 
+@lru_cache(maxsize=256)
 def action_text(action: int) -> str:
-    """The stable notation of a Euchre action."""
+    """The stable notation of a Euchre action (cached: inference asks it for every
+    decision of every sampled world that the rules would have taken otherwise)."""
     if action in _PLAY:
         return f"play {card_text(action)}"
     if action in _DISCARD:
