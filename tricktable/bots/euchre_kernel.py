@@ -4,8 +4,9 @@ Speed).
 The card-play rules (``choose_card``) decide from ints: the trump, the seat, its hand,
 the cards it has seen gone (played, the turned-down up-card, its own discard), the
 suits each seat has shown void in, the maker, the seats sitting out and the trick so
-far.  ``bots.euchre`` calls them for the bot (from its ``Table``) and ``play_out``
-calls them card by card on its running masks, so the rules are written once.
+far.  ``bots.euchre`` calls them for the bot (from its ``Table``) and ``CardPlay``
+calls them card by card on its running masks (the playout, inference's replay), so
+the rules are written once.
 
 The solver (``reach``): can the makers still win ``need`` of the ``left`` tricks with
 best play by all, every hand open?
@@ -13,12 +14,11 @@ best play by all, every hand open?
 Cards are in the solver's numbering for the trump (``bots.euchre.SolverCards``): each
 effective suit is a block of eight bits in order of power, the trumps' block highest,
 so a card beats the trick's best if its bit is higher and it follows suit or trumps.
-``block_of[bit]`` is the mask of a bit's block.  The answer depends on that numbering
-alone, not on which suit is trump, so positions between tricks are memoised across
-solves under (hands, seat to lead, tricks needed, makers, seats sitting out): the
-candidates of one sampled world, and the two thresholds of one solve, share most of
-them.  Of two cards of one hand with no card still in play between them only one is
-tried.
+``block_of[bit]`` is the mask of a bit's block.  Of two cards of one hand with no card
+still in play between them only one is tried, and the last trick is played without a
+search.  Nothing is memoised: with at most three tricks to solve, positions between
+tricks recurred in about 5 % of the look-ups, and the memo cost more than it saved
+(it also held up to 50,000 positions per process).
 
 A compiled kernel (mypyc, ``tricktable.speedups``) is type-checked alone, so it imports
 nothing of tricktable; the pure-Python module is the fallback and the reference.
@@ -307,17 +307,6 @@ def finish(trump: int, maker: int, out: int, dealer: int, hands: list[int], publ
 
 TRUMP_BLOCK = 0xFF << 24
 """The solver's bits of the trumps."""
-MEMO_LIMIT = 50_000
-"""Positions kept between solves; the memo starts afresh beyond this.  Its keys hold
-whole hands, so it pays within one sampled world (the candidates share their later
-positions), hardly across worlds: 50,000 keeps that and bounds a thinking process's
-memory (200,000 five-int tuples were ~60 MB per process, the soak's memory growth)."""
-
-_MEMO: dict[int, bool] = {}
-"""hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96 | (seat to lead | tricks
-needed << 2 | makers << 5 | seats out << 6) << 128 -> reached: one int, not a tuple of
-five (a quarter of the memory)."""
-
 
 def solver_bits(hand: int, bits: list[int]) -> int:
     """A hand (card ids) in the solver's numbering (``bits[card]``)."""
@@ -335,14 +324,10 @@ def reach(hands: list[int], turn: int, need: int, left: int, played: int, led: i
     ``played``-th card of the trick (0: to lead) whose led block is ``led`` and best card
     ``win_bit`` (of ``win_seat``); ``out``: the seats sitting out, ``following[seat]``:
     the next seat that plays."""
-    if len(_MEMO) > MEMO_LIMIT:
-        _MEMO.clear()
     active = 4 - ((out & 1) + (out >> 1 & 1) + (out >> 2 & 1) + (out >> 3 & 1))
-    situation = (makers | out << 1) << 5
     if not played:
-        return _lead(hands, turn, need, left, makers, situation, active, following, block_of)
-    return _play(hands, turn, need, left, played, led, win_seat, win_bit, makers, situation, active, following,
-                 block_of)
+        return _lead(hands, turn, need, left, makers, active, following, block_of)
+    return _play(hands, turn, need, left, played, led, win_seat, win_bit, makers, active, following, block_of)
 
 
 def makers_tricks(play: CardPlay, numbering: list[int], block_of: list[int]) -> int:
@@ -372,22 +357,32 @@ def _reach_from(play: CardPlay, hands: list[int], need: int, left: int, numberin
                  play.trick_seats[best], numbering[trick_cards[best]], play.makers, play.out, following, block_of)
 
 
-def _lead(hands: list[int], turn: int, need: int, left: int, makers: int, situation: int, active: int,
-          following: list[int], block_of: list[int]) -> bool:
+def _lead(hands: list[int], turn: int, need: int, left: int, makers: int, active: int, following: list[int],
+          block_of: list[int]) -> bool:
     if need <= 0:
         return True
     if need > left:
         return False
-    key = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96 | (turn | need << 2 | situation) << 128
-    known = _MEMO.get(key)
-    if known is None:
-        known = _play(hands, turn, need, left, 0, -1, -1, -1, makers, situation, active, following, block_of)
-        _MEMO[key] = known
-    return known
+    if left == 1:
+        return _last_trick(hands, turn, active, following, block_of) % 2 == makers
+    return _play(hands, turn, need, left, 0, -1, -1, -1, makers, active, following, block_of)
+
+
+def _last_trick(hands: list[int], turn: int, active: int, following: list[int], block_of: list[int]) -> int:
+    """The seat that wins the last trick, ``turn`` to lead (every hand holds one card:
+    no search)."""
+    win_seat, win_bit = turn, hands[turn].bit_length() - 1
+    seat = turn
+    for _ in range(active - 1):
+        seat = following[seat]
+        b = hands[seat].bit_length() - 1
+        if b > win_bit and (block_of[b] == block_of[win_bit] or block_of[b] == TRUMP_BLOCK):
+            win_seat, win_bit = seat, b
+    return win_seat
 
 
 def _play(hands: list[int], turn: int, need: int, left: int, played: int, led: int, win_seat: int, win_bit: int,
-          makers: int, situation: int, active: int, following: list[int], block_of: list[int]) -> bool:
+          makers: int, active: int, following: list[int], block_of: list[int]) -> bool:
     hand = hands[turn]
     playable = hand & led if played else hand
     if not playable:
@@ -415,10 +410,10 @@ def _play(hands: list[int], turn: int, need: int, left: int, played: int, led: i
         hands[turn] = hand & ~(1 << b)
         if last:
             gained = 1 if new_seat % 2 == makers else 0
-            value = _lead(hands, new_seat, need - gained, left - 1, makers, situation, active, following, block_of)
+            value = _lead(hands, new_seat, need - gained, left - 1, makers, active, following, block_of)
         else:
-            value = _play(hands, nxt, need, left, played + 1, new_led, new_seat, new_bit, makers, situation, active,
-                          following, block_of)
+            value = _play(hands, nxt, need, left, played + 1, new_led, new_seat, new_bit, makers, active, following,
+                          block_of)
         hands[turn] = hand
         if value == maximizing:
             return value
