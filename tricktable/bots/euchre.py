@@ -407,12 +407,14 @@ def first_card(state: EuchreState) -> int:
     return len(state.history) - len(state.tricks) * (4 - state.out.bit_count()) - len(state.trick)
 
 
-def _finished_value(state: EuchreState, seat: int) -> float:
+def _finished_value(state: EuchreState, seat: int, card: int = -1) -> float:
     """``seat``'s value of the hand finished on masks (``euchre_kernel.finish``): the
-    cards played so far replayed, the rules' cards until ``SOLVE_TRICKS`` tricks
-    remain, then best play by all."""
+    cards played so far replayed (and ``card``, if one is given, played next), the
+    rules' cards until ``SOLVE_TRICKS`` tricks remain, then best play by all."""
     trump, out, maker, dealer, discard = state.trump, state.out, state.maker, state.dealer, state.discard
     played = state.history[first_card(state):]
+    if card >= 0:
+        played.append(card)
     public = 1 << state.up_card if state.turned_down >= 0 else 0
     dealer_only = 1 << discard if discard >= 0 else 0  # only the dealer saw his discard
     numbering = _SOLVER_CARDS[trump]
@@ -472,6 +474,19 @@ def playout(state: GameState, seat: int) -> float | None:
     if state.phase != PLAYING or not models_options(state.spec, state.options, PLAYOUT_OPTIONS):
         return None
     return _finished_value(state, seat)
+
+
+def trial(world: GameState, seat: int, action: int) -> float | None:
+    """``seat`` (to move) plays the card ``action`` in a sampled world and the hand is
+    finished on masks (``_finished_value``), the world left as it is: ``playout`` after
+    the card, without a clone or ``apply``.  None before the card play or under options
+    the playout does not model."""
+    assert isinstance(world, EuchreState)
+    if world.phase != PLAYING or not models_options(world.spec, world.options, PLAYOUT_OPTIONS):
+        return None
+    if seat != world.turn or not 0 <= action < 52 or not world.legal_actions_mask() >> action & 1:
+        return None  # the game says why it is not allowed
+    return _finished_value(world, seat, action)
 
 
 def distinct_actions(obs: Observation) -> list[str]:
@@ -625,8 +640,7 @@ def _spec() -> GameSpec:
 
 
 SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action, cards=CARDS),
-                    heuristic_text,
-                    playout)
+                    heuristic_text, playout, trial)
 
 WORLDS_PER_MS = 1.4
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with

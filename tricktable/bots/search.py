@@ -56,6 +56,11 @@ Playout = Callable[[GameState, int], "float | None"]
 ``seat``; None when the position or the options are not modelled (the rollout then
 goes on through the real game and asks again after the next action)."""
 
+Trial = Callable[[GameState, int, int], "float | None"]
+"""The rollout value for ``seat`` of taking ``action`` in a sampled world, the world
+left unchanged (a game's fast path: no clone, no ``GameState.apply``); None where the
+game does not model it (then a clone takes the action and ``rollout`` finishes it)."""
+
 
 @dataclass(frozen=True)
 class SearchGame:
@@ -72,6 +77,19 @@ class SearchGame:
     playout: Playout | None = None
     """The game's fast playout (the same policy and solver on compact data, without
     ``GameState.apply`` and the observation-shaped tables), where it has one."""
+    trial: Trial | None = None
+    """The game's fast path for a whole rollout (the action taken on its compact data,
+    then its playout), where it has one: the same value as ``rollout`` after the action."""
+
+
+@dataclass
+class Counter:
+    count: int = 0
+
+
+ROLLOUT_COUNTER = Counter()
+"""Rollouts run in this process (``tricktable bench --search`` reads it): one per
+sampled world and candidate action, however it was finished (``_try_all``)."""
 
 
 SWITCH_Z = 1.0
@@ -249,18 +267,23 @@ def _try_all(game: SearchGame, world: GameState, seat: int, actions: Sequence[st
              deadline: float | None, codes: dict[str, int]) -> list[float] | None:
     """Each action's rollout value in one world; None once past ``deadline``.
     ``codes`` caches the actions' parsed codes across the worlds of one search.
-    The last action is tried on the world itself (nobody reads it afterwards)."""
+    The game's ``trial`` leaves the world as it is; otherwise the last action is tried
+    on the world itself (nobody reads it afterwards)."""
     values = []
     last = len(actions) - 1
     for index, text in enumerate(actions):
         if deadline is not None and time.perf_counter() > deadline:
             return None
-        trial = world.clone() if index < last else world
         code = codes.get(text)
         if code is None:
-            code = codes[text] = trial.parse_action(text)
-        trial.apply_for(seat, code)
-        values.append(rollout(trial, game, seat))
+            code = codes[text] = world.parse_action(text)
+        value = game.trial(world, seat, code) if game.trial is not None else None
+        if value is None:
+            trial = world.clone() if index < last else world
+            trial.apply_for(seat, code)
+            value = rollout(trial, game, seat)
+        values.append(value)
+        ROLLOUT_COUNTER.count += 1
     return values
 
 

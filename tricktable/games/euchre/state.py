@@ -261,6 +261,10 @@ class EuchreState(DealState):
         return NEXT_ACTIVE[self.out][seat]
 
     # -- play ----------------------------------------------------------------
+    def legal_actions_mask(self) -> int:
+        """The cards the seat to move may play, as a mask (0 outside the card play)."""
+        return self._playable() if self.phase == PLAYING else 0
+
     def _playable(self) -> int:
         hand = self.hands[self.turn]
         if not self.trick:
