@@ -238,6 +238,41 @@ def test_euchre_playout_follows_a_lone_defender():
 
 
 
+@pytest.mark.parametrize("kernel", ["compiled", "pure"])
+def test_euchre_trial_ends_every_candidate_like_the_real_game(kernel, monkeypatch):
+    """``SearchGame.trial`` (the candidate card and the playout on masks, the world left
+    as it is) gives every legal card of the seat to move the value of the real game's
+    rollout after that card (``GameState.apply``, the policy on rebuilt tables), lone
+    makers and lone defenders included, compiled and pure; before the card play it
+    declines."""
+    from tricktable import speedups
+    from tricktable.bots import euchre, euchre_kernel
+
+    if kernel == "pure":
+        euchre.install_tables(euchre_kernel)
+        monkeypatch.setattr(euchre, "kernel", euchre_kernel)
+    else:
+        assert speedups.compiled_is_fresh(euchre_kernel.__name__)[0]
+    fast = _search("euchre")
+    assert fast.trial is not None
+    slow = dataclasses.replace(fast, playout=None, trial=None)
+    tried = declined = lone = 0
+    for state in _positions("euchre", 600, 9, defend_alone=True, dealers_partner_alone=True):
+        seat = state.to_move
+        history = list(state.history)
+        for action in state.legal_actions():
+            value = fast.trial(state, seat, action)
+            assert state.history == history  # the world is left as it is
+            if value is None:
+                declined += 1
+                continue
+            after = state.clone()
+            after.apply_for(seat, action)
+            assert value == rollout(after, slow, seat), (history, action)
+            tried += 1
+            lone += state.alone
+    assert tried >= 300 and declined >= 30 and lone >= 20
+
 @pytest.mark.parametrize("game", COURT_PIECE)
 def test_the_court_piece_policy_decides_in_the_kernel_as_on_the_table(game):
     """The kernel is the one copy of the card play, with two doors: the rollouts'
