@@ -25,7 +25,7 @@ from tricktable.bots.base import note_trick, spare_partners_trick
 from tricktable.bots.inference import CardReplay, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame, team_value
-from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, cards_of, mask_of, suit_of
+from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, mask_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameSpec, GameState
 from tricktable.games.euchre.observation import EuchreObservation, Phase, UpCard
@@ -58,13 +58,6 @@ else:
     kernel = speedups.load("tricktable.bots.euchre_kernel")
 
 
-
-def install_tables(module: ModuleType) -> None:
-    """Give a kernel module (compiled or pure) the game's own tables."""
-    module.install(EFFECTIVE_SUIT, POWER, SUIT_CARDS, DECK_MASK, KING)
-
-
-install_tables(kernel)
 
 ORDER_THRESHOLD = 5.8
 CALL_THRESHOLD = 5.8
@@ -189,19 +182,15 @@ def choose_card(table: Table, legal: Sequence[int]) -> int:
 
 
 # -- bidding ----------------------------------------------------------------------
-def card_points(trump: int, c: int) -> float:
-    return TRUMP_POINTS[trump].get(c, 0.0)
-
-
 def _ladder_sums(trump: int) -> dict[int, float]:
-    """The trumps' points (``card_points``) of every set of trumps, keyed by its card
-    mask, added in the order of the card ids (the order ``hand_points`` always added
-    them in: the same float to the last bit)."""
+    """The trumps' points of every set of trumps, keyed by its card mask, added in the
+    order of the card ids (the order the card-by-card sum added them in: the same
+    float to the last bit)."""
     ladder = TRUMP_LADDER[trump]
     sums: dict[int, float] = {}
     for subset in range(1 << len(ladder)):
         held = sorted(c for i, c in enumerate(ladder) if subset >> i & 1)
-        sums[sum(1 << c for c in held)] = sum((card_points(trump, c) for c in held), 0.0)
+        sums[sum(1 << c for c in held)] = sum((TRUMP_POINTS[trump][c] for c in held), 0.0)
     return sums
 
 
@@ -212,128 +201,25 @@ PLAIN_ACES = tuple(sum(SUIT_ACES[s] for s in SUITS if s != trump) for trump in S
 """By trump, the aces of the other suits (no ace changes suit)."""
 
 
-def hand_points(hand: int, trump: int) -> float:
-    """A hand's strength with ``trump`` (see the module docstring): the trumps'
-    points, then for each other suit in order a void (with two trumps or more), an
-    ace and a king guarded by it.  On masks and one table look-up: inference asks it
-    for every sampled world's bids (``tests/bots/test_euchre_bidding.py`` compares it
-    with the card-by-card sum on every hand)."""
-    suit_cards = SUIT_CARDS[trump]
-    trumps_held = hand & suit_cards[trump]
-    points = LADDER_SUMS[trump][trumps_held]
-    two_trumps = trumps_held & (trumps_held - 1) != 0
-    for suit in SUITS:
-        if suit == trump:
-            continue
-        in_suit = hand & suit_cards[suit]
-        if not in_suit and two_trumps:
-            points += VOID_POINTS
-        if in_suit & SUIT_ACES[suit]:
-            points += OFF_ACE_POINTS
-            if in_suit & SUIT_KINGS[suit]:
-                points += GUARDED_KING_POINTS
-    return points
+def install_tables(module: ModuleType) -> None:
+    """Give a kernel module (compiled or pure) the game's own tables, and the bidding
+    rules' points and thresholds: the rules themselves (``hand_points``,
+    ``should_order``, ``call_choice``, ``should_go_alone``, ``best_discard`` …) are the
+    kernel's, on masks (inference asks them for every sampled world's bids)."""
+    module.install(EFFECTIVE_SUIT, POWER, SUIT_CARDS, DECK_MASK, KING)
+    module.install_bidding([dict(sums) for sums in LADDER_SUMS], [dict(points) for points in TRUMP_POINTS],
+                           [list(ladder) for ladder in TRUMP_LADDER], list(SUIT_ACES), list(SUIT_KINGS),
+                           list(PLAIN_ACES), [VOID_POINTS, OFF_ACE_POINTS, GUARDED_KING_POINTS],
+                           [ORDER_THRESHOLD, CALL_THRESHOLD, ALONE_THRESHOLD, DEFEND_ALONE_THRESHOLD])
 
 
-def best_discard(hand: int, trump: int) -> int:
-    """The dealer's discard: a singleton plain non-ace (to make a void), else the
-    lowest plain card, else the lowest trump.  On masks: a plain suit's cheapest card
-    is its lowest (card ids rise with the rank), and of equally cheap ones the first
-    suit's goes (``tests/bots/test_euchre_bidding.py`` compares it with the card-by-card
-    choice on every hand)."""
-    suit_cards = SUIT_CARDS[trump]
-    if not hand & ~suit_cards[trump]:
-        return kernel.lowest(trump, cards_of(hand))
-    best, best_cost = -1, 0
-    for suit in SUITS:
-        in_suit = hand & suit_cards[suit] if suit != trump else 0
-        if in_suit:
-            low = (in_suit & -in_suit).bit_length() - 1
-            cost = (low % 13 == ACE) << 5 | (in_suit & (in_suit - 1) != 0) << 4 | low % 13  # (ace, not single, rank)
-            if best < 0 or cost < best_cost:
-                best, best_cost = low, cost
-    return best
-
-
-def dealer_points(hand: int, up: int) -> float:
-    trump = suit_of(up)
-    full = hand | 1 << up
-    return hand_points(full & ~(1 << best_discard(full, trump)), trump)
-
-
-def order_points(hand: int, up: int, seat: int, dealer: int) -> float:
-    """Strength of ordering the up-card, counting who gets it."""
-    trump = suit_of(up)
-    if seat == dealer:
-        return dealer_points(hand, up)
-    up_value = card_points(trump, up)
-    own = hand_points(hand, trump)
-    return own + 0.5 * up_value if (dealer - seat) % 4 == 2 else own - 0.5 * up_value
+install_tables(kernel)
 
 
 def must_go_alone(options: Mapping[str, Any], seat: int, dealer: int) -> bool:
     """Option "dealer's partner must go alone": ordering up the partner the dealer
     in round 1 means going alone."""
     return bool(options.get("dealers_partner_alone")) and (dealer - seat) % 4 == 2
-
-
-def should_order(hand: int, up: int, seat: int, dealer: int, alone: bool = False) -> bool:
-    """``alone``: ordering up means going alone (the dealer partner sits out and
-    does not pick up), so only a hand that can go alone orders."""
-    if alone:
-        return should_go_alone(hand, suit_of(up), seat, dealer, up)
-    return order_points(hand, up, seat, dealer) >= ORDER_THRESHOLD
-
-
-def best_call(hand: int, turned_down: int) -> tuple[int, float]:
-    """The strongest suit to name and its points (of equally strong ones the first)."""
-    best, best_points = -1, 0.0
-    for suit in SUITS:
-        if suit != turned_down:
-            points = hand_points(hand, suit)
-            if best < 0 or points > best_points:
-                best, best_points = suit, points
-    return best, best_points
-
-
-def call_choice(hand: int, turned_down: int, forced: bool) -> int | None:
-    """The suit to name in round 2, or None to pass."""
-    suit, points = best_call(hand, turned_down)
-    return suit if forced or points >= CALL_THRESHOLD else None
-
-
-def alone_tricks(hand: int, trump: int, out_of_play: int = 0) -> float:
-    """Tricks a hand takes on its own: the unbroken top trumps surely (a trump
-    known to be out of play, ``out_of_play``, does not break the run), other
-    trumps and plain aces probably."""
-    run = 0
-    for c in TRUMP_LADDER[trump]:
-        if out_of_play >> c & 1:
-            continue
-        if not hand >> c & 1:
-            break
-        run += 1
-    trumps = (hand & SUIT_CARDS[trump][trump]).bit_count()
-    aces = (hand & PLAIN_ACES[trump]).bit_count()
-    return run + 0.7 * (trumps - run) + 0.8 * aces
-
-
-def should_go_alone(hand: int, trump: int, seat: int, dealer: int, up: int | None) -> bool:
-    """``up`` is the up-card when it was ordered up (the dealer, if it is this
-    seat, will hold it; when the partner deals, it goes out of play with him)."""
-    out_of_play = 0
-    if up is not None and seat == dealer:
-        full = hand | 1 << up
-        hand = full & ~(1 << best_discard(full, trump))
-    elif up is not None and (dealer - seat) % 4 == 2:
-        out_of_play = 1 << up
-    return alone_tricks(hand, trump, out_of_play) >= ALONE_THRESHOLD
-
-
-def should_defend_alone(hand: int, trump: int) -> bool:
-    """Option "defend alone": a defender against a lone maker defends alone with
-    about three tricks of his own (``DEFEND_ALONE_THRESHOLD``)."""
-    return alone_tricks(hand, trump) >= DEFEND_ALONE_THRESHOLD
 
 
 # -- the rules: one decision for the seat to move -------------------------------------
@@ -355,17 +241,17 @@ def bid(phase: int, seat: int, dealer: int, up_card: int, turned_down: int, trum
         if FARMER in legal:
             return FARMER
         alone = must_go_alone(options, seat, dealer)
-        return ORDER_UP if should_order(hand, up_card, seat, dealer, alone) else PASS
+        return ORDER_UP if kernel.should_order(hand, up_card, seat, dealer, alone) else PASS
     if phase == ROUND2:
-        suit = call_choice(hand, turned_down, PASS not in legal)
-        return PASS if suit is None else CALL + suit
+        suit = kernel.call_choice(hand, turned_down, PASS not in legal)
+        return PASS if suit < 0 else CALL + suit
     if phase == ALONE_CHOICE:
-        up = up_card if turned_down < 0 else None
-        return ALONE if should_go_alone(hand, trump, seat, dealer, up) else WITH_PARTNER
+        up = up_card if turned_down < 0 else -1
+        return ALONE if kernel.should_go_alone(hand, trump, seat, dealer, up) else WITH_PARTNER
     if phase == DEFEND_CHOICE:
-        return DEFEND_ALONE if should_defend_alone(hand, trump) else PASS
+        return DEFEND_ALONE if kernel.should_defend_alone(hand, trump) else PASS
     if phase == DISCARDING:
-        return DISCARD + best_discard(hand, trump)
+        return DISCARD + kernel.best_discard(hand, trump)
     raise ValueError(f"no decision in phase {Phase(phase).key!r}")
 
 

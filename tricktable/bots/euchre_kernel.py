@@ -220,6 +220,159 @@ def choose_lead(trump: int, seat: int, hand: int, unseen: int, maker: int, legal
     return pick
 
 
+# -- the bidding rules on masks ----------------------------------------------------------
+LADDER_SUMS: list[dict[int, float]] = []
+"""By trump: the trumps' points of every set of trumps (by its mask), each trump's points,
+the trumps from the right bower down; by suit its ace and its king, by trump the other
+suits' aces (masks); the points of a void, an off ace and a king it guards; the
+thresholds (``bots.euchre``'s, from ``install_bidding``)."""
+TRUMP_POINTS: list[dict[int, float]] = []
+TRUMP_LADDER: list[list[int]] = []
+SUIT_ACES: list[int] = []
+SUIT_KINGS: list[int] = []
+PLAIN_ACES: list[int] = []
+VOID_POINTS = OFF_ACE_POINTS = GUARDED_KING_POINTS = 0.0
+ORDER_THRESHOLD = CALL_THRESHOLD = ALONE_THRESHOLD = DEFEND_ALONE_THRESHOLD = 0.0
+
+
+def install_bidding(ladder_sums: list[dict[int, float]], trump_points: list[dict[int, float]],
+                    trump_ladder: list[list[int]], suit_aces: list[int], suit_kings: list[int],
+                    plain_aces: list[int], points: list[float], thresholds: list[float]) -> None:
+    """The bidding rules' tables (see ``LADDER_SUMS``); ``points``: a void's, an off
+    ace's, a guarded king's; ``thresholds``: to order up, to name a suit, to go alone, to
+    defend alone."""
+    global LADDER_SUMS, TRUMP_POINTS, TRUMP_LADDER, SUIT_ACES, SUIT_KINGS, PLAIN_ACES
+    global VOID_POINTS, OFF_ACE_POINTS, GUARDED_KING_POINTS
+    global ORDER_THRESHOLD, CALL_THRESHOLD, ALONE_THRESHOLD, DEFEND_ALONE_THRESHOLD
+    LADDER_SUMS, TRUMP_POINTS, TRUMP_LADDER = ladder_sums, trump_points, trump_ladder
+    SUIT_ACES, SUIT_KINGS, PLAIN_ACES = suit_aces, suit_kings, plain_aces
+    VOID_POINTS, OFF_ACE_POINTS, GUARDED_KING_POINTS = points[0], points[1], points[2]
+    ORDER_THRESHOLD, CALL_THRESHOLD, ALONE_THRESHOLD, DEFEND_ALONE_THRESHOLD = (
+        thresholds[0], thresholds[1], thresholds[2], thresholds[3])
+
+
+def card_points(trump: int, c: int) -> float:
+    return TRUMP_POINTS[trump].get(c, 0.0)
+
+
+def hand_points(hand: int, trump: int) -> float:
+    """A hand's strength with ``trump`` (``bots.euchre``'s module docstring): the
+    trumps' points, then for each other suit in order a void (with two trumps or
+    more), an ace and a king guarded by it (``tests/bots/test_euchre_bidding.py``
+    compares it with the card-by-card sum on every hand)."""
+    suit_cards = SUIT_CARDS[trump]
+    trumps_held = hand & suit_cards[trump]
+    points = LADDER_SUMS[trump][trumps_held]
+    two_trumps = trumps_held & (trumps_held - 1) != 0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        in_suit = hand & suit_cards[suit]
+        if not in_suit and two_trumps:
+            points += VOID_POINTS
+        if in_suit & SUIT_ACES[suit]:
+            points += OFF_ACE_POINTS
+            if in_suit & SUIT_KINGS[suit]:
+                points += GUARDED_KING_POINTS
+    return points
+
+
+def best_discard(hand: int, trump: int) -> int:
+    """The dealer's discard: a singleton plain non-ace (to make a void), else the
+    lowest plain card, else the lowest trump.  A plain suit's cheapest card is its
+    lowest (card ids rise with the rank), and of equally cheap ones the first suit's
+    goes (the test compares it with the card-by-card choice on every hand)."""
+    suit_cards = SUIT_CARDS[trump]
+    if not hand & ~suit_cards[trump]:
+        return lowest(trump, cards(hand))
+    best, best_cost = -1, 0
+    for suit in range(4):
+        in_suit = hand & suit_cards[suit] if suit != trump else 0
+        if in_suit:
+            low = (in_suit & -in_suit).bit_length() - 1
+            rank = low % 13
+            cost = (32 if rank == KING + 1 else 0) | (16 if in_suit & (in_suit - 1) else 0) | rank  # ace, not single
+            if best < 0 or cost < best_cost:
+                best, best_cost = low, cost
+    return best
+
+
+def dealer_points(hand: int, up: int) -> float:
+    """The dealer's strength with the up-card picked up and his discard made."""
+    trump = up // 13
+    full = hand | 1 << up
+    return hand_points(full & ~(1 << best_discard(full, trump)), trump)
+
+
+def order_points(hand: int, up: int, seat: int, dealer: int) -> float:
+    """Strength of ordering the up-card, counting who gets it."""
+    trump = up // 13
+    if seat == dealer:
+        return dealer_points(hand, up)
+    up_value = card_points(trump, up)
+    own = hand_points(hand, trump)
+    return own + 0.5 * up_value if (dealer - seat) % 4 == 2 else own - 0.5 * up_value
+
+
+def should_order(hand: int, up: int, seat: int, dealer: int, alone: bool) -> bool:
+    """``alone``: ordering up means going alone (the dealer partner sits out and
+    does not pick up), so only a hand that can go alone orders."""
+    if alone:
+        return should_go_alone(hand, up // 13, seat, dealer, up)
+    return order_points(hand, up, seat, dealer) >= ORDER_THRESHOLD
+
+
+def best_call(hand: int, turned_down: int) -> tuple[int, float]:
+    """The strongest suit to name and its points (of equally strong ones the first)."""
+    best, best_points = -1, 0.0
+    for suit in range(4):
+        if suit != turned_down:
+            points = hand_points(hand, suit)
+            if best < 0 or points > best_points:
+                best, best_points = suit, points
+    return best, best_points
+
+
+def call_choice(hand: int, turned_down: int, forced: bool) -> int:
+    """The suit to name in round 2, or -1 to pass."""
+    suit, points = best_call(hand, turned_down)
+    return suit if forced or points >= CALL_THRESHOLD else -1
+
+
+def alone_tricks(hand: int, trump: int, out_of_play: int) -> float:
+    """Tricks a hand takes on its own: the unbroken top trumps surely (a trump
+    known to be out of play, ``out_of_play``, does not break the run), other
+    trumps and plain aces probably."""
+    run = 0
+    for c in TRUMP_LADDER[trump]:
+        if out_of_play >> c & 1:
+            continue
+        if not hand >> c & 1:
+            break
+        run += 1
+    trumps = (hand & SUIT_CARDS[trump][trump]).bit_count()
+    aces = (hand & PLAIN_ACES[trump]).bit_count()
+    return run + 0.7 * (trumps - run) + 0.8 * aces
+
+
+def should_go_alone(hand: int, trump: int, seat: int, dealer: int, up: int) -> bool:
+    """``up`` is the up-card when it was ordered up, else -1 (the dealer, if it is
+    this seat, will hold it; when the partner deals, it goes out of play with him)."""
+    out_of_play = 0
+    if up >= 0 and seat == dealer:
+        full = hand | 1 << up
+        hand = full & ~(1 << best_discard(full, trump))
+    elif up >= 0 and (dealer - seat) % 4 == 2:
+        out_of_play = 1 << up
+    return alone_tricks(hand, trump, out_of_play) >= ALONE_THRESHOLD
+
+
+def should_defend_alone(hand: int, trump: int) -> bool:
+    """Option "defend alone": a defender against a lone maker defends alone with
+    about three tricks of his own (``DEFEND_ALONE_THRESHOLD``)."""
+    return alone_tricks(hand, trump, 0) >= DEFEND_ALONE_THRESHOLD
+
+
 # -- the card play on masks ----------------------------------------------------------
 def cards(mask: int) -> list[int]:
     """The cards of a mask in order."""
