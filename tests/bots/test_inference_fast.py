@@ -178,3 +178,44 @@ def test_the_kernels_card_replay_weighs_every_world_as_the_reference_replay(game
     assert replayed >= 120  # the kernel replayed the card play of most worlds
     assert differing >= replayed // 4  # and found the others' choices the rules would not make
     assert featured >= 5  # in the phase or under the option the case is about
+
+
+def test_euchre_bidding_template_tells_a_view_before_the_discard_from_one_after_it(kernel):
+    """Euchre replays the bids of an observation's worlds from one template per public
+    history (``euchre._Bidding``).  A seat that watched the dealer pick up sees the same
+    bids before his discard and after it, face down: the worlds after it have one more
+    decision to weigh (the discard), whether or not the template of the view before it
+    is still the last one kept."""
+    from tricktable.bots import euchre
+    from tricktable.games.euchre.state import DISCARDING
+
+    spec, policy, cards = entry("euchre").spec, euchre.heuristic_action, euchre.CARDS
+    options = spec.normalize_options(entry("euchre").bot_options)
+    rng = random.Random("discard")
+    compared = discards_weighed = 0
+    for index in range(200):
+        state = spec.new_deal(spec.deal_from_seed(f"template-discard-{index}", index % 4, options), options)
+        while not state.is_terminal() and state.phase != DISCARDING:
+            state.apply(policy(state) if rng.random() < 0.5 else rng.choice(list(state.legal_actions())))
+        if state.phase != DISCARDING:
+            continue
+        me = (state.dealer + 1 + rng.randrange(3)) % 4  # not the dealer
+        before = state.observe(me)
+        state.apply(policy(state))
+        after = state.observe(me)
+        for obs in (before, after, before, after):
+            for _ in range(3):
+                world = spec.sample_world(obs, rng)
+                reference = inference.likelihood(world, me, policy, EXACT, _hidden(obs))
+                assert inference.likelihood(world, me, policy, EXACT, _hidden(obs), cards=cards) == reference
+                compared += 1
+                discards_weighed += obs is after and policy(_before_discard(world)) != world.history[-1]
+    assert compared >= 300 and discards_weighed >= 10
+
+
+def _before_discard(world: DealState) -> DealState:
+    """The world just before its last action (the dealer's discard)."""
+    state = world.restarted()
+    for action in world.history[:-1]:
+        state.apply(action)
+    return state

@@ -446,7 +446,7 @@ def _bidding(world: EuchreState, me: int, end: int) -> _Bidding:
     which is each world's own and the last action before the first card)."""
     history = world.history
     bids = end - 1 if world.discard >= 0 else end
-    key = (me, world.dealer, world.up_card, tuple(history[:bids]))
+    key = (me, world.dealer, world.up_card, end, tuple(history[:bids]))
     bidding = _BIDDING[0]
     if bidding is None or bidding.key != key or (bidding.options is not world.options
                                                  and bidding.options != world.options):
