@@ -531,15 +531,16 @@ SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_
 WORLDS_PER_MS = 1.4
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with
 margin for the decisions with the most legal actions: the hard level (250 ms,
-inference) uses 101 ms CPU p50, 165 ms p95 (at 0.6, after the search work of session
-5: 37 / ~100 ms; at 1.9: 135 / 211 ms; timing of 4 deals, 70 decisions, no hard stop,
-loaded machine; see docs/strength.md).  Not 1.9: with its 190 worlds at 100 ms search
-passes the both-bowers hand of ``test_order_up_with_both_bowers_and_an_ace`` (to name
-clubs in round 2, it seems), which the rules order up."""
-WORLDS_PER_MS_WITHOUT_INFERENCE = 2.7
+inference) uses 23.6 ms CPU p50, 42.9 ms p95 since session 6's search work (session 5:
+101 / 165 ms; at 3.0 now: 47.5 / 95.1 ms; timing of 4 deals, 70 decisions, no hard stop,
+loaded machine; see docs/strength.md).  Not more: with 190 worlds or more at 100 ms
+search passes the both-bowers hand of ``test_order_up_with_both_bowers_and_an_ace``
+(1,000 worlds: pass 0.995, order up 0.823 points; to name clubs in round 2 or defend
+spades with both bowers), which the rules order up."""
+WORLDS_PER_MS_WITHOUT_INFERENCE = 7.0
 """The same without inference's weight (the ``search-noinfer`` bot, the normal level):
-the 50 ms budget used 22 ms CPU p50, 42 ms p95 at 2.6 and 26 / 55 ms at 2.9 (at 0.6:
-4 / 11 ms)."""
+the 50 ms budget uses 17.1 ms CPU p50, 41.3 ms p95 since session 6's search work (at
+2.7, session 5's rate: 7.7 / 17.4 ms; session 5 at 2.6: 22 / 42 ms)."""
 
 
 def worlds_for(budget_ms: float, actions: int = 2, inference: bool = True) -> int:

@@ -5,7 +5,7 @@ else's load; the CPU time the decision itself used does not (much), and is what
 the decision would take on an otherwise idle core.  ``docs/strength.md`` reports
 both, with the load average.
 
-    python -m tricktable.bots.timing euchre --bot search --deals 20 [--no-hard-stop]
+    python -m tricktable.bots.timing euchre --bot search --deals 20 [--no-hard-stop] [--budget-ms 50]
 """
 
 from __future__ import annotations
@@ -21,14 +21,18 @@ from tricktable.bots import make_bot
 from tricktable.games import entry
 
 
-def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bool = True) -> dict[str, Any]:
+def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bool = True,
+            budget_ms: float | None = None) -> dict[str, Any]:
     """The bot plays every seat of ``deals`` deals; only real decisions (two or
     more legal actions) are timed.  Without ``hard_stop`` a search uses all its
-    worlds, so its CPU time is the full budget's even on a loaded machine."""
+    worlds, so its CPU time is the full budget's even on a loaded machine.
+    ``budget_ms``: the bot's budget (default: its own, the hard level's)."""
     game_entry = entry(game)
     spec = game_entry.spec
     options = spec.normalize_options(game_entry.bot_options)
-    settings = {"hard_ms": NO_HARD_STOP_MS} if bot == "search" and not hard_stop else {}
+    settings: dict[str, Any] = {"hard_ms": NO_HARD_STOP_MS} if bot.startswith("search") and not hard_stop else {}
+    if budget_ms is not None:
+        settings["budget_ms"] = budget_ms
     bots = [make_bot(bot, seed=f"{seed}/{seat}", **settings) for seat in range(4)]
     wall: list[float] = []
     cpu: list[float] = []
@@ -43,7 +47,7 @@ def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bo
                 wall.append((time.perf_counter() - start_wall) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
             state.act(seat, text)
-    return {"game": game, "bot": bot, "deals": deals, "decisions": len(wall), "wall_ms": percentiles(wall),
+    return {"game": game, "bot": bot, "budget_ms": budget_ms, "deals": deals, "decisions": len(wall), "wall_ms": percentiles(wall),
             "cpu_ms": percentiles(cpu), "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
@@ -54,8 +58,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", default="timing")
     parser.add_argument("--no-hard-stop", action="store_true", help="search uses all its worlds")
+    parser.add_argument("--budget-ms", type=float, help="the bot's budget (default: its own, the hard level's)")
     args = parser.parse_args(argv)
-    print(json.dumps(measure(args.game, args.bot, args.deals, args.seed, not args.no_hard_stop)))
+    print(json.dumps(measure(args.game, args.bot, args.deals, args.seed, not args.no_hard_stop, args.budget_ms)))
 
 
 if __name__ == "__main__":
