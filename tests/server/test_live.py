@@ -31,6 +31,8 @@ class Gate:
         gate = self
 
         class GatedBot(RandomBot):
+            name = "gated"  # a player that thinks (until released), not an instant one: one commit per action
+
             def choose(self, view):
                 gate.asked.append(view)
                 gate._permits.acquire(timeout=30)  # never hang a test run for ever

@@ -125,12 +125,16 @@ def test_the_history_told_from_the_cached_state_is_the_one_told_from_the_record(
         moves_elsewhere(elsewhere, game_id, 7)
         row = store.load(game_id)
         assert row is not None
-        from_record = Referee(store).history(row, seen.row.version)
+        def tell(position, step, number):
+            return number, position.view, step
+
+        from_record = Referee(store).history(row, seen.row.version, tell)
         replays = counted_replays(monkeypatch)
-        from_cache = here.history(row, seen.row.version)
+        from_cache = here.history(row, seen.row.version, tell)
         assert replays == []
-        assert from_record is not None and from_cache is not None and len(from_cache) == 7
-        assert [(n, p.view, step) for n, p, step in from_cache] == [(n, p.view, step) for n, p, step in from_record]
+        assert from_record is not None and from_cache is not None and len(from_cache[0]) == 7
+        assert from_cache[0] == from_record[0]
+        assert from_cache[1].view == from_record[1].view == replay(row.record).view(HUMAN)
         kept = here.cache.at(game_id, row.version)
         assert kept is not None and kept[0].view(HUMAN) == replay(row.record).view(HUMAN) == kept[1]
     finally:
@@ -239,5 +243,91 @@ def test_a_finished_game_leaves_the_cache_and_its_last_steps_are_told_without_a_
         assert [event.version for event in events] == list(range(seen.row.version + 1, position.row.version + 1))
         assert events[-1].data["view"] == replay(position.row.record).view(HUMAN)
         assert here.referee.cache.at(game_id, position.row.version) is None
+    finally:
+        store.close()
+
+
+def a_computer_players_turn(referee: Referee, game_id: str):
+    """The game played on (random actions, every seat's) until a computer
+    player is to move right after the person: its position then."""
+    while True:
+        position = referee.load(game_id)
+        assert position is not None and not position.state.is_terminal()
+        person_moves = position.state.to_move == HUMAN
+        referee.play(position, *random_action(position.state))
+        after = referee.load(game_id)
+        assert after is not None
+        if person_moves and after.state.to_move not in (HUMAN, -1) and not after.state.is_terminal():
+            return after
+
+
+def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_told_as_history_tells_it(
+        sqlite_url, monkeypatch):
+    """Instant players' actions after the person's are committed together
+    (issue 15: two writes per person action instead of four): each is still
+    its own version, decided with that version's seed (as one at a time),
+    and each step is told as a stream that reads the record later tells it."""
+    from tricktable.bots import make_bot
+    from tricktable.server.scheduler import decision_seed, forced_bot, observation
+
+    store = Store(sqlite_url)
+    try:
+        room = Room(store, bot_factory=forced_bot("random"))
+        game_id = room.new_game("euchre", {}, seed="run")["id"]
+        position = a_computer_players_turn(room.referee, game_id)
+        start = position.row.version
+        expected, probe = [], position.state.clone()  # the same players deciding one version at a time
+        while probe.to_move not in (HUMAN, -1) and not probe.is_terminal():
+            seat = probe.to_move
+            text = make_bot("random", seed=decision_seed(position.row, seat, start + len(expected))).choose(
+                observation(probe, seat))
+            expected.append(probe.action_text(probe.parse_action(text)))
+            probe.act(seat, text)
+        saves: list = []
+        save = store.save
+        monkeypatch.setattr(store, "save", lambda row, *a, **k: saves.append(k) or save(row, *a, **k))
+        committed, last, told = room.referee.play_run(position, room.scheduler._choose_at_once(position.row),
+                                                      ("here", 15.0), room._told)
+        assert len(saves) == 1 and saves[0]["versions"] == len(expected) >= 1
+        assert committed.row.version == start + len(expected)
+        assert committed.row.record["actions"][-len(expected):] == expected
+        assert committed.state.to_move in (HUMAN, -1) or committed.state.is_terminal()
+        assert committed.view == replay(committed.row.record).view(HUMAN)
+        live = [*told, room._told(committed, last, committed.row.version)]
+        elsewhere = Room(store)  # another process's stream, told from the record
+        history = [event for event in elsewhere.catch_up(game_id, start) if event.kind == "step"]
+        assert [event.version for event in live] == [event.version for event in history] == list(
+            range(start + 1, committed.row.version + 1))
+        for mine, theirs in zip(live, history):
+            assert [mine.data[key] for key in ("steps", "view", "thinking", "version")] == [
+                theirs.data[key] for key in ("steps", "view", "thinking", "version")]
+        assert all(event.data["steps"][0]["seat"] != HUMAN for event in live)
+    finally:
+        store.close()
+
+
+def test_a_run_that_finds_the_game_moved_on_publishes_nothing_and_stores_nothing(sqlite_url, monkeypatch):
+    """Nothing is told before it is committed: a run whose write finds
+    another version (the person's action landed first) is discarded whole."""
+    from tricktable.server.scheduler import forced_bot
+    from tricktable.store import StaleVersion
+
+    store = Store(sqlite_url)
+    try:
+        room = Room(store, bot_factory=forced_bot("random"))
+        game_id = room.new_game("euchre", {}, seed="stale run")["id"]
+        position = a_computer_players_turn(room.referee, game_id)
+        published: list = []
+        monkeypatch.setattr(room.channel, "publish", published.append)
+
+        def moved_on(*_args, **_kwargs):
+            raise StaleVersion("the person acted first")
+
+        monkeypatch.setattr(store, "save", moved_on)
+        piece = room.scheduler._turn(game_id, position)
+        assert piece.position is None and piece.more  # look at the game again
+        assert published == []
+        row = store.load(game_id)
+        assert row is not None and row.version == position.row.version and row.record == position.row.record
     finally:
         store.close()

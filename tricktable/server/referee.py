@@ -1,9 +1,10 @@
 """The referee: a stored game as a state, one action at a time, committed under
 the version check, and the referee's own clock (Court Piece calling).
 
-Every commit adds exactly one action to the record and one to the version, so
-a version names one position and the steps after any version can be told
-again from the record (``history``).  The record keeps where that rule began
+Every action adds one entry to the record and one to the version (a commit
+adds one action, or an instant computer players' run of them:
+``Referee.play_run``), so a version names one position and the steps after any
+version can be told again from the record (``history``).  The record keeps where that rule began
 (``version_base``: games stored by older servers committed several actions per
 version).
 """
@@ -15,12 +16,12 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
 from tricktable.core.record import replay
-from tricktable.server.responses import HUMAN, bot_to_move, describe_step
+from tricktable.server.responses import HUMAN, bot_to_move, describe_step, person_view
 from tricktable.store import GameRow, Store
 from tricktable.store.db import Lease
 
@@ -37,6 +38,10 @@ finished ones too, let each server process grow by 10 MB and more through a
 OUT_OF_TURN_ENTRY = re.compile(r"^(\d+): (.*)$")
 Holder = tuple[str, float]
 """Who holds a game's computer-player turn, and for how many seconds a commit renews it."""
+MAX_RUN = 64
+"""At most this many computer-player actions in one write (``Referee.play_run``):
+a bound only; a run ends where the person is to move, within a round."""
+Told = TypeVar("Told")
 
 
 @dataclass
@@ -52,7 +57,7 @@ class Position:
 
     def person_view(self) -> dict[str, Any]:
         if self.view is None:
-            self.view = self.state.view(HUMAN)
+            self.view = person_view(self.state)
         return self.view
 
 
@@ -153,12 +158,37 @@ class Referee:
         from this commit on while a computer player is to move; given back in
         the same write once it is not."""
         state = position.state
-        action = state.parse_action(text)
-        entry = state.action_text(action)  # the record's notation, taken before the action changes the state
-        if seat != state.to_move:
-            entry = f"{seat}: {entry}"  # an out-of-turn action keeps its seat (record interface)
+        entry = record_entry(state, seat, text)
         step, view = describe_step(state, seat, lambda: state.act(seat, text), position.view)
-        return self._commit(position, entry, view, holder), step
+        return self._commit(position, [entry], view, holder), step
+
+    def play_run(self, position: Position, choose: Callable[[GameState, int, int], str], holder: Holder,
+                 tell: Callable[[Position, dict[str, Any], int], Told]) -> tuple[Position, dict[str, Any], list[Told]]:
+        """The computer players' actions from ``position`` for as long as one
+        of them is to move, committed together in one write: for players
+        that decide at once (``choose(state, seat, version)``: the action of
+        ``seat`` at ``version``), whose steps would otherwise follow each
+        other by a few milliseconds, each in a write of its own.  Every action
+        is still its own version (``history`` tells them one by one).  Each
+        step but the last is told as it is applied, ``tell(position, step,
+        version)`` (the position's state moves on right after: shape it
+        then, keep nothing of it), and the caller publishes what those return
+        only once this returns, i.e. after the commit; the last step comes
+        back with the committed position, as from ``play``.  Errors as ``play``
+        (nothing stored)."""
+        state, row = position.state, position.row
+        entries: list[str] = []
+        told: list[Told] = []
+        view = position.view
+        while True:
+            seat = state.to_move
+            text = choose(state, seat, row.version + len(entries))
+            entries.append(record_entry(state, seat, text))
+            step, view = describe_step(state, seat, lambda: state.act(seat, text), view)
+            if bot_to_move(state) is None or len(entries) >= MAX_RUN:
+                break
+            told.append(tell(Position(row, state, view), step, row.version + len(entries)))
+        return self._commit(position, entries, view, holder), step, told
 
     def time_out(self, position: Position) -> tuple[Position, dict[str, Any]]:
         """Apply the referee's timeout of the person's expired decision and commit."""
@@ -166,18 +196,20 @@ class Referee:
         timeout = state.referee_actions()[0]
         entry = state.action_text(timeout)
         step, view = describe_step(state, HUMAN, lambda: state.apply_referee(timeout), position.view)
-        return self._commit(position, entry, view), step
+        return self._commit(position, [entry], view), step
 
-    def _commit(self, position: Position, entry: str, view: dict[str, Any], holder: Holder | None = None) -> Position:
+    def _commit(self, position: Position, entries: list[str], view: dict[str, Any],
+                holder: Holder | None = None) -> Position:
+        """Store ``entries`` (one version each) after ``position``'s version."""
         row, state = position.row, position.state
         base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
-        record = dict(row.record, actions=[*row.record["actions"], entry], version_base=base)
+        record = dict(row.record, actions=[*row.record["actions"], *entries], version_base=base)
         lease: Lease | None = None
         if holder is not None:
             lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
         # (the score and the deadline each observe the state only where one applies: never both)
         row = self.store.save(row, record, status_of(state), score=daily_score(state, row),
-                              deadline=deadline_of(state), lease=lease)
+                              deadline=deadline_of(state), lease=lease, versions=len(entries))
         self.cache.put(row, state, view)
         return Position(row, state, view)
 
@@ -186,14 +218,17 @@ class Referee:
         deadline = position.row.deadline
         return deadline is not None and time.time() >= deadline and bool(position.state.referee_actions())
 
-    def history(self, row: GameRow, version: int) -> list[tuple[int, Position, dict[str, Any]]] | None:
-        """Every version after ``version`` up to ``row``'s: (version, position,
-        step).  ``None`` when the record cannot tell them one by one (too far
-        back, or from before one action per version).  It starts from the
-        cached state where the cache is at ``version`` (a stream on another
-        process than the one committing comes here at every step: replaying
-        the record each time would cost more than the step), and leaves the
-        newest state in the cache."""
+    def history(self, row: GameRow, version: int,
+                tell: Callable[[Position, dict[str, Any], int], Told]) -> tuple[list[Told], Position] | None:
+        """Every step after ``version`` up to ``row``'s, each as ``tell(position,
+        step, version)`` returns it (the position's state moves on right after:
+        shape it then, keep nothing of it), and the newest position.  ``None``
+        when the record cannot tell them one by one (too far back, or from
+        before one action per version).  It starts from the cached state
+        where the cache is at ``version`` (a stream on another process than
+        the one committing comes here at every step: replaying the record each
+        time would cost more than the step), and leaves the newest state in
+        the cache."""
         base = row.record.get("version_base")
         if base is None or not base["version"] <= version <= row.version or row.version - version > MAX_CATCH_UP:
             return None
@@ -205,10 +240,18 @@ class Referee:
         for number, entry in enumerate(actions[start:], start=version + 1):
             seat, apply = entry_action(state, entry)
             step, view = describe_step(state, seat, apply, view)
-            out.append((number, Position(row, state.clone(), view), step))
+            out.append(tell(Position(row, state, view), step, number))
         if out:
             self.cache.put(row, state, view)
-        return out
+        return out, Position(row, state, view)
+
+
+def record_entry(state: GameState, seat: int, text: str) -> str:
+    """How ``seat``'s action ``text`` is written into the record: the
+    record's notation, taken before the action changes the state; an
+    out-of-turn action keeps its seat (record interface)."""
+    entry = state.action_text(state.parse_action(text))
+    return entry if seat == state.to_move else f"{seat}: {entry}"
 
 
 def entry_action(state: GameState, entry: str) -> tuple[int, Callable[[], Any]]:
@@ -248,4 +291,4 @@ def daily_score(state: GameState, row: GameRow, observed: Observation | None = N
     return int(state.returns()[HUMAN])
 
 
-__all__ = ["Position", "Referee", "StateCache", "entry_action", "forward", "daily_score", "deadline_of", "status_of"]
+__all__ = ["MAX_RUN", "Position", "Referee", "StateCache", "entry_action", "record_entry", "forward", "daily_score", "deadline_of", "status_of"]

@@ -65,7 +65,7 @@ class Room:
         self.channel = channel or LocalChannel()
         self.feed = ChangeFeed(store, self.channel)
         self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
-        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, bot_factory, workers,
+        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, self._told, bot_factory, workers,
                                       think=self.thinking.think if self.thinking else think_here)
 
     def start(self) -> None:
@@ -214,18 +214,16 @@ class Room:
         row = self.store.load(game_id)
         if row is None:
             raise GameNotFound("no such game")
-        # The history first: it starts from the cached state at ``version``, which ``take`` would move on.
-        told = self.referee.history(row, version) if version != row.version else []
-        # (the last version told is the stored one: no second look in the cache, which lets finished games go)
-        position = told[-1][1] if told else self.referee.cache.take(row)
+        # The history first: it starts from the cached state at ``version``, which ``take`` would move on;
+        # its last position is the stored one (no second look in the cache, which lets finished games go).
+        told = (self.referee.history(row, version, self._told) if version != row.version
+                else ([], self.referee.cache.take(row)))
+        if told is None:  # not to be told one by one: the whole state
+            position = self.referee.cache.take(row)
+            events = [Event(game_id, "state", row.version, self.respond(position, []))]
+        else:
+            events, position = told
         self._resume(position)
-        events = []
-        if told is None:
-            events.append(Event(game_id, "state", row.version, self.respond(position, [])))
-        for number, told_position, step in told or []:
-            state = told_position.state
-            data = shape(row, state, [step], daily_score(state, row), version=number, view=told_position.view)
-            events.append(Event(game_id, "step", number, data))
         seat = self._thinking_seat(position)
         if seat is not None:
             events.append(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
@@ -258,10 +256,17 @@ class Room:
     def _announce(self, position: Position, step: dict[str, Any]) -> Event:
         """Publish a committed step (encoded here, in the committing thread,
         not on the streams' event loop); the event (its data: the response)."""
-        row = position.row
-        event = Event(row.id, "step", row.version, self.respond(position, [step]))
-        _ = event.json
+        event = self._told(position, step, position.row.version)
         self.channel.publish(event)
+        return event
+
+    def _told(self, position: Position, step: dict[str, Any], version: int) -> Event:
+        """The event of ``step``, which led to ``position`` at ``version`` (the
+        stored one, or an earlier one told with it), encoded but not published."""
+        row, state = position.row, position.state
+        data = shape(row, state, [step], daily_score(state, row), version=version, view=position.person_view())
+        event = Event(row.id, "step", version, data)
+        _ = event.json
         return event
 
     # -- helpers ----------------------------------------------------------------------

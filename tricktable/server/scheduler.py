@@ -59,6 +59,8 @@ BotFactory = Callable[[str, str, str], Bot]
 """``(game, level, seed) -> Bot``: the computer player seated at a level."""
 Announce = Callable[[Position, dict[str, Any]], None]
 """Publishes a committed step (the room shapes it)."""
+Tell = Callable[[Position, dict[str, Any], int], Event]
+"""Shapes a step at a version (the room's event), to publish once it is committed."""
 
 STARTUP_SCAN_LIMIT = 1000
 """How many recently changed open games ``start`` wakes; older ones wake when loaded."""
@@ -110,10 +112,11 @@ def bot_seed(row_or_seed: GameRow | str, game: str = "", bot_secret: str | None 
     return f"{row_or_seed}/{bot_secret}/{game}" if bot_secret else f"{row_or_seed}/{game}"
 
 
-def decision_seed(row: GameRow, seat: int) -> str:
-    """The seed of one decision: fixed by the game and the position, so a
-    restarted server decides exactly as the killed one would have."""
-    return f"{bot_seed(row)}/seat{seat}/v{row.version}"
+def decision_seed(row: GameRow, seat: int, version: int | None = None) -> str:
+    """The seed of one decision at ``version`` (default: the row's): fixed by
+    the game and the position, so a restarted server decides exactly as the
+    killed one would have."""
+    return f"{bot_seed(row)}/seat{seat}/v{row.version if version is None else version}"
 
 
 class Piece(NamedTuple):
@@ -132,11 +135,12 @@ def observation(state: GameState, seat: int) -> Any:
 
 
 class BotScheduler:
-    def __init__(self, referee: Referee, channel: Channel, announce: Announce, bot_factory: BotFactory,
+    def __init__(self, referee: Referee, channel: Channel, announce: Announce, tell: Tell, bot_factory: BotFactory,
                  workers: int = 2, think: Think = think_here, lease_seconds: float = LEASE_SECONDS):
         self.referee = referee
         self.channel = channel
         self.announce = announce
+        self.tell = tell
         self.bot_factory = bot_factory
         self.workers = workers
         self.think = think
@@ -350,7 +354,7 @@ class BotScheduler:
             self._arm_clock(game_id, None)
             return Piece(None, not self._done(row))
         if self.referee.expired(position):
-            return self._commit(lambda: self.referee.time_out(position))
+            return self._commit(lambda: (*self.referee.time_out(position), []))
         seat = position.state.to_move
         if seat == HUMAN or seat < 0:
             self._arm_clock(game_id, row.deadline)
@@ -360,20 +364,29 @@ class BotScheduler:
             return Piece(None, self.referee.store.version_of(game_id) != row.version)
         with self._lock:
             self._thinking[game_id] = (seat, row.version)
-        instant = self._is_instant(row.game, level_of(row))
-        if not instant:  # (an instant bot's step follows at once, and each step says who moves next)
-            self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
-        began = time.monotonic()
-        choice = self._decide(row, seat, position.state, instant)
-        thought = time.monotonic() - began
         holder = (self.owner, self.lease_seconds)
-        return self._commit(lambda: self.referee.play(position, seat, choice, holder))._replace(thought=thought)
+        if self._is_instant(row.game, level_of(row)):
+            # Their steps would follow each other by a few milliseconds: one write for all of them.
+            return self._commit(lambda: self.referee.play_run(position, self._choose_at_once(row), holder, self.tell))
+        self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
+        began = time.monotonic()
+        choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
+                            observation(position.state, seat))
+        thought = time.monotonic() - began
+        return self._commit(lambda: (*self.referee.play(position, seat, choice, holder), []))._replace(thought=thought)
 
-    def _decide(self, row: GameRow, seat: int, state: GameState, instant: bool) -> str:
+    def _choose_at_once(self, row: GameRow) -> Callable[[GameState, int, int], str]:
+        """An instant computer player's decision at a version (``Referee.play_run``),
+        in this thread: a trip to a thinking process would cost more than the
+        decision.  (An instant bot's step follows at once, and each step says
+        who moves next: no ``thinking`` event.)"""
         level = level_of(row)
-        seed = decision_seed(row, seat)
-        think = think_here if instant else self.think
-        return think(self.bot_factory, row.game, level, seed, observation(state, seat))
+
+        def choose(state: GameState, seat: int, version: int) -> str:
+            return think_here(self.bot_factory, row.game, level, decision_seed(row, seat, version),
+                              observation(state, seat))
+
+        return choose
 
     def _is_instant(self, game: str, level: str) -> bool:
         key = (game, level)
@@ -429,15 +442,20 @@ class BotScheduler:
             self._leases.discard(game_id)
         return True
 
-    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any]]]) -> Piece:
+    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any], list[Event]]]) -> Piece:
+        """Commit what ``apply`` does: the new position, its step and the
+        steps before it in the same write (shaped, not yet published); then
+        publish them in order."""
         try:
-            position, step = apply()
+            position, step, earlier = apply()
         except StaleVersion:
             return Piece(None, True)  # the game moved on (the person acted): look at the new position
         with self._lock:
             self._thinking.pop(position.row.id, None)
             if bot_to_move(position.state) is None:
                 self._leases.discard(position.row.id)  # the commit gave it back
+        for event in earlier:
+            self.channel.publish(event)
         self.announce(position, step)
         return Piece(position, True)
 

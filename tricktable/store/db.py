@@ -582,28 +582,29 @@ class Store:
 
     def save(
         self, row: GameRow, record: dict[str, Any], status: str, score: int | None = None,
-        deadline: float | None = None, lease: Lease | None = None,
+        deadline: float | None = None, lease: Lease | None = None, versions: int = 1,
     ) -> GameRow:
         """Write ``record`` if the game is still at ``row.version``; the daily
         score (if any) commits in the same transaction.  ``StaleVersion`` if
         someone else wrote first.  ``lease``: the turn's lease in the same
         write, ``(owner, until)`` (renewed) or ``(None, None)`` (given back);
-        without it the lease is left as it is."""
+        without it the lease is left as it is.  ``versions``: how many the
+        game moves on (the actions the record gained)."""
         values: dict[str, Any] = {"game_id": row.id, "expected": row.version,
                                   "new_record": orjson.dumps(record).decode(),
-                                  "new_version": row.version + 1, "new_status": status, "new_deadline": deadline}
+                                  "new_version": row.version + versions, "new_status": status, "new_deadline": deadline}
         if lease is not None:
             values.update(holder=lease[0], until=lease[1])
         with self._noted_writing(row.id) as (db, note):
             result = db.run(SAVE_GAME if lease is None else SAVE_GAME_AND_LEASE, values)
             if result.rowcount != 1:
                 raise StaleVersion(f"game {row.id} is no longer at version {row.version}")
-            note(row.version + 1, ANY_LEASE if lease is None else lease[1])
-            self._notify(db, row.id, row.version + 1)
+            note(row.version + versions, ANY_LEASE if lease is None else lease[1])
+            self._notify(db, row.id, row.version + versions)
             if score is not None and row.counts_on_leaderboard:
                 db.run(ADD_SCORE, {"game": row.game, "day": row.daily_day, "device": row.device, "score": score,
                                    "game_id": row.id, "finished_at": time.time()})
-        saved = replace(row, record=record, version=row.version + 1, status=status, deadline=deadline)
+        saved = replace(row, record=record, version=row.version + versions, status=status, deadline=deadline)
         return saved if lease is None else replace(saved, lease_until=lease[1])
 
     # -- identities ------------------------------------------------------------
