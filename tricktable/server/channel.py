@@ -12,7 +12,7 @@ import asyncio
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 import orjson
 
@@ -28,12 +28,16 @@ class Event:
     kind: str
     version: int
     data: dict[str, Any] = field(hash=False, compare=False)
+    encoder: Callable[[dict[str, Any]], bytes] | None = field(default=None, hash=False, compare=False)
+    """How ``data`` is written (the room's, which reuses kept bytes); default: orjson."""
 
     @cached_property
     def json(self) -> bytes:
         """``data`` as JSON, written once per event: the person's answer to an
         action is the same bytes as its step on the stream, and every stream of
         the game sends the same frame (the views are most of a step's cost)."""
+        if self.encoder is not None:
+            return self.encoder(self.data)
         return orjson.dumps(self.data, option=orjson.OPT_NON_STR_KEYS)
 
     @cached_property

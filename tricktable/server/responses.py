@@ -12,6 +12,8 @@ from collections import OrderedDict
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+import orjson
+
 from tricktable.bots.levels import LEVELS
 from tricktable.core.observation import MatchInfo
 from tricktable.core.protocol import GameState
@@ -28,16 +30,19 @@ SHARED_MATCHES = 1024
 
 class SharedMatches:
     """The JSON of a ``MatchInfo`` read once and shared by every view of its
-    deal.  ``MatchInfo.to_json`` reads its kept JSON into new objects at
-    every call (a view a caller may change); the server never changes a view
-    it built, and that read was a fifth of a busy server's CPU (the previous
-    deal's observation is in every view).  Keyed by the object's identity:
-    a match keeps one ``MatchInfo`` per seat and deal (its clones too), and
-    the entry keeps the object alive, so its id is not reused meanwhile."""
+    deal, with its bytes for ``encode``.  ``MatchInfo.to_json`` reads its kept
+    JSON into new objects at every call (a view a caller may change); the
+    server never changes a view it built, and that read was a fifth of a busy
+    server's CPU (the previous deal's observation is in every view, about two
+    thirds of its bytes).  Keyed by the object's identity: a match keeps one
+    ``MatchInfo`` per seat and deal (its clones too), and the entry keeps the
+    object alive, so its id is not reused meanwhile; the same for the shared
+    JSON object, by which ``encode`` finds the bytes."""
 
     def __init__(self, size: int = SHARED_MATCHES):
         self.size = size
-        self._items: OrderedDict[int, tuple[MatchInfo, dict[str, Any]]] = OrderedDict()
+        self._items: OrderedDict[int, tuple[MatchInfo, dict[str, Any], orjson.Fragment]] = OrderedDict()
+        self._by_json: dict[int, tuple[dict[str, Any], orjson.Fragment]] = {}
         self._lock = threading.Lock()
 
     def json(self, match: MatchInfo) -> dict[str, Any]:
@@ -48,11 +53,23 @@ class SharedMatches:
                 self._items.move_to_end(key)
                 return found[1]
         data = match.to_json()
+        encoded = orjson.Fragment(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
         with self._lock:
-            self._items[key] = (match, data)
+            replaced = self._items.pop(key, None)
+            if replaced is not None:
+                self._by_json.pop(id(replaced[1]), None)
+            self._items[key] = (match, data, encoded)
+            self._by_json[id(data)] = (data, encoded)
             while len(self._items) > self.size:
-                self._items.popitem(last=False)
+                _key, (_match, old, _encoded) = self._items.popitem(last=False)
+                self._by_json.pop(id(old), None)
         return data
+
+    def encoded(self, data: Any) -> orjson.Fragment | None:
+        """The bytes of a shared match JSON object (None: not one of them)."""
+        with self._lock:
+            found = self._by_json.get(id(data))
+        return found[1] if found is not None and found[0] is data else None
 
 
 _shared_matches = SharedMatches()
@@ -74,6 +91,16 @@ def person_view(state: GameState) -> dict[str, Any]:
     data = bare.to_json()
     data["match"] = _shared_matches.json(match)
     return data
+
+
+def encode(response: dict[str, Any]) -> bytes:
+    """A response as JSON, its view's shared match part written as the bytes
+    kept for it (``SharedMatches``) rather than again."""
+    view = response.get("view")
+    encoded = _shared_matches.encoded(view.get("match")) if isinstance(view, dict) else None
+    if encoded is not None:
+        response = {**response, "view": {**view, "match": encoded}}  # (shallow copies: the caller's stay as they are)
+    return orjson.dumps(response, option=orjson.OPT_NON_STR_KEYS)
 
 
 def describe_step(state: GameState, seat: int, apply: Callable[[], Any],
@@ -154,4 +181,4 @@ def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
             "server_seed": row.server_seed if shown else None, "revealed": shown}
 
 
-__all__ = ["HUMAN", "bot_to_move", "describe_step", "person_view", "fairness_of", "level_of", "seed_revealed", "shape", "utc_day"]
+__all__ = ["HUMAN", "bot_to_move", "describe_step", "encode", "person_view", "fairness_of", "level_of", "seed_revealed", "shape", "utc_day"]

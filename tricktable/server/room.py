@@ -32,7 +32,7 @@ from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
 from tricktable.server.feed import ChangeFeed
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
 from tricktable.server.referee import Position, Referee, daily_score
-from tricktable.server.responses import HUMAN, bot_to_move, fairness_of, seed_revealed, shape, utc_day
+from tricktable.server.responses import HUMAN, bot_to_move, encode, fairness_of, seed_revealed, shape, utc_day
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.thinking import ThinkingPool, think_here
 from tricktable.store import StaleVersion, Store
@@ -220,7 +220,7 @@ class Room:
                 else ([], self.referee.cache.take(row)))
         if told is None:  # not to be told one by one: the whole state
             position = self.referee.cache.take(row)
-            events = [Event(game_id, "state", row.version, self.respond(position, []))]
+            events = [Event(game_id, "state", row.version, self.respond(position, []), encoder=encode)]
         else:
             events, position = told
         self._resume(position)
@@ -265,7 +265,7 @@ class Room:
         stored one, or an earlier one told with it), encoded but not published."""
         row, state = position.row, position.state
         data = shape(row, state, [step], daily_score(state, row), version=version, view=position.person_view())
-        event = Event(row.id, "step", version, data)
+        event = Event(row.id, "step", version, data, encoder=encode)
         _ = event.json
         return event
 
