@@ -83,10 +83,12 @@ def free_port() -> int:
 
 # -- the server under test ------------------------------------------------------------
 class Server:
-    """``tricktable serve`` from ``source`` in a child process, with its own SQLite file."""
+    """``tricktable serve`` from ``source`` in a child process, with its own
+    SQLite file, or its own new database on ``postgres``."""
 
-    def __init__(self, source: Path, bot: str | None, workers: int | None):
+    def __init__(self, source: Path, bot: str | None, workers: int | None, postgres: Any = None):
         self.folder = tempfile.mkdtemp(prefix="tricktable-load-")
+        self.database = postgres.new_database() if postgres is not None else f"sqlite:///{self.folder}/load.db"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": str(source), "TRICKTABLE_LIMIT_SCALE": "100000"}
@@ -94,7 +96,7 @@ class Server:
         if bot:
             env["TRICKTABLE_BOT"] = bot
         command = [sys.executable, "-m", "tricktable.cli", "serve", "--port", str(self.port),
-                   "--database", f"sqlite:///{self.folder}/load.db"]
+                   "--database", self.database]
         if workers is not None:  # (today's main has one process and no --workers)
             command += ["--workers", str(workers)]
         self.process = subprocess.Popen(command, cwd=self.folder, env=env, stdout=subprocess.DEVNULL,
@@ -138,17 +140,7 @@ class Server:
 
     def tree_depths(self) -> list[tuple[int, int]]:
         """(pid, depth) of the server's process (0) and its descendants."""
-        found, todo = [], [(self.process.pid, 0)]
-        while todo:
-            pid, depth = todo.pop()
-            found.append((pid, depth))
-            try:
-                for task in os.listdir(f"/proc/{pid}/task"):
-                    with open(f"/proc/{pid}/task/{task}/children") as children:
-                        todo += [(int(child), depth + 1) for child in children.read().split()]
-            except OSError:
-                pass
-        return found
+        return tree_depths(self.process.pid)
 
     def resident_by_process(self) -> dict[str, float]:
         """Resident MB per live process, named ``<depth>:<pid>`` (with ``--workers``
@@ -166,18 +158,7 @@ class Server:
 
     def usage(self) -> tuple[float, float]:
         """(CPU seconds, resident MB) of the live process tree."""
-        cpu, rss = 0.0, 0.0
-        for pid in self.tree():
-            try:
-                with open(f"/proc/{pid}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-                with open(f"/proc/{pid}/statm") as statm:
-                    pages = int(statm.read().split()[1])
-            except OSError:
-                continue
-            cpu += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-            rss += pages * PAGE_BYTES / 2**20
-        return cpu, rss
+        return usage(self.tree())
 
     def stop(self) -> None:
         self.process.terminate()
@@ -185,6 +166,45 @@ class Server:
             self.process.wait(20)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+
+def tree_depths(root: int) -> list[tuple[int, int]]:
+    """(pid, depth) of ``root`` (0) and its descendants."""
+    found, todo = [], [(root, 0)]
+    while todo:
+        pid, depth = todo.pop()
+        found.append((pid, depth))
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as children:
+                    todo += [(int(child), depth + 1) for child in children.read().split()]
+        except OSError:
+            pass
+    return found
+
+
+def usage(pids: list[int]) -> tuple[float, float]:
+    """(CPU seconds, resident MB) of these live processes."""
+    cpu, rss = 0.0, 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/statm") as statm:
+                pages = int(statm.read().split()[1])
+        except OSError:
+            continue
+        cpu += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        rss += pages * PAGE_BYTES / 2**20
+    return cpu, rss
+
+
+def database_cpu(postgres: Any) -> float:
+    """CPU seconds of the PostgreSQL cluster's processes (0 without one)."""
+    if postgres is None:
+        return 0.0
+    with open(postgres.folder / "data" / "postmaster.pid") as pid_file:
+        return usage([pid for pid, _depth in tree_depths(int(pid_file.readline()))])[0]
 
 
 def supports_workers(source: Path) -> bool:
@@ -424,12 +444,13 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
 
 
 def run(source: Path, bot: str | None, workers: int | None, people: int, think: tuple[float, float],
-        seconds: float) -> dict[str, Any]:
+        seconds: float, postgres: Any = None) -> dict[str, Any]:
     """One server, ``people`` playing for ``seconds``; its figures."""
-    server = Server(source, bot, workers)
+    server = Server(source, bot, workers, postgres)
     figures = Figures()
     try:
         cpu_before, _ = server.usage()
+        database_before = database_cpu(postgres)
         own_before = own_cpu()
         started = time.monotonic()
 
@@ -440,16 +461,19 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         run_people(everyone())
         elapsed = time.monotonic() - started
         cpu_after, rss = server.usage()
+        database_after = database_cpu(postgres)
         own_after = own_cpu()
     finally:
         server.stop()
     return {
-        "source": str(source), "bot": bot or "default level", "workers": workers or 1, "people": people,
+        "source": str(source), "database": "postgresql" if postgres is not None else "sqlite",
+        "bot": bot or "default level", "workers": workers or 1, "people": people,
         "think_s": list(think), "seconds": round(elapsed, 1), "actions": figures.actions,
         "actions_per_s": round(figures.actions / elapsed, 1), "matches_finished": figures.matches,
         "click_to_own_ms": percentiles(figures.own), "click_to_first_bot_ms": percentiles(figures.first_bot),
         "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
         "server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1),
+        **({"database_cpu_s": round(database_after - database_before, 1)} if postgres is not None else {}),
         "load_script_cpu_s": round(own_after - own_before, 1),
     }
 
@@ -482,9 +506,9 @@ def measure(sources: list[Path], args: argparse.Namespace) -> list[dict[str, Any
         for source in sources:
             if workers == 1 or scalable[source]:
                 instant[source][workers] = run(source, "random", workers if scalable[source] else None,
-                                               args.instant_people, (0.0, 0.0), args.instant_seconds)
+                                               args.instant_people, (0.0, 0.0), args.instant_seconds, args.postgres)
     default = {source: run(source, None, args.workers if scalable[source] else None, args.people, (1.0, 3.0),
-                           args.default_seconds) for source in sources}
+                           args.default_seconds, args.postgres) for source in sources}
     return [{"source": str(source), **summary(instant[source], default[source]),
              "runs": [*instant[source].values(), default[source]]} for source in sources]
 
@@ -561,17 +585,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="server processes (default 2)")
     parser.add_argument("--bot", default=None, help="seat this bot at every level (e.g. random); default: the levels")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long one run lasts (default 60)")
+    parser.add_argument("--postgresql", action="store_true",
+                        help="each server on its own database of a throwaway PostgreSQL cluster (as the tests start: "
+                             "fsync off) instead of a SQLite file (not with --soak)")
     parser.add_argument("--instant-people", type=int, default=32)
     parser.add_argument("--instant-seconds", type=float, default=30.0)
     parser.add_argument("--default-seconds", type=float, default=90.0)
     args = parser.parse_args(argv)
+    if args.postgresql and args.soak is not None:
+        parser.error("--soak checks the finished games of its SQLite file: not with --postgresql")
+    args.postgres = None
+    if args.postgresql:
+        sys.path.insert(0, str(REPO))
+        from tricktable.server.testing import Postgres
+
+        args.postgres = Postgres.start()
+    try:
+        return measured_and_printed(args)
+    finally:
+        if args.postgres is not None:
+            args.postgres.stop()
+
+
+def measured_and_printed(args: argparse.Namespace) -> int:
     if args.soak is not None:
         result = soak(args.source.resolve(), args)
         print(json.dumps(result))
         return 0 if result["soak"]["ok"] else 1
     if not args.json:
         workers = args.workers if supports_workers(args.source) else None
-        print(json.dumps(run(args.source, args.bot, workers, args.people, tuple(args.think), args.seconds), indent=1))
+        print(json.dumps(run(args.source, args.bot, workers, args.people, tuple(args.think), args.seconds,
+                             args.postgres), indent=1))
         return 0
     started = time.monotonic()
     sources = [args.source.resolve(), *([args.compare.resolve()] if args.compare else [])]
