@@ -29,6 +29,8 @@ POLL_SECONDS = 0.05
 """SQLite: how often the watched games' versions are read (the target is a
 move seen from another process within 100 ms)."""
 RECONNECT_SECONDS = 1.0
+OTHERS_SECONDS = 60.0
+"""How long a write of another process counts as a sign that there are others (``others_recently``)."""
 
 
 def changed(game_id: str, version: int) -> Event:
@@ -43,6 +45,17 @@ class ChangeFeed:
         self.channel = channel
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._others_at: float | None = None  # (monotonic) when another process's write was last told
+
+    def others_recently(self, seconds: float = OTHERS_SECONDS) -> bool:
+        """Whether another server process wrote into a watched game lately:
+        then some of the games' streams are likely open there."""
+        told = self._others_at
+        return told is not None and time.monotonic() - told < seconds
+
+    def _told_other(self, game_id: str, version: int) -> None:
+        self._others_at = time.monotonic()
+        self.channel.publish(changed(game_id, version))
 
     def start(self) -> None:
         target: Callable[[], None] = self._listen if self.store.notifies else self._poll
@@ -69,7 +82,7 @@ class ChangeFeed:
                 continue
             for game_id, seen in now.items():
                 if known.get(game_id, seen) != seen and not self.store.wrote_last(game_id, *seen):
-                    self.channel.publish(changed(game_id, seen[0]))
+                    self._told_other(game_id, seen[0])
             known = now
 
     # -- PostgreSQL -----------------------------------------------------------------
@@ -85,7 +98,7 @@ class ChangeFeed:
                         for note in connection.notifies(timeout=0.5):
                             game_id, version, writer = (note.payload.split(" ") + [""])[:3]
                             if writer != self.store.writer:
-                                self.channel.publish(changed(game_id, int(version)))
+                                self._told_other(game_id, int(version))
             except Exception:  # noqa: BLE001 - the database went away: listen again
                 log.warning("change feed: lost the database; listening again", exc_info=True)
                 time.sleep(RECONNECT_SECONDS)

@@ -174,7 +174,9 @@ class Referee:
         version)`` (the position's state moves on right after: shape it
         then, keep nothing of it), and the caller publishes what those return
         only once this returns, i.e. after the commit; the last step comes
-        back with the committed position, as from ``play``.  Errors as ``play``
+        back with the committed position, as from ``play``.  The write claims
+        the turn for ``holder`` (``StaleVersion`` while another process holds
+        it), so the run needs no claim of its own before.  Errors as ``play``
         (nothing stored)."""
         state, row = position.state, position.row
         entries: list[str] = []
@@ -188,7 +190,7 @@ class Referee:
             if bot_to_move(state) is None or len(entries) >= MAX_RUN:
                 break
             told.append(tell(Position(row, state, view), step, row.version + len(entries)))
-        return self._commit(position, entries, view, holder), step, told
+        return self._commit(position, entries, view, holder, claim=True), step, told
 
     def time_out(self, position: Position) -> tuple[Position, dict[str, Any]]:
         """Apply the referee's timeout of the person's expired decision and commit."""
@@ -199,8 +201,9 @@ class Referee:
         return self._commit(position, [entry], view), step
 
     def _commit(self, position: Position, entries: list[str], view: dict[str, Any],
-                holder: Holder | None = None) -> Position:
-        """Store ``entries`` (one version each) after ``position``'s version."""
+                holder: Holder | None = None, claim: bool = False) -> Position:
+        """Store ``entries`` (one version each) after ``position``'s version;
+        ``claim``: only while no other process holds the turn (the write claims it)."""
         row, state = position.row, position.state
         base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
         record = dict(row.record, actions=[*row.record["actions"], *entries], version_base=base)
@@ -209,7 +212,8 @@ class Referee:
             lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
         # (the score and the deadline each observe the state only where one applies: never both)
         row = self.store.save(row, record, status_of(state), score=daily_score(state, row),
-                              deadline=deadline_of(state), lease=lease, versions=len(entries))
+                              deadline=deadline_of(state), lease=lease, versions=len(entries),
+                              claimant=holder[0] if claim and holder is not None else None)
         self.cache.put(row, state, view)
         return Position(row, state, view)
 

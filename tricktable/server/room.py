@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
 from typing import Any
 
@@ -36,6 +37,12 @@ from tricktable.server.responses import HUMAN, bot_to_move, encode, fairness_of,
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.thinking import ThinkingPool, think_here
 from tricktable.store import StaleVersion, Store
+
+
+HAND_OVER_SECONDS = 0.25
+"""How long a process leaves a computer players' turn to the process with the
+game's streams before it looks itself (``Room.resume``): several times the
+change feed's SQLite polling interval."""
 
 
 def daily_seed(secret: str, game: str, day: str) -> str:
@@ -64,6 +71,8 @@ class Room:
         self.referee = Referee(store)
         self.channel = channel or LocalChannel()
         self.feed = ChangeFeed(store, self.channel)
+        self._lock = threading.Lock()
+        self._handed_over: dict[str, int] = {}  # game -> version whose turn ``resume`` leaves to another process
         self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
         self.scheduler = BotScheduler(self.referee, self.channel, self._announce, self._told, bot_factory, workers,
                                       think=self.thinking.think if self.thinking else think_here)
@@ -177,9 +186,14 @@ class Room:
         # Where the computer players move next, this process takes their turn's
         # lease in the same write (one write less per action).  Only from the
         # person's own turn: no process may claim a turn at this version then,
-        # so the write cannot take a lease another process holds.
-        holder = self.scheduler.holder() if position.state.to_move == HUMAN else None
+        # so the write cannot take a lease another process holds.  Not where the
+        # game's streams are likely on another process: that one works the turn.
+        handed_over = self._streams_elsewhere(game_id)
+        holder = self.scheduler.holder() if position.state.to_move == HUMAN and not handed_over else None
         position, step = self.referee.play(position, HUMAN, action, holder)
+        if handed_over:
+            with self._lock:
+                self._handed_over[game_id] = position.row.version
         event = self._announce(position, step)
         self.scheduler.keep(position, holding=holder is not None)  # the bots go on from here without a read
         return event
@@ -187,8 +201,24 @@ class Room:
     def resume(self, game_id: str) -> None:
         """Let the computer players take their turn: called once the answer to
         the person's action (or a new game) is on its way, so their thinking
-        does not compete with sending it."""
-        self.scheduler.wake(game_id)
+        does not compete with sending it.  A turn handed over to the process
+        with the game's streams (``act_event``) is looked at here only later,
+        in case nobody there took it."""
+        with self._lock:
+            handed_over = self._handed_over.pop(game_id, None)
+        if handed_over is not None:
+            self.scheduler.wake_later(game_id, HAND_OVER_SECONDS, unless_past=handed_over)
+        else:
+            self.scheduler.wake(game_id)
+
+    def _streams_elsewhere(self, game_id: str) -> bool:
+        """Whether the game's computer players had better move in another
+        server process: no stream of the game is open here, and other
+        processes write into this one's games (so the stream is likely on one
+        of them, which is told of the person's action by its change feed and
+        works the turn there: its stream then hears every step from its own
+        channel, and no process computes the steps' views a second time)."""
+        return self.channel.listeners(game_id) == 0 and self.feed.others_recently()
 
     def hint(self, game_id: str, version: int) -> dict[str, Any]:
         """What the strongest computer player would do in the person's seat, with
@@ -223,8 +253,8 @@ class Room:
             events = [Event(game_id, "state", row.version, self.respond(position, []), encoder=encode)]
         else:
             events, position = told
-        self._resume(position)
         seat = self._thinking_seat(position)
+        self._resume(position, hand=True)
         if seat is not None:
             events.append(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
         return events
@@ -270,11 +300,13 @@ class Room:
         return event
 
     # -- helpers ----------------------------------------------------------------------
-    def _resume(self, position: Position) -> None:
+    def _resume(self, position: Position, hand: bool = False) -> None:
         """Wake the scheduler for a game with pending work (a bot's turn, the
-        person's clock): after a restart, loading a game continues it."""
+        person's clock): after a restart, loading a game continues it.
+        ``hand``: the caller is done with ``position``; the work starts from
+        it (no second read)."""
         if bot_to_move(position.state) is not None or position.row.deadline is not None:
-            self.scheduler.wake(position.row.id)
+            self.scheduler.wake(position.row.id, position if hand else None)
 
     def _position(self, game_id: str) -> Position:
         position = self.referee.load(game_id)

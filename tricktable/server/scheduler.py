@@ -161,6 +161,8 @@ class BotScheduler:
         self._leases: set[str] = set()  # games whose turn this process holds
         self._thinking: dict[str, tuple[int, int]] = {}  # game -> (seat, version)
         self._clocks: dict[str, threading.Timer] = {}
+        self._later: list[tuple[float, int, str, int | None]] = []  # ``wake_later``'s heap: (when, tie, game, version)
+        self._later_due = threading.Condition(self._lock)
         self._instant: dict[tuple[str, str], bool] = {}
 
     # -- life cycle ----------------------------------------------------------------
@@ -176,6 +178,7 @@ class BotScheduler:
             thread.start()
         threading.Thread(target=self._wake_open_games, name="bots-startup", daemon=True).start()
         threading.Thread(target=self._sweep, name="bots-leases", daemon=True).start()
+        threading.Thread(target=self._wake_when_due, name="bots-later", daemon=True).start()
 
     def stop(self, interrupt: Callable[[], None] | None = None) -> None:
         """Stop taking work; ``interrupt`` (if given) cuts the decisions under
@@ -186,6 +189,8 @@ class BotScheduler:
         with self._lock:
             self._running = False
             self._ready.notify_all()
+            self._later_due.notify_all()
+            self._later.clear()
             threads, self._threads = self._threads, []
             clocks, self._clocks = list(self._clocks.values()), {}
             self._queue.clear()
@@ -243,6 +248,31 @@ class BotScheduler:
                 self._again.setdefault(game_id, time.monotonic())
             elif game_id not in self._queued:
                 self._push(game_id, self._asked.setdefault(game_id, time.monotonic()))
+
+    def wake_later(self, game_id: str, seconds: float, unless_past: int | None = None) -> None:
+        """``wake`` the game in ``seconds``, unless it is past version
+        ``unless_past`` by then (another process did its pending work: a
+        version read, not the game's)."""
+        with self._lock:
+            if self._running:
+                heapq.heappush(self._later, (time.monotonic() + seconds, next(self._order), game_id, unless_past))
+                self._later_due.notify()
+
+    def _wake_when_due(self) -> None:
+        """One thread for every ``wake_later`` (not a timer thread each)."""
+        while True:
+            with self._lock:
+                while self._running and (not self._later or self._later[0][0] > time.monotonic()):
+                    self._later_due.wait(self._later[0][0] - time.monotonic() if self._later else None)
+                if not self._running:
+                    return
+                _when, _order, game_id, version = heapq.heappop(self._later)
+            try:
+                if version is not None and self.referee.store.version_of(game_id) != version:
+                    continue
+            except Exception:  # noqa: BLE001 - a busy database: look at the game itself
+                log.debug("could not read the version of game %s", game_id, exc_info=True)
+            self.wake(game_id)
 
     def holder(self) -> tuple[str, float] | None:
         """(this process, lease seconds) for a commit that hands the computer
@@ -359,21 +389,24 @@ class BotScheduler:
         if seat == HUMAN or seat < 0:
             self._arm_clock(game_id, row.deadline)
             return Piece(None, not self._done(row))
-        if not self._may_work(row):
+        instant = self._is_instant(row.game, level_of(row))
+        if not self._may_work(row, instant):
             # Another process holds the turn, or the game moved on (look again).
             return Piece(None, self.referee.store.version_of(game_id) != row.version)
         with self._lock:
             self._thinking[game_id] = (seat, row.version)
         holder = (self.owner, self.lease_seconds)
-        if self._is_instant(row.game, level_of(row)):
+        if instant:
             # Their steps would follow each other by a few milliseconds: one write for all of them.
-            return self._commit(lambda: self.referee.play_run(position, self._choose_at_once(row), holder, self.tell))
+            return self._commit(lambda: self.referee.play_run(position, self._choose_at_once(row), holder, self.tell),
+                                holding=True)
         self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
         began = time.monotonic()
         choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
                             observation(position.state, seat))
         thought = time.monotonic() - began
-        return self._commit(lambda: (*self.referee.play(position, seat, choice, holder), []))._replace(thought=thought)
+        return self._commit(lambda: (*self.referee.play(position, seat, choice, holder), []),
+                            holding=True)._replace(thought=thought)
 
     def _choose_at_once(self, row: GameRow) -> Callable[[GameState, int, int], str]:
         """An instant computer player's decision at a version (``Referee.play_run``),
@@ -411,11 +444,15 @@ class BotScheduler:
         """Another live process holds the turn (as loaded): no need to try a write."""
         return row.lease_until is not None and row.lease_until > time.time()
 
-    def _may_work(self, row: GameRow) -> bool:
+    def _may_work(self, row: GameRow, instant: bool) -> bool:
         """Whether this process holds the turn at ``row`` with time to spare
         (its last commit renewed it, or the person's commit here took it), or
         claims it now.  A lease that waited in the queue for a third of its
-        time is renewed first: it might run out and be taken over mid-thought."""
+        time is renewed first: it might run out and be taken over mid-thought.
+        Instant players claim nothing beforehand: their run's write claims the
+        turn (``Referee.play_run``), one write less."""
+        if instant:
+            return self._holds(row.id) or not self._held_elsewhere(row)
         if self._holds(row.id):
             if row.lease_until is not None and row.lease_until > time.time() + self.lease_seconds / 3:
                 return True
@@ -442,10 +479,12 @@ class BotScheduler:
             self._leases.discard(game_id)
         return True
 
-    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any], list[Event]]]) -> Piece:
+    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any], list[Event]]],
+                holding: bool = False) -> Piece:
         """Commit what ``apply`` does: the new position, its step and the
         steps before it in the same write (shaped, not yet published); then
-        publish them in order."""
+        publish them in order.  ``holding``: the write holds the turn for this
+        process while a computer player is still to move."""
         try:
             position, step, earlier = apply()
         except StaleVersion:
@@ -454,6 +493,8 @@ class BotScheduler:
             self._thinking.pop(position.row.id, None)
             if bot_to_move(position.state) is None:
                 self._leases.discard(position.row.id)  # the commit gave it back
+            elif holding:
+                self._leases.add(position.row.id)
         for event in earlier:
             self.channel.publish(event)
         self.announce(position, step)

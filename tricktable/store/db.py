@@ -153,10 +153,12 @@ SAVE_GAME = (update(games).where(games.c.id == bindparam("game_id"), games.c.ver
              .values(record=bindparam("new_record"), version=bindparam("new_version"), status=bindparam("new_status"),
                      deadline=bindparam("new_deadline"), updated_at=func.now()))
 SAVE_GAME_AND_LEASE = SAVE_GAME.values(lease_owner=bindparam("holder"), lease_until=bindparam("until"))
+_TURN_FREE_TO = or_(games.c.lease_until.is_(None), games.c.lease_until < bindparam("now"),
+                    games.c.lease_owner == bindparam("claimant"))
+"""Nobody else holds the game's turn: no lease, a lapsed one, or the claimant's."""
+SAVE_GAME_CLAIMING = SAVE_GAME_AND_LEASE.where(_TURN_FREE_TO)
 CLAIM_TURN = (update(games)
-              .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected"),
-                     or_(games.c.lease_until.is_(None), games.c.lease_until < bindparam("now"),
-                         games.c.lease_owner == bindparam("holder")))
+              .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected"), _TURN_FREE_TO)
               .values(lease_owner=bindparam("holder"), lease_until=bindparam("until")))
 _HELD_BY = and_(games.c.id == bindparam("game_id"), games.c.lease_owner == bindparam("holder"))
 RELEASE_TURN = update(games).where(_HELD_BY).values(lease_owner=None, lease_until=None)
@@ -509,7 +511,8 @@ class Store:
         ``version`` for ``seconds``: True if ``owner`` holds it now.  Refused
         while another live process holds it, or if the game is past ``version``."""
         now = time.time()
-        values = {"game_id": game_id, "expected": version, "now": now, "holder": owner, "until": now + seconds}
+        values = {"game_id": game_id, "expected": version, "now": now, "holder": owner, "claimant": owner,
+                  "until": now + seconds}
         with self._noted_writing(game_id) as (db, note):
             taken = db.run(CLAIM_TURN, values).rowcount == 1
             if taken:
@@ -583,22 +586,30 @@ class Store:
     def save(
         self, row: GameRow, record: dict[str, Any], status: str, score: int | None = None,
         deadline: float | None = None, lease: Lease | None = None, versions: int = 1,
+        claimant: str | None = None,
     ) -> GameRow:
         """Write ``record`` if the game is still at ``row.version``; the daily
         score (if any) commits in the same transaction.  ``StaleVersion`` if
         someone else wrote first.  ``lease``: the turn's lease in the same
         write, ``(owner, until)`` (renewed) or ``(None, None)`` (given back);
         without it the lease is left as it is.  ``versions``: how many the
-        game moves on (the actions the record gained)."""
+        game moves on (the actions the record gained).  ``claimant`` (with
+        ``lease``): the write claims the turn as ``claim_turn`` would, in the
+        same statement: ``StaleVersion`` also while another process holds it."""
         values: dict[str, Any] = {"game_id": row.id, "expected": row.version,
                                   "new_record": orjson.dumps(record).decode(),
                                   "new_version": row.version + versions, "new_status": status, "new_deadline": deadline}
         if lease is not None:
             values.update(holder=lease[0], until=lease[1])
+        statement = SAVE_GAME if lease is None else SAVE_GAME_AND_LEASE
+        if lease is not None and claimant is not None:
+            statement = SAVE_GAME_CLAIMING
+            values.update(claimant=claimant, now=time.time())
         with self._noted_writing(row.id) as (db, note):
-            result = db.run(SAVE_GAME if lease is None else SAVE_GAME_AND_LEASE, values)
+            result = db.run(statement, values)
             if result.rowcount != 1:
-                raise StaleVersion(f"game {row.id} is no longer at version {row.version}")
+                raise StaleVersion(f"game {row.id} is no longer at version {row.version}"
+                                   + (" or another process holds its turn" if statement is SAVE_GAME_CLAIMING else ""))
             note(row.version + versions, ANY_LEASE if lease is None else lease[1])
             self._notify(db, row.id, row.version + versions)
             if score is not None and row.counts_on_leaderboard:
