@@ -381,6 +381,10 @@ def test_the_persons_action_hands_the_turn_to_the_process_with_the_games_stream(
         monkeypatch.setattr(here.scheduler, "wake_later", lambda game, seconds, unless_past: later.append(
             (game, seconds, unless_past)))
         monkeypatch.setattr(here.scheduler, "wake", lambda *_args: None)  # (its start-up scan of open games too)
+        deadline = time.monotonic() + 5
+        while here.scheduler._queued or here.scheduler._active:  # work asked for before (the scan): done first
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
         monkeypatch.setattr(here.feed, "others_recently", lambda: True)  # the other process writes too
         while True:  # the person acts until a computer player is to move after him
             answer = here.act(game_id, state["version"], state["view"]["legal"][0])
