@@ -22,10 +22,12 @@ from tricktable.store import GameRow
 
 HUMAN = 0
 """The person's seat; seats 1..3 are computer players."""
-SHARED_MATCHES = 1024
+SHARED_MATCHES = 256
 """How many matches' around-the-deal facts the person's views share (see
-``person_view``): more than the games a server process keeps
-(``referee.STATE_CACHE_GAMES``), each at one deal at a time."""
+``person_view``): as many as the games a server process keeps
+(``referee.STATE_CACHE_GAMES``), each at one deal at a time; an entry is some
+40 KB (1024 entries let a server process grow by about 50 MB in a 30-second
+load run)."""
 
 
 class SharedMatches:

@@ -9,16 +9,22 @@ back to back while their decisions are cheap (nothing waiting is older); after
 a long decision, people who clicked up to ``PATIENCE_SECONDS`` later get their
 first card before the game's next bot thinks.  ``workers`` threads work the queue,
 so at most that many decisions run at once (the server sizes it to its
-thinking processes: the cores).  Every bot action is committed on its own and
-published at once, so the first bot card goes out as soon as it is decided;
-the committed position is kept for the next bot, without reading the game
-again.  A person's action that lands while a bot thinks makes the bot's commit
+thinking processes: the cores).  Every bot action that is thought about is
+committed on its own and published at once, so the first bot card goes out as
+soon as it is decided; the actions of instant players (``INSTANT_BOTS``), which
+would follow each other by a few milliseconds, are committed together in one
+write (``Referee.play_run``: still one version each), and their steps published
+after it.  The committed position is kept for the next bot, without reading the
+game again.  A person's action that lands while a bot thinks makes the bot's commit
 stale: its choice is discarded and the bot thinks again on the new position.
 
 Several server processes may share one database: a game's bot turn is
-claimed with a lease in the database (``Store.claim_turn``), so exactly one
-process works it; every bot commit renews the lease in the same write, and the
-commit after which the person is to move gives it back.  A long decision's
+claimed with a lease in the database (``Store.claim_turn``; an instant run's
+write claims it itself), so exactly one process works it; every bot commit
+renews the lease in the same write, and the commit after which the person is to
+move gives it back.  The process where the game's streams are works its turn
+where it can (``Room._streams_elsewhere``): the one that committed the person's
+action leaves it and looks again only later (``wake_later``).  A long decision's
 lease is renewed by the sweeper thread, which also looks, every third of
 ``LEASE_SECONDS``, for leases that ran out (their process died) and takes those
 turns over.  The thinking itself happens in ``think`` (``thinking.py``: this
