@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import time
 
+from sqlalchemy import update
+
 from tricktable.core.record import replay
 from tricktable.server import referee
 from tricktable.server.referee import Referee
@@ -13,6 +15,7 @@ from tricktable.server.responses import HUMAN
 from tricktable.server import room as room_module
 from tricktable.server.room import Room
 from tricktable.store import Store
+from tricktable.store.db import games
 
 
 def random_action(state) -> tuple[int, str]:
@@ -321,7 +324,9 @@ def test_a_run_that_finds_the_game_moved_on_publishes_nothing_and_stores_nothing
         published: list = []
         monkeypatch.setattr(room.channel, "publish", published.append)
 
-        def moved_on(*_args, **_kwargs):
+        def moved_on(*_args, **_kwargs):  # another writer's version lands first
+            with store.engine.begin() as db:
+                db.execute(update(games).where(games.c.id == game_id).values(version=games.c.version + 1))
             raise StaleVersion("the person acted first")
 
         monkeypatch.setattr(store, "save", moved_on)
@@ -329,7 +334,7 @@ def test_a_run_that_finds_the_game_moved_on_publishes_nothing_and_stores_nothing
         assert piece.position is None and piece.more  # look at the game again
         assert published == []
         row = store.load(game_id)
-        assert row is not None and row.version == position.row.version and row.record == position.row.record
+        assert row is not None and row.version == position.row.version + 1 and row.record == position.row.record
     finally:
         store.close()
 
@@ -433,4 +438,26 @@ def test_a_turn_looked_at_later_is_left_alone_once_another_process_moved_the_gam
         assert woken == [game_id]
     finally:
         room.stop()
+        store.close()
+
+
+def test_a_run_refused_by_another_processs_lease_stops_and_forgets_its_own(sqlite_url):
+    """This process thought it held the turn, but its lease ran out and
+    another process took it: the run's write is refused, and the scheduler
+    lets the game go (it does not try again and again)."""
+    from tricktable.server.scheduler import forced_bot
+
+    store = Store(sqlite_url)
+    try:
+        room = Room(store, bot_factory=forced_bot("random"))
+        game_id = room.new_game("euchre", {}, seed="lost lease")["id"]
+        position = a_computer_players_turn(room.referee, game_id)
+        room.scheduler._leases.add(game_id)  # as after a commit of ours that held the turn
+        assert store.claim_turn(game_id, position.row.version, "another process", 15.0)
+        piece = room.scheduler._turn(game_id, room.referee.load(game_id))
+        assert piece.position is None and not piece.more
+        assert not room.scheduler._holds(game_id)
+        row = store.load(game_id)
+        assert row is not None and row.version == position.row.version
+    finally:
         store.close()

@@ -404,8 +404,14 @@ class BotScheduler:
         holder = (self.owner, self.lease_seconds)
         if instant:
             # Their steps would follow each other by a few milliseconds: one write for all of them.
-            return self._commit(lambda: self.referee.play_run(position, self._choose_at_once(row), holder, self.tell),
-                                holding=True)
+            piece = self._commit(lambda: self.referee.play_run(position, self._choose_at_once(row), holder, self.tell),
+                                 holding=True)
+            if piece.position is None and self.referee.store.version_of(game_id) == row.version:
+                # Refused at the same version: another process holds the turn (ours had run out).
+                with self._lock:
+                    self._leases.discard(game_id)
+                return Piece(None, False)
+            return piece
         self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
         began = time.monotonic()
         choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
