@@ -99,9 +99,10 @@ def encode(response: dict[str, Any]) -> bytes:
     """A response as JSON, its view's shared match part written as the bytes
     kept for it (``SharedMatches``) rather than again."""
     view = response.get("view")
-    encoded = _shared_matches.encoded(view.get("match")) if isinstance(view, dict) else None
-    if encoded is not None:
-        response = {**response, "view": {**view, "match": encoded}}  # (shallow copies: the caller's stay as they are)
+    if isinstance(view, dict):
+        encoded = _shared_matches.encoded(view.get("match"))
+        if encoded is not None:  # (shallow copies: the caller's objects stay as they are)
+            response = {**response, "view": {**view, "match": encoded}}
     return orjson.dumps(response, option=orjson.OPT_NON_STR_KEYS)
 
 
