@@ -38,12 +38,12 @@ from tricktable import speedups
 from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame
-from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, parse_card, rank_of
+from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, mask_of, parse_card, rank_of
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 from tricktable.games.doppelkopf import house
-from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, TRIPLE_CODES, announcement_level, triple_faces
+from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, TRIPLE_CODES, triple_faces
 from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation, partners_of
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -63,7 +63,7 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP_ORDER,
 )
 from tricktable.games.doppelkopf.spec import SPEC
-from tricktable.games.doppelkopf.state import GIVING, PLAYING, RETURNING, DoppelkopfState
+from tricktable.games.doppelkopf.state import GIVING, PLAYING, RETURNING, SOLO_GAME, DoppelkopfState
 from tricktable.games.doppelkopf.views import known_teams, public_contract
 
 if TYPE_CHECKING:
@@ -97,11 +97,12 @@ BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
 
 
 def install_tables(module: ModuleType) -> None:
-    """Give a kernel module (compiled or pure) the game's own tables and faces."""
-    module.install(SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES)
-
-
-install_tables(kernel)
+    """Give a kernel module (compiled or pure) the game's own tables and faces, and the
+    announcement rule's masks and bars (``announce_bar``: the rollout policy's, no bock)."""
+    tops = tuple(mask_of(order[:TOP_TRUMPS]) for order in TRUMP_ORDER)
+    bars = tuple(announce_bar(kind) for kind in (RE_BAR, KONTRA_BAR, NO_90_BAR))
+    module.install(SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES,
+                   TRUMP_MASK, tops, ANNOUNCE_RE, bars)
 
 
 # -- card play ---------------------------------------------------------------------
@@ -163,18 +164,37 @@ def is_silent_solo_hand(hand: Sequence[int]) -> bool:
     return trump_count(hand, NORMAL) >= SILENT_SOLO_TRUMPS and high_trumps(hand, NORMAL) >= SILENT_SOLO_HIGH
 
 
+RE_BAR, KONTRA_BAR, NO_90_BAR = range(3)
+"""The announcements the rules make, in the order of their actions (``announce_bar``)."""
+
+
+def announce_bar(kind: int, bock: int = 1) -> tuple[int, int]:
+    """The trumps and top trumps the rules need for announcement ``kind``: a strong hand
+    for Re, a stronger one for Kontra (``KONTRA_EXTRA_HIGH``), most of the trumps for no
+    90; in a bock deal (``bock``: the deal's multiplier) one more top trump.  The fast
+    playout's kernel has these bars without bock (``install_tables``)."""
+    extra = BOCK_EXTRA_HIGH if bock > 1 else 0
+    if kind == NO_90_BAR:
+        return NO_90_TRUMPS, NO_90_HIGH + extra
+    return ANNOUNCE_TRUMPS, ANNOUNCE_HIGH + extra + (KONTRA_EXTRA_HIGH if kind == KONTRA_BAR else 0)
+
+
+def _meets(hand: Sequence[int], table: int, bar: tuple[int, int]) -> bool:
+    return trump_count(hand, table) >= bar[0] and high_trumps(hand, table) >= bar[1]
+
+
 def should_announce(hand: Sequence[int], table: int, bock: int = 1, kontra: bool = False) -> bool:
-    """A strong hand; in a bock deal (``bock``: the deal's multiplier) a surer one, and
-    for Kontra too (``KONTRA_EXTRA_HIGH``)."""
-    high = ANNOUNCE_HIGH + (BOCK_EXTRA_HIGH if bock > 1 else 0) + (KONTRA_EXTRA_HIGH if kontra else 0)
-    return trump_count(hand, table) >= ANNOUNCE_TRUMPS and high_trumps(hand, table) >= high
+    """A strong hand (``announce_bar``)."""
+    return _meets(hand, table, announce_bar(KONTRA_BAR if kontra else RE_BAR, bock))
 
 
 def should_announce_no_90(hand: Sequence[int], table: int, bock: int = 1) -> bool:
     """Our team has announced; promise the others fewer than 90 points only with
-    most of the trumps and the top ones among them (one more in a bock deal)."""
-    high = NO_90_HIGH + (BOCK_EXTRA_HIGH if bock > 1 else 0)
-    return trump_count(hand, table) >= NO_90_TRUMPS and high_trumps(hand, table) >= high
+    most of the trumps and the top ones among them (``announce_bar``)."""
+    return _meets(hand, table, announce_bar(NO_90_BAR, bock))
+
+
+install_tables(kernel)
 
 
 def against_solo(situation: Situation) -> bool:
@@ -339,27 +359,14 @@ class _Host:
             self.fixed = known[0]
         return known[0]
 
-    def open_level(self, seat: int) -> int:
-        action = self.world.next_announcement(seat)
-        return announcement_level(action) if action >= 0 else -1
+    def open_announcement(self, seat: int) -> int:
+        return self.world.next_announcement(seat)
 
-    def announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
-        """The rollout policy's choice (``rules_announce``), made if the rules make it."""
-        if not self.rules_announce(seat, level, hand, table, partners):
-            return False
+    def announce(self, seat: int, action: int) -> None:
+        """The rollout policy's announcement (the kernel's ``rules_announce``), made."""
         world = self.world
         world.turn = seat
-        world.apply(world.next_announcement(seat))  # the state checks and records it
-        return True
-
-    def rules_announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
-        """The rollout policy's choice (``choose_text``): the rules' ``announcement``, on
-        a ``Situation`` of what it reads (the hand, the table, the contract, the partners)."""
-        world = self.world
-        action = world.next_announcement(seat)
-        situation = Situation(seat, Phase.PLAYING, public_contract(world, seat), table, tuple(hand), (), 0, 0,
-                              frozenset(s for s in range(4) if partners >> s & 1))
-        return announcement(situation, [world.action_text(action)]) is not None
+        world.apply(action)  # the state checks and records it
 
     def tables(self) -> list[int]:
         world = self.world
@@ -438,16 +445,13 @@ def playout(state: GameState, seat: int) -> float | None:
     return kernel.play_out(_Host(world, seat), world.table, once, both, played_once, played_both, world.counts,
                            world.queens_played, world.won_points, world.won_tricks, world.tricks, world.trick,
                            world.leader, world.turn, world.led_suits, world.tricks_total, pig_faces,
-                           bool(world.options["second_heart_ten"]))
+                           bool(world.options["second_heart_ten"]), world.contract == SOLO_GAME)
 
 
 # -- inference: the card play replayed in the kernel ------------------------------------
 class _ReplayHost(_Host):
     """What the kernel's replay of a world's card play asks the game, answered by the
     reference replay's state at the first card (``doppelkopf_kernel.ReplayHost``)."""
-
-    def open_announcement(self, seat: int) -> int:
-        return self.world.next_announcement(seat)
 
     def apply_announcement(self, seat: int, turn: int, action: int) -> bool:
         world = self.world
@@ -473,7 +477,8 @@ def card_disagreements(state: DealState, world: DealState, me: int, limit: int) 
                                   replay.counts, replay.queens_played, replay.trick,
                                   replay.leader, replay.turn, len(replay.tricks), replay.led_suits,
                                   replay.tricks_total, pig_faces, bool(replay.options["second_heart_ten"]),
-                                  world.history[start:], world.actors[start:], ANNOUNCE_RE, me, limit)
+                                  replay.contract == SOLO_GAME, world.history[start:], world.actors[start:], me,
+                                  limit)
     return None if differ is None else [start + i for i in differ]
 
 

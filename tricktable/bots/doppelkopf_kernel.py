@@ -11,9 +11,9 @@ rules are written once.
 (once / twice), the rules' card choice, the trick winner by the contract's rank
 table (pigs and superpigs are in it) and the second 10♥ option, and for everything only the game knows
 how to decide a ``Host`` (``bots.doppelkopf``) that asks the state: the
-announcement a seat may make and whether the rules make it, the marriage
-partner, the teams and pigs each seat knows, and at the end the game's own
-scoring on the state, filled in once.
+announcement a seat may make (whether the rules make it is decided here, on the
+hand's masks: ``rules_announce``), the marriage partner, the teams and pigs each
+seat knows, and at the end the game's own scoring on the state, filled in once.
 
 A compiled kernel (mypyc, ``tricktable.speedups``) is type-checked alone, so it
 imports nothing of tricktable: the game's tables arrive once through ``install``
@@ -34,32 +34,40 @@ FOLLOW: tuple[tuple[int, ...], ...] = ()
 POINTS: tuple[int, ...] = ()
 TRUMP = NORMAL = AD = QC = TH = ACE = -1
 BLACK_ACES: tuple[int, ...] = ()
-LAST_ANNOUNCED = 1
-"""The rules announce Re/Kontra (level 0) and no 90 (level 1), never deeper: below
-that the playout does not ask."""
+TRUMPS: tuple[int, ...] = ()
+"""Per rank table, the face mask of its trumps (``rules.TRUMP_MASK``) and of its top
+trumps (``TOPS``: the bot's "high" trumps)."""
+TOPS: tuple[int, ...] = ()
+RE = -1
+"""The game's action of Re (Kontra and no 90 are the next two)."""
+BARS: tuple[tuple[int, int], ...] = ()
+"""The trumps and top trumps the rules need to announce Re, Kontra and no 90 (in that
+order, outside a bock deal: the rollout policy's); deeper announcements they never make."""
 
 
 def install(suit: tuple[tuple[int, ...], ...], power: tuple[tuple[int, ...], ...],
             higher: tuple[tuple[int, ...], ...], follow_masks: tuple[tuple[int, ...], ...], points: tuple[int, ...],
             trump: int, normal: int, fox: int, queen_of_clubs: int, heart_ten: int, ace: int,
-            black_aces: tuple[int, ...]) -> None:
+            black_aces: tuple[int, ...], trumps: tuple[int, ...], tops: tuple[int, ...], re: int,
+            bars: tuple[tuple[int, int], ...]) -> None:
     """The game's rank tables (by table number, then face), card points, the suit
     number of the trumps, the normal game's table, ♦A, ♣Q, 10♥, the ace rank (a face's
-    rank is ``face % 13``) and the black aces."""
-    global SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES
+    rank is ``face % 13``), the black aces; the bot's announcement rule: each table's
+    trumps and top trumps (face masks), the action of Re and the bars (``BARS``)."""
+    global SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES, TRUMPS, TOPS, RE, BARS
     SUIT, POWER, HIGHER, FOLLOW, POINTS = suit, power, higher, follow_masks, points
     TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES = trump, normal, fox, queen_of_clubs, heart_ten, ace, black_aces
+    TRUMPS, TOPS, RE, BARS = trumps, tops, re, bars
 
 
 class Host(Protocol):
     """What the playout asks the game (``bots.doppelkopf._Host`` on a state)."""
 
-    def open_level(self, seat: int) -> int:
-        """The level of the announcement ``seat`` may make now (0 Re/Kontra, 1 no 90, ...), or -1."""
+    def open_announcement(self, seat: int) -> int:
+        """The announcement ``seat`` may make now (the game's action), or -1."""
 
-    def announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
-        """Whether the rules make it with these faces in hand (``partners``: the seat's
-        known partners, a seat mask); if so it is made."""
+    def announce(self, seat: int, action: int) -> None:
+        """Make the open announcement ``action`` of ``seat`` (the rules make it)."""
 
     def partners(self, once: list[int], both: list[int]) -> list[int]:
         """Each seat's known partners as a seat mask (the hands as face masks)."""
@@ -211,6 +219,21 @@ def lead(table: int, twice: int, led_suits: int, legal: Sequence[int]) -> int:
     return cheapest(table, trumps)
 
 
+def rules_announce(action: int, once: int, both: int, table: int, partners: int, solo: bool) -> bool:
+    """Whether the rules make the open announcement ``action`` (``bots.doppelkopf.announcement``
+    outside a bock deal) with the faces held ``once`` and ``both`` (twice), by the seat's
+    rank table; ``partners``: its known partners (a seat mask); ``solo``: the deal is a
+    solo (whose defenders never announce)."""
+    kind = action - RE
+    if kind < 0 or kind >= len(BARS) or (solo and partners != 0):
+        return False
+    trumps_mask, tops_mask = TRUMPS[table], TOPS[table]
+    trumps = (once & trumps_mask).bit_count() + (both & trumps_mask).bit_count()
+    tops = (once & tops_mask).bit_count() + (both & tops_mask).bit_count()
+    need_trumps, need_tops = BARS[kind]
+    return trumps >= need_trumps and tops >= need_tops
+
+
 # -- the playout -------------------------------------------------------------------
 def trick_winner(suits: Sequence[int], power: Sequence[int], cards: Sequence[int], second_ten: bool) -> int:
     """The index of the card that wins a full trick (``DoppelkopfState.trick_winner``):
@@ -242,14 +265,14 @@ def faces(mask: int) -> list[int]:
 def play_out(host: Host, table: int, once: list[int], both: list[int], played_once: int, played_both: int,
              counts: list[int], queens: list[int], won_points: list[int], won_tricks: list[int],
              tricks: list[tuple[int, tuple[int, ...], int, int]], trick: list[int], leader: int, turn: int,
-             led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool) -> float:
+             led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool, solo: bool) -> float:
     """Finish the card play by the rules and return ``host.finish``'s value.  Per seat:
     the faces held (``once``) and held twice (``both``), cards left (``counts``), ♣Q
     played (``queens``), points and tricks won; the faces played at least once and
     twice; the finished ``tricks`` as (leader, faces, winner, points) and the current
     ``trick``'s faces (all updated in place); ``total`` tricks in the deal;
     ``pig_faces``: the faces that may show pigs or superpigs ((-1, -1) without);
-    ``second_heart_ten``: the option (spec "House rules")."""
+    ``second_heart_ten``: the option (spec "House rules"); ``solo``: the deal is a solo."""
     suits, power, follow_masks = SUIT[table], POWER[table], FOLLOW[table]
     second_ten = second_heart_ten and suits[TH] == TRUMP
     trick_faces = list(trick)
@@ -264,16 +287,13 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
     while True:
         hand_once, hand_both = once[turn], both[turn]
         if not silent >> turn & 1:
-            level = host.open_level(turn)
-            if level < 0 or level > LAST_ANNOUNCED:
-                silent |= 1 << turn
-            elif host.announce(turn, level, sorted(faces(hand_once) + faces(hand_both)), tables[turn],
-                               partners[turn]):
+            offered = host.open_announcement(turn)
+            if offered >= 0 and rules_announce(offered, hand_once, hand_both, tables[turn], partners[turn], solo):
+                host.announce(turn, offered)
                 partners = host.partners(once, both)
                 silent = 0
                 continue
-            else:
-                silent |= 1 << turn
+            silent |= 1 << turn
         playable = hand_once
         if trick_faces:
             following = hand_once & follow_masks[suits[trick_faces[0]]]
@@ -335,10 +355,7 @@ class ReplayHost(Protocol):
     """What the replay asks the game (``bots.doppelkopf._ReplayHost`` on the replay's state)."""
 
     def open_announcement(self, seat: int) -> int:
-        """The announcement ``seat`` may make now (the game's action), or -1."""
-
-    def rules_announce(self, seat: int, level: int, hand: list[int], table: int, partners: int) -> bool:
-        """Whether the rules make the open announcement (nothing is applied)."""
+        """As ``Host.open_announcement``."""
 
     def apply_announcement(self, seat: int, turn: int, action: int) -> bool:
         """Apply an announcement of the history by ``seat`` (``turn`` to move); False
@@ -360,20 +377,19 @@ class ReplayHost(Protocol):
 def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int], played_once: int,
                   played_both: int, counts: list[int], queens: list[int], trick: list[int], leader: int, turn: int,
                   tricks_done: int, led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool,
-                  actions: list[int], actors: list[int], re: int, me: int, limit: int) -> list[int] | None:
+                  solo: bool, actions: list[int], actors: list[int], me: int, limit: int) -> list[int] | None:
     """Replay the history ``actions`` (by ``actors``: cards, and announcements in turn
     or out of turn) from a state given as ``play_out``'s arguments, and return the
     indices at which the seat to move, another than ``me``, with a choice (two cards,
     or a card and an announcement) did not take the rules' action: the announcement
     where the rules make it (Re/Kontra, no 90), else the rules' card (exactly what
     ``bots.inference`` counts with the rules policy), at most ``limit`` of them (-1:
-    all; the caller's weight is at its floor with that many).  ``re`` is the game's action of
-    Re (Kontra, no 90, no 60, no 30 and schwarz are the next five).  ``counts`` and ``queens`` are
+    all; the caller's weight is at its floor with that many).  ``counts`` and ``queens`` are
     updated in place (the host reads them, and the host's state follows the replay).
     The replay stops at an action the game would refuse; None, with nothing changed,
     if an action is neither a card nor an announcement."""
     for action in actions:
-        if not 0 <= action < 52 and not re <= action <= re + 5:
+        if not 0 <= action < 52 and not RE <= action <= RE + 5:
             return None  # before anything is written: the caller replays it all through the game
     suits, power, follow_masks = SUIT[table], POWER[table], FOLLOW[table]
     second_ten = second_heart_ten and suits[TH] == TRUMP
@@ -404,10 +420,8 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
             if not card and action != offered:
                 return differ
             if seat != me and (offered >= 0 or playable & (playable - 1)):
-                level = 0 if offered <= re + 1 else offered - re - 1
-                asked = offered >= 0 and level <= LAST_ANNOUNCED and not declined >> turn & 1
-                announces = asked and host.rules_announce(turn, level, sorted(faces(hand_once) + faces(hand_both)),
-                                                          tables[turn], partners[turn])
+                asked = offered >= 0 and not declined >> turn & 1
+                announces = asked and rules_announce(offered, hand_once, hand_both, tables[turn], partners[turn], solo)
                 if offered >= 0 and not announces:
                     declined |= 1 << turn
                 if announces == card:
