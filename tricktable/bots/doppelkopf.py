@@ -30,7 +30,6 @@ plays both, and a rollout player knows no more than it would at the table.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Sequence
 
@@ -43,7 +42,7 @@ from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 from tricktable.games.doppelkopf import house
-from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, TRIPLE_CODES, triple_faces
+from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, RETURN, triple_code
 from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation, partners_of
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -61,9 +60,10 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP,
     TRUMP_MASK,
     TRUMP_ORDER,
+    faces_of,
 )
 from tricktable.games.doppelkopf.spec import SPEC
-from tricktable.games.doppelkopf.state import GIVING, PLAYING, RETURNING, SOLO_GAME, DoppelkopfState
+from tricktable.games.doppelkopf.state import GIVING, PLAYING, RESERVING, RETURNING, SOLO_GAME, DoppelkopfState
 from tricktable.games.doppelkopf.views import known_teams, public_contract
 
 if TYPE_CHECKING:
@@ -99,10 +99,9 @@ BLACK_ACES = (card(ACE, CLUBS), card(ACE, SPADES))
 def install_tables(module: ModuleType) -> None:
     """Give a kernel module (compiled or pure) the game's own tables and faces, and the
     announcement rule's masks and bars (``announce_bar``: the rollout policy's, no bock)."""
-    tops = tuple(mask_of(order[:TOP_TRUMPS]) for order in TRUMP_ORDER)
     bars = tuple(announce_bar(kind) for kind in (RE_BAR, KONTRA_BAR, NO_90_BAR))
     module.install(SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES,
-                   TRUMP_MASK, tops, ANNOUNCE_RE, bars)
+                   TRUMP_MASK, TOP_MASK, ANNOUNCE_RE, bars)
 
 
 # -- card play ---------------------------------------------------------------------
@@ -117,13 +116,33 @@ def choose_card(t: Situation, legal: Sequence[int]) -> int:
 
 
 # -- bidding and announcements ---------------------------------------------------------
+TOP_MASK: tuple[int, ...] = tuple(mask_of(order[:TOP_TRUMPS]) for order in TRUMP_ORDER)
+"""Per rank table, its top trumps as a face mask."""
+SUIT_SOLOS = tuple((f"solo {name}", SOLO_TABLE[k]) for k, name in enumerate(SOLO_NAMES[:4]))
+
+
 def trump_count(hand: Sequence[int], table: int) -> int:
-    return sum(1 for f in hand if TRUMP_MASK[table] >> f & 1)
+    trumps = TRUMP_MASK[table]
+    return sum(trumps >> f & 1 for f in hand)
 
 
 def high_trumps(hand: Sequence[int], table: int) -> int:
-    top = TRUMP_ORDER[table][:TOP_TRUMPS]
-    return sum(1 for f in hand if f in top)
+    top = TOP_MASK[table]
+    return sum(top >> f & 1 for f in hand)
+
+
+def _face_masks(hand: Sequence[int]) -> tuple[int, int]:
+    """The faces of a hand held (once, twice), to count them under several tables."""
+    once = twice = 0
+    for f in hand:
+        twice |= once & 1 << f
+        once |= 1 << f
+    return once, twice
+
+
+def _count(masks: tuple[int, int], faces: int) -> int:
+    """How many cards of a hand (``_face_masks``) are among ``faces``."""
+    return (masks[0] & faces).bit_count() + (masks[1] & faces).bit_count()
 
 
 def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
@@ -134,10 +153,9 @@ def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
         return "healthy" if is_silent_solo_hand(hand) else "marriage"
     # Without nines (a house rule) a hand has ten cards: a solo needs as many fewer trumps.
     solo_trumps = SOLO_TRUMPS - (FULL_HAND - len(hand))
-    for k, name in enumerate(SOLO_NAMES[:4]):
-        text = f"solo {name}"
-        table = SOLO_TABLE[k]
-        if text in legal and trump_count(hand, table) >= solo_trumps and high_trumps(hand, table) >= SOLO_HIGH:
+    masks = _face_masks(hand)
+    for text, table in SUIT_SOLOS:
+        if text in legal and _count(masks, TRUMP_MASK[table]) >= solo_trumps and _count(masks, TOP_MASK[table]) >= SOLO_HIGH:
             return text
     if "throw in" in legal and not should_announce(hand, NORMAL):
         return "throw in"  # five nines or kings and no strong trumps: a new deal is worth more
@@ -237,18 +255,6 @@ def faces_cost(faces: Sequence[int], table: int, giving: bool) -> tuple[float, .
     return (points,) if giving else (trumps, points)
 
 
-@lru_cache(maxsize=None)
-def _giving_cost(code: int) -> tuple[float, ...]:
-    """``faces_cost`` of the three faces of a ``triple_code``, given (a few thousand codes)."""
-    return faces_cost(triple_faces(code), NORMAL, True)
-
-
-@lru_cache(maxsize=None)
-def _returning_cost(code: int) -> tuple[float, ...]:
-    """``faces_cost`` of the three faces of a ``triple_code``, returned."""
-    return faces_cost(triple_faces(code), NORMAL, False)
-
-
 def choose_text(situation: Situation, legal: Sequence[str], bock: int = 1) -> str:
     """The rules' choice among the ``legal`` texts (``bock``: the deal's bock multiplier)."""
     phase = situation.phase
@@ -284,15 +290,49 @@ def heuristic_action(state: GameState) -> int:
     legal = world.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    if world.phase in (GIVING, RETURNING):
-        # The rules' choice among the texts (``choose_text``), on the action ints: the same
-        # order and costs, without a text for each of a taker's 455 returns.
-        cost = _giving_cost if world.phase == GIVING else _returning_cost
-        return min(legal, key=lambda action: cost(action % TRIPLE_CODES))
+    phase = world.phase
+    if phase == GIVING or phase == RETURNING:
+        return cheapest_exchange(world.hands[world.to_move], phase == GIVING)
+    if phase == RESERVING:
+        # The rules read only the hand here (``choose_text``): no ``Situation`` to build.
+        ids = world.hands[world.to_move]
+        hand = faces_of(ids & FACE_MASK) + faces_of(ids >> COPY_OFFSET & FACE_MASK)
+        return world.parse_action(reservation(hand, _texts(world, legal)))
     situation = world.situation(world.to_move)
     if situation.phase == Phase.PLAYING and legal[0] < 52:
         return choose_card(situation, list(legal))
     return world.parse_action(choose_text(situation, [world.action_text(a) for a in legal]))
+
+
+def cheapest_exchange(hand: int, giving: bool) -> int:
+    """The rules' poverty cards (``choose_text``: the legal triple of the least
+    ``triple_cost``, the first in the state's order of actions on a tie) from a hand (id
+    mask), without listing the triples (a taker has up to 455).  Giving, every trump goes:
+    the trumps and the plain cards of the fewest points; returning, the cards of the
+    fewest trumps, then points.  The cost is a sum over the cards, so a triple costs the
+    least exactly when its cards' costs are the three least; among such triples, each
+    cost's smallest faces make the smallest code, the first action."""
+    held = faces_of(hand & FACE_MASK) + faces_of(hand >> COPY_OFFSET & FACE_MASK)
+    trumps = TRUMP_MASK[NORMAL]
+    if giving:
+        kept = [f for f in held if trumps >> f & 1]
+        plain = sorted((POINTS[f], f) for f in held if not trumps >> f & 1)
+        return GIVE + triple_code(kept + [f for _, f in plain[:3 - len(kept)]])
+    cheapest = sorted((trumps >> f & 1, POINTS[f], f) for f in held)[:3]
+    return RETURN + triple_code([f for _, _, f in cheapest])
+
+
+_TEXTS: dict[tuple[int, ...], list[str]] = {}
+"""The texts of the reservation lists met (a few per option set: the state's text of an
+action does not depend on the deal)."""
+
+
+def _texts(world: DoppelkopfState, legal: Sequence[int]) -> list[str]:
+    key = tuple(legal)
+    texts = _TEXTS.get(key)
+    if texts is None:
+        texts = _TEXTS[key] = [world.action_text(a) for a in legal]
+    return texts
 
 
 def doppelkopf_state(state: GameState) -> DoppelkopfState:

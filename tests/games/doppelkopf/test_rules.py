@@ -4,10 +4,11 @@ in each docstring)."""
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
-from tricktable.cards import card_text, parse_card
+from tricktable.cards import COPY_OFFSET, card_text, parse_card
 from tricktable.core.errors import IllegalAction, NotationError, NotYourTurn
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
@@ -260,6 +261,19 @@ def test_poverty_offer_from_the_left_first_acceptor_takes(dk):
     dk.run(state, returned)
     assert state.counts == [12] * 4 and state.phase == st.PLAYING and state.to_move == 0
     assert state.team == [RE, KONTRA, RE, KONTRA]
+
+
+def test_the_taker_may_return_any_three_of_his_cards_each_once_in_order():
+    """Reservations / Poverty: "returns any three cards" — ``triple_codes`` lists every
+    three cards of a hand (a face twice only where both copies are held), each once,
+    ascending: what ``itertools.combinations`` of the hand's faces gives, deduplicated."""
+    rng = random.Random(15)
+    for _ in range(3000):
+        ids = rng.sample(DECK, rng.choice([3, 4, 9, 12, 15]))
+        hand = sum(1 << c for c in ids)
+        faces = sorted(c % COPY_OFFSET for c in ids)
+        expected = sorted({(a << 12) | (b << 6) | c for a, b, c in combinations(faces, 3)})
+        assert st.triple_codes(hand) == expected
 
 
 def test_poverty_cards_seen_only_by_giver_and_taker(dk):

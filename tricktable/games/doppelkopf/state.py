@@ -398,7 +398,7 @@ class DoppelkopfState(DealState):
         return [GIVE + code for code in sorted(codes)]
 
     def _return_options(self) -> list[int]:
-        return [RETURN + code for code in sorted(_triples(self.hands[self.turn]))]
+        return [RETURN + code for code in triple_codes(self.hands[self.turn])]
 
     def _take_three(self, seat: int, code: int) -> tuple[int, ...]:
         """Remove three faces (a held copy of each) from a hand; their ids."""
@@ -664,11 +664,21 @@ class DoppelkopfState(DealState):
         return build_situation(self, seat)
 
 
-def _triples(hand: int) -> set[int]:
-    """The ``triple_code`` of every three cards of a hand (id mask); the faces are
-    sorted first, so each triple is too (a search's rollouts ask at every exchange)."""
-    faces = sorted(face(c) for c in cards_of(hand))
-    return {(a << 12) | (b << 6) | c for a, b, c in combinations(faces, 3)}
+def triple_codes(hand: int) -> list[int]:
+    """The ``triple_code`` of every three cards of a hand (id mask), each once, in
+    ascending order (a taker's return options; a search's rollouts and inference ask at
+    every exchange): the triples of distinct faces, then those with a face held twice."""
+    held = faces_of(face_mask(hand))
+    codes = [(a << 12) | (b << 6) | c for a, b, c in combinations(held, 3)]
+    pairs = faces_of(hand & hand >> COPY_OFFSET & FACE_MASK)
+    if pairs:
+        for pair in pairs:
+            for other in held:
+                if other != pair:
+                    codes.append((pair << 12) | (pair << 6) | other if pair < other
+                                 else (other << 12) | (pair << 6) | pair)
+        codes.sort()
+    return codes
 
 
 @lru_cache(maxsize=1024)
