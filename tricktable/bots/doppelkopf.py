@@ -112,7 +112,7 @@ def choose_card(t: Situation, legal: Sequence[int]) -> int:
     for s in t.partners:
         partners |= 1 << s
     return kernel.choose_card(t.seat, t.table, [s for s, _ in t.trick], [f for _, f in t.trick], t.seen_twice(),
-                              t.led_suits, partners, legal)
+                              t.led_suits, partners, list(legal))
 
 
 # -- bidding and announcements ---------------------------------------------------------
@@ -514,8 +514,8 @@ def card_disagreements(state: DealState, world: DealState, me: int, limit: int) 
     once, both, played_once, played_both, pig_faces = _kernel_cards(replay)
     start = len(replay.history)
     differ = kernel.disagreements(_ReplayHost(replay, me), replay.table, once, both, played_once, played_both,
-                                  replay.counts, replay.queens_played, replay.trick,
-                                  replay.leader, replay.turn, len(replay.tricks), replay.led_suits,
+                                  replay.counts, replay.queens_played, replay.won_points, replay.won_tricks,
+                                  replay.tricks, replay.trick, replay.leader, replay.turn, replay.led_suits,
                                   replay.tricks_total, pig_faces, bool(replay.options["second_heart_ten"]),
                                   replay.contract == SOLO_GAME, world.history[start:], world.actors[start:], me,
                                   limit)
