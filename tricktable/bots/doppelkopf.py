@@ -383,7 +383,9 @@ class _Host:
         world = self.world
         # Every fact ``known_teams`` reads (in play), the seats' own queens among them.
         evidence = (world.contract, *world.team, world.partner, world.marriage_pending, world.declarer,
-                    *world.queens_played, world.announced, *((o >> QC & 1) + (b >> QC & 1) for o, b in zip(once, both)))
+                    *world.queens_played, world.announced, (once[0] >> QC & 1) + (both[0] >> QC & 1),
+                    (once[1] >> QC & 1) + (both[1] >> QC & 1), (once[2] >> QC & 1) + (both[2] >> QC & 1),
+                    (once[3] >> QC & 1) + (both[3] >> QC & 1))
         known = _KNOWN_PARTNERS.get(evidence)
         if known is None:
             world.hands = [_ids(once[s], both[s]) for s in range(4)]
@@ -399,8 +401,10 @@ class _Host:
             self.fixed = known[0]
         return known[0]
 
-    def open_announcement(self, seat: int) -> int:
-        return self.world.next_announcement(seat)
+    def chances(self) -> list[int]:
+        world = self.world
+        return [*world.announcement_chance(0), *world.announcement_chance(1), *world.announcement_chance(2),
+                *world.announcement_chance(3)]
 
     def announce(self, seat: int, action: int) -> None:
         """The rollout policy's announcement (the kernel's ``rules_announce``), made."""

@@ -11,8 +11,8 @@ rules are written once.
 (once / twice), the rules' card choice, the trick winner by the contract's rank
 table (pigs and superpigs are in it) and the second 10♥ option, and for everything only the game knows
 how to decide a ``Host`` (``bots.doppelkopf``) that asks the state: the
-announcement a seat may make (whether the rules make it is decided here, on the
-hand's masks: ``rules_announce``), the marriage partner, the teams and pigs each
+announcement each seat may make next and the cards it needs for it (whether the rules
+make it is decided here, on the hand's masks: ``rules_announce``), the marriage partner, the teams and pigs each
 seat knows, and at the end the game's own scoring on the state, filled in once.
 
 ``disagreements`` replays a world's card play for inference on the same tallies: both
@@ -96,12 +96,14 @@ class Observer(Protocol):
     def marriage(self, winner: int, number: int) -> bool:
         """After trick ``number`` while a marriage is pending: whether it is decided now."""
 
+    def chances(self) -> list[int]:
+        """Per seat, the announcement its team may make next (the game's action, or -1)
+        and the cards the seat must still hold for it: two ints a seat.  They change
+        only with an announcement or the marriage's decision."""
+
 
 class Host(Observer, Protocol):
     """What the playout asks the game (``bots.doppelkopf._Host`` on a state)."""
-
-    def open_announcement(self, seat: int) -> int:
-        """The announcement ``seat`` may make now (the game's action), or -1."""
 
     def announce(self, seat: int, action: int) -> None:
         """Make the open announcement ``action`` of ``seat`` (the rules make it)."""
@@ -112,9 +114,6 @@ class Host(Observer, Protocol):
 
 class ReplayHost(Observer, Protocol):
     """What the replay asks the game (``bots.doppelkopf._ReplayHost`` on the replay's state)."""
-
-    def open_announcement(self, seat: int) -> int:
-        """As ``Host.open_announcement``."""
 
     def apply_announcement(self, seat: int, turn: int, action: int) -> bool:
         """Apply an announcement of the history by ``seat`` (``turn`` to move); False
@@ -331,6 +330,18 @@ class CardPlay:
         self.pig, self.superpig = pig_faces
         self.partners = host.partners(once, both)
         self.tables = host.tables()
+        self.chances = host.chances()
+
+    def learn(self) -> None:
+        """After an announcement: the teams each seat knows and the next announcements."""
+        self.partners = self.host.partners(self.once, self.both)
+        self.chances = self.host.chances()
+
+    def open_announcement(self, seat: int) -> int:
+        """The announcement ``seat`` may make now (the game's action), or -1."""
+        chances = self.chances
+        action = chances[2 * seat]
+        return action if self.counts[seat] >= chances[2 * seat + 1] else -1
 
     def playable(self) -> int:
         """The faces the seat to move may play (a face mask)."""
@@ -394,6 +405,7 @@ class CardPlay:
             if number <= 3 and host.marriage(winner, number):
                 evidence = True
                 changed = REOPENED
+                self.chances = host.chances()
         if evidence:
             self.partners = host.partners(self.once, self.both)
         return changed
@@ -418,11 +430,11 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
     while True:
         turn = play.turn
         if not silent >> turn & 1:
-            offered = host.open_announcement(turn)
+            offered = play.open_announcement(turn)
             if offered >= 0 and rules_announce(offered, once[turn], both[turn], play.tables[turn],
                                                play.partners[turn], solo):
                 host.announce(turn, offered)
-                play.partners = host.partners(once, both)
+                play.learn()
                 silent = 0
                 continue
             silent |= 1 << turn
@@ -471,7 +483,7 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
         if card and (seat != turn or not playable >> action & 1):
             return differ  # the game refuses it: the reference replay stops here
         if seat == turn:
-            offered = host.open_announcement(turn)
+            offered = play.open_announcement(turn)
             if not card and action != offered:
                 return differ
             if seat != me and (offered >= 0 or playable & (playable - 1)):
@@ -487,7 +499,7 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
         if not card:
             if not host.apply_announcement(seat, turn, action):
                 return differ
-            play.partners = host.partners(once, both)
+            play.learn()
             declined = 0
         elif play.play(action) == REOPENED:
             declined = 0

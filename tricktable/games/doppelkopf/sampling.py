@@ -532,7 +532,8 @@ Dealt = tuple[list[list[int]], list[int], list[int]]
 
 
 def _check_sizes(obs: DoppelkopfObservation, dealt: list[list[int]]) -> None:
-    if any(len(h) != house.hand_size(obs.options) for h in dealt):
+    size = house.hand_size(obs.options)
+    if len(dealt[0]) != size or len(dealt[1]) != size or len(dealt[2]) != size or len(dealt[3]) != size:
         raise _Redraw(f"hands of sizes {[len(h) for h in dealt]}")
 
 

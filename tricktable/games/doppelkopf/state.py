@@ -444,19 +444,24 @@ class DoppelkopfState(DealState):
     def next_announcement(self, seat: int) -> int:
         """The one announcement ``seat`` may make now, or -1.  Levels go one at a
         time; each needs a number of cards still in hand (spec "Announcements")."""
+        action, need = self.announcement_chance(seat)
+        return action if self.counts[seat] >= need else -1
+
+    def announcement_chance(self, seat: int) -> tuple[int, int]:
+        """The announcement ``seat``'s team may make next and the cards ``seat`` must
+        still hold for it ((-1, 0): none).  Only an announcement or the marriage's
+        decision changes it (a fast playout asks again then, and counts the cards itself)."""
         if self.marriage_pending:
-            return -1
+            return -1, 0
         team = self.team[seat]
         level = self.levels[team] + 1
         if level > 4 or self.closed[team]:
-            return -1
+            return -1, 0
         # Only a first Re/Kontra that replies needs ``_cards_needed``; the hot path skips the call.
         need = MIN_CARDS[level] - self.lowering if level or self.levels[1 - team] < 0 else self._cards_needed(team, 0)
-        if self.counts[seat] < need:
-            return -1
         if level == 0:
-            return ANNOUNCE_RE if team == RE else ANNOUNCE_KONTRA
-        return ANNOUNCE_KONTRA + level
+            return ANNOUNCE_RE if team == RE else ANNOUNCE_KONTRA, need
+        return ANNOUNCE_KONTRA + level, need
 
     def _cards_needed(self, team: int, level: int) -> int:
         need = MIN_CARDS[level] - self.lowering
