@@ -101,7 +101,7 @@ def install_tables(module: ModuleType) -> None:
     announcement rule's masks and bars (``announce_bar``: the rollout policy's, no bock)."""
     bars = tuple(announce_bar(kind) for kind in (RE_BAR, KONTRA_BAR, NO_90_BAR))
     module.install(SUIT, POWER, HIGHER, FOLLOW, POINTS, TRUMP, NORMAL, AD, QC, TH, ACE, BLACK_ACES,
-                   TRUMP_MASK, TOP_MASK, ANNOUNCE_RE, bars)
+                   TRUMP_MASK, TOP_MASK, ANNOUNCE_RE, bars, COPY_OFFSET, FACE_MASK)
 
 
 # -- card play ---------------------------------------------------------------------
@@ -146,6 +146,11 @@ def _count(masks: tuple[int, int], faces: int) -> int:
 
 
 def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
+    return _reservation(hand, _face_masks(hand), legal)
+
+
+def _reservation(hand: Sequence[int], masks: tuple[int, int], legal: Sequence[str]) -> str:
+    """``reservation``, with the hand's faces held (once, twice) as masks."""
     if "healthy" not in legal:
         return best_solo(hand, legal)  # a compulsory solo the tournament list forces ("vorgeführt")
     if "marriage" in legal:
@@ -153,7 +158,6 @@ def reservation(hand: Sequence[int], legal: Sequence[str]) -> str:
         return "healthy" if is_silent_solo_hand(hand) else "marriage"
     # Without nines (a house rule) a hand has ten cards: a solo needs as many fewer trumps.
     solo_trumps = SOLO_TRUMPS - (FULL_HAND - len(hand))
-    masks = _face_masks(hand)
     for text, table in SUIT_SOLOS:
         if text in legal and _count(masks, TRUMP_MASK[table]) >= solo_trumps and _count(masks, TOP_MASK[table]) >= SOLO_HIGH:
             return text
@@ -296,8 +300,9 @@ def heuristic_action(state: GameState) -> int:
     if phase == RESERVING:
         # The rules read only the hand here (``choose_text``): no ``Situation`` to build.
         ids = world.hands[world.to_move]
-        hand = faces_of(ids & FACE_MASK) + faces_of(ids >> COPY_OFFSET & FACE_MASK)
-        return world.parse_action(reservation(hand, _texts(world, legal)))
+        low, high = ids & FACE_MASK, ids >> COPY_OFFSET & FACE_MASK
+        masks = low | high, low & high
+        return world.parse_action(_reservation(faces_of(low) + faces_of(high), masks, _texts(world, legal)))
     situation = world.situation(world.to_move)
     if situation.phase == Phase.PLAYING and legal[0] < 52:
         return choose_card(situation, list(legal))
@@ -402,9 +407,7 @@ class _Host:
         return known[0]
 
     def chances(self) -> list[int]:
-        world = self.world
-        return [*world.announcement_chance(0), *world.announcement_chance(1), *world.announcement_chance(2),
-                *world.announcement_chance(3)]
+        return self.world.announcement_chances()
 
     def announce(self, seat: int, action: int) -> None:
         """The rollout policy's announcement (the kernel's ``rules_announce``), made."""
@@ -456,19 +459,9 @@ def _ids(once: int, both: int) -> int:
     return once | both << COPY_OFFSET
 
 
-def _faces(ids: int) -> tuple[int, int]:
-    """(faces held at least once, faces held twice) of an id mask."""
-    low, high = ids & FACE_MASK, ids >> COPY_OFFSET & FACE_MASK
-    return low | high, low & high
-
-
-def _kernel_cards(world: DoppelkopfState) -> tuple[list[int], list[int], int, int, tuple[int, int]]:
-    """The cards as the kernel takes them: each hand's faces held (once, twice), the
-    faces played (once, twice), and the faces that may show pigs or superpigs."""
-    hands = [_faces(ids) for ids in world.hands]
-    played_once, played_both = _faces(world.played)
-    pig_faces = (AD, house.superpig_face(world.options)) if world.pigs >= 0 else (-1, -1)
-    return [h[0] for h in hands], [h[1] for h in hands], played_once, played_both, pig_faces
+def _pig_faces(world: DoppelkopfState) -> tuple[int, int]:
+    """The faces that may show pigs or superpigs, as the kernel takes them."""
+    return (AD, house.superpig_face(world.options)) if world.pigs >= 0 else (-1, -1)
 
 
 def _contract_table(world: DoppelkopfState, seat: int) -> int:
@@ -485,10 +478,9 @@ def playout(state: GameState, seat: int) -> float | None:
     world = doppelkopf_state(state)
     if world.phase != PLAYING or not models_options(world.spec, world.options, PLAYOUT_OPTIONS):
         return None
-    once, both, played_once, played_both, pig_faces = _kernel_cards(world)
-    return kernel.play_out(_Host(world, seat), world.table, once, both, played_once, played_both, world.counts,
+    return kernel.play_out(_Host(world, seat), world.table, world.hands, world.played, world.counts,
                            world.queens_played, world.won_points, world.won_tricks, world.tricks, world.trick,
-                           world.leader, world.turn, world.led_suits, world.tricks_total, pig_faces,
+                           world.leader, world.turn, world.led_suits, world.tricks_total, _pig_faces(world),
                            bool(world.options["second_heart_ten"]), world.contract == SOLO_GAME)
 
 
@@ -515,12 +507,11 @@ def card_disagreements(state: DealState, world: DealState, me: int, limit: int) 
     replay = doppelkopf_state(state)
     if replay.phase != PLAYING or not models_options(replay.spec, replay.options, PLAYOUT_OPTIONS):
         return None
-    once, both, played_once, played_both, pig_faces = _kernel_cards(replay)
     start = len(replay.history)
-    differ = kernel.disagreements(_ReplayHost(replay, me), replay.table, once, both, played_once, played_both,
-                                  replay.counts, replay.queens_played, replay.won_points, replay.won_tricks,
-                                  replay.tricks, replay.trick, replay.leader, replay.turn, replay.led_suits,
-                                  replay.tricks_total, pig_faces, bool(replay.options["second_heart_ten"]),
+    differ = kernel.disagreements(_ReplayHost(replay, me), replay.table, replay.hands, replay.played, replay.counts,
+                                  replay.queens_played, replay.won_points, replay.won_tricks, replay.tricks,
+                                  replay.trick, replay.leader, replay.turn, replay.led_suits, replay.tricks_total,
+                                  _pig_faces(replay), bool(replay.options["second_heart_ten"]),
                                   replay.contract == SOLO_GAME, world.history[start:], world.actors[start:], me,
                                   limit)
     return None if differ is None else [start + i for i in differ]

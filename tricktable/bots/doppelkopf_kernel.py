@@ -60,6 +60,10 @@ class Game:
         """The trumps and top trumps the rules need to announce Re, Kontra and no 90 (in
         that order, outside a bock deal: the rollout policy's); deeper announcements they
         never make."""
+        self.copy_offset = -1
+        """A card's id is its face, or its face plus this for the second copy."""
+        self.face_mask = 0
+        """Every face (the ids of the first copies)."""
 
 
 G: Final = Game()
@@ -69,16 +73,27 @@ def install(suit: tuple[tuple[int, ...], ...], power: tuple[tuple[int, ...], ...
             higher: tuple[tuple[int, ...], ...], follow_masks: tuple[tuple[int, ...], ...], points: tuple[int, ...],
             trump: int, normal: int, fox: int, queen_of_clubs: int, heart_ten: int, ace: int,
             black_aces: tuple[int, ...], trumps: tuple[int, ...], tops: tuple[int, ...], re: int,
-            bars: tuple[tuple[int, int], ...]) -> None:
+            bars: tuple[tuple[int, int], ...], copy_offset: int, face_mask: int) -> None:
     """The game's rank tables (by table number, then face), card points, the suit
     number of the trumps, the normal game's table, ♦A, ♣Q, 10♥, the ace rank, the black
     aces; the bot's announcement rule: each table's trumps and top trumps (face masks),
-    the action of Re and the bars (``Game.bars``)."""
+    the action of Re and the bars (``Game.bars``); the ids of the second copies."""
     G.suit, G.power = [list(row) for row in suit], [list(row) for row in power]
     G.higher, G.follow = [list(row) for row in higher], [list(row) for row in follow_masks]
     G.points = list(points)
     G.trump, G.normal, G.fox, G.queen_of_clubs, G.heart_ten, G.ace = trump, normal, fox, queen_of_clubs, heart_ten, ace
     G.black_aces, G.trumps, G.tops, G.re, G.bars = list(black_aces), list(trumps), list(tops), re, list(bars)
+    G.copy_offset, G.face_mask = copy_offset, face_mask
+
+
+def held_once(ids: int) -> int:
+    """The faces of which an id mask holds at least one copy."""
+    return (ids | ids >> G.copy_offset) & G.face_mask
+
+
+def held_twice(ids: int) -> int:
+    """The faces of which an id mask holds both copies."""
+    return ids & ids >> G.copy_offset & G.face_mask
 
 
 class Observer(Protocol):
@@ -307,28 +322,31 @@ decided (the seats' announcement chances are open again); the deal's last trick.
 class CardPlay:
     """The running tallies of a card play and the step that plays one card, for the
     playout and the replay alike.  Per seat the faces held (``once``) and held twice
-    (``both``), cards left (``counts``), ♣Q played (``queens``), points and tricks won;
-    the faces played at least once and twice; the finished ``tricks`` as (leader, faces,
-    winner, points) and the trick in progress (seats, faces); each seat's rank table and
-    known partners (a seat mask), from the ``host``.  The lists given are updated in place
-    (the host reads the counts and queens)."""
+    (``both``, from the hands as id masks), cards left (``counts``), ♣Q played
+    (``queens``), points and tricks won; the faces played at least once and twice (from
+    the ids ``played``); the finished ``tricks`` as (leader, faces, winner, points) and the
+    trick in progress (seats, faces); each seat's rank table and known partners (a seat
+    mask), from the ``host``.  The lists given are updated in place (the host reads the
+    counts and queens), but the hands."""
 
-    def __init__(self, host: Observer, table: int, once: list[int], both: list[int], played_once: int,
-                 played_both: int, counts: list[int], queens: list[int], won_points: list[int],
+    def __init__(self, host: Observer, table: int, hands: list[int], played: int, counts: list[int],
+                 queens: list[int], won_points: list[int],
                  won_tricks: list[int], tricks: list[tuple[int, tuple[int, ...], int, int]], trick: list[int],
                  leader: int, turn: int, led_suits: int, total: int, pig_faces: tuple[int, int],
                  second_heart_ten: bool) -> None:
         self.host = host
         self.suits, self.power, self.follow = G.suit[table], G.power[table], G.follow[table]
         self.second_ten = second_heart_ten and self.suits[G.heart_ten] == G.trump
-        self.once, self.both, self.played_once, self.played_both = once, both, played_once, played_both
+        self.once = [held_once(ids) for ids in hands]
+        self.both = [held_twice(ids) for ids in hands]
+        self.played_once, self.played_both = held_once(played), held_twice(played)
         self.counts, self.queens, self.won_points, self.won_tricks = counts, queens, won_points, won_tricks
         self.tricks = tricks
         self.trick_faces = list(trick)
         self.trick_seats = [(leader + i) & 3 for i in range(len(trick))]
         self.leader, self.turn, self.led_suits, self.total = leader, turn, led_suits, total
         self.pig, self.superpig = pig_faces
-        self.partners = host.partners(once, both)
+        self.partners = host.partners(self.once, self.both)
         self.tables = host.tables()
         self.chances = host.chances()
 
@@ -411,17 +429,18 @@ class CardPlay:
         return changed
 
 
-def play_out(host: Host, table: int, once: list[int], both: list[int], played_once: int, played_both: int,
-             counts: list[int], queens: list[int], won_points: list[int], won_tricks: list[int],
-             tricks: list[tuple[int, tuple[int, ...], int, int]], trick: list[int], leader: int, turn: int,
-             led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool, solo: bool) -> float:
+def play_out(host: Host, table: int, hands: list[int], played: int, counts: list[int], queens: list[int],
+             won_points: list[int], won_tricks: list[int], tricks: list[tuple[int, tuple[int, ...], int, int]],
+             trick: list[int], leader: int, turn: int, led_suits: int, total: int, pig_faces: tuple[int, int],
+             second_heart_ten: bool, solo: bool) -> float:
     """Finish the card play by the rules and return ``host.finish``'s value: the tallies as
-    ``CardPlay`` takes them (all updated in place), the current ``trick``'s faces, ``total``
+    ``CardPlay`` takes them (updated in place, but the hands), the current ``trick``'s faces, ``total``
     tricks in the deal; ``pig_faces``: the faces that may show pigs or superpigs ((-1, -1)
     without); ``second_heart_ten``: the option (spec "House rules"); ``solo``: the deal is
     a solo."""
-    play = CardPlay(host, table, once, both, played_once, played_both, counts, queens, won_points, won_tricks,
-                    tricks, trick, leader, turn, led_suits, total, pig_faces, second_heart_ten)
+    play = CardPlay(host, table, hands, played, counts, queens, won_points, won_tricks, tricks, trick, leader, turn,
+                    led_suits, total, pig_faces, second_heart_ten)
+    once, both = play.once, play.both
     # Seats that cannot make an announcement the rules make (Re/Kontra, no 90) until the
     # next announcement, marriage decision or pig shown: card counts only fall, levels only
     # rise, and a hand the rules did not announce with only loses trumps (their bars are
@@ -447,12 +466,11 @@ def play_out(host: Host, table: int, once: list[int], both: list[int], played_on
 
 
 # -- inference: the card play of a sampled world, replayed on face masks -------------
-def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int], played_once: int,
-                  played_both: int, counts: list[int], queens: list[int], won_points: list[int],
-                  won_tricks: list[int], tricks: list[tuple[int, tuple[int, ...], int, int]], trick: list[int],
-                  leader: int, turn: int, led_suits: int, total: int, pig_faces: tuple[int, int],
-                  second_heart_ten: bool, solo: bool, actions: list[int], actors: list[int], me: int,
-                  limit: int) -> list[int] | None:
+def disagreements(host: ReplayHost, table: int, hands: list[int], played: int, counts: list[int],
+                  queens: list[int], won_points: list[int], won_tricks: list[int],
+                  tricks: list[tuple[int, tuple[int, ...], int, int]], trick: list[int], leader: int, turn: int,
+                  led_suits: int, total: int, pig_faces: tuple[int, int], second_heart_ten: bool, solo: bool,
+                  actions: list[int], actors: list[int], me: int, limit: int) -> list[int] | None:
     """Replay the history ``actions`` (by ``actors``: cards, and announcements in turn
     or out of turn) from a state given as ``play_out``'s arguments, and return the
     indices at which the seat to move, another than ``me``, with a choice (two cards,
@@ -467,9 +485,9 @@ def disagreements(host: ReplayHost, table: int, once: list[int], both: list[int]
     for action in actions:
         if not 0 <= action < 52 and not re <= action <= re + 5:
             return None  # before anything is written: the caller replays it all through the game
-    once, both = list(once), list(both)
-    play = CardPlay(host, table, once, both, played_once, played_both, counts, queens, won_points, won_tricks,
-                    tricks, trick, leader, turn, led_suits, total, pig_faces, second_heart_ten)
+    play = CardPlay(host, table, hands, played, counts, queens, won_points, won_tricks, tricks, trick, leader, turn,
+                    led_suits, total, pig_faces, second_heart_ten)
+    once, both = play.once, play.both
     # Seats whose open announcement the rules declined, until the next announcement, marriage
     # decision or pig shown (as ``play_out``'s silent seats: the rules' bars are counts of
     # trumps and top trumps, and a hand only loses cards; a defender of a solo never announces).

@@ -119,6 +119,9 @@ _WORDS = {
 }
 _TEXTS = {value: text for text, value in _WORDS.items() if text not in ("gesund", "hochzeit", "armut", "schmeissen")}
 
+_PLAY_TEXTS = {f: f"play {card_text(f)}" for f in FACES}
+"""The text of each card's play (inference reads one for every card it weighs)."""
+
 NORMAL_GAME, SILENT_SOLO, MARRIAGE_GAME, POVERTY_GAME, SOLO_GAME = (
     "normal", "silent solo", "marriage", "poverty", "solo")
 
@@ -292,8 +295,9 @@ class DoppelkopfState(DealState):
 
     # -- notation ----------------------------------------------------------
     def action_text(self, action: int) -> str:
-        if 0 <= action < 52 and action in FACES:
-            return f"play {card_text(action)}"
+        played = _PLAY_TEXTS.get(action)
+        if played is not None:
+            return played
         if action in _TEXTS:
             return _TEXTS[action]
         if SOLO <= action < SOLO + len(SOLO_NAMES):
@@ -446,6 +450,13 @@ class DoppelkopfState(DealState):
         time; each needs a number of cards still in hand (spec "Announcements")."""
         action, need = self.announcement_chance(seat)
         return action if self.counts[seat] >= need else -1
+
+    def announcement_chances(self) -> list[int]:
+        """``announcement_chance`` of every seat, flat: (announcement, cards needed) per seat."""
+        if self.marriage_pending:
+            return [-1, 0, -1, 0, -1, 0, -1, 0]
+        chance = self.announcement_chance
+        return [*chance(0), *chance(1), *chance(2), *chance(3)]
 
     def announcement_chance(self, seat: int) -> tuple[int, int]:
         """The announcement ``seat``'s team may make next and the cards ``seat`` must
