@@ -249,21 +249,33 @@ def winner_lines(winner: int, facts: DealFacts) -> list[tuple[str, str, int]]:
         lines.append(("re_announced", "Re announced", 2))
     if facts.levels[KONTRA] >= 0:
         lines.append(("kontra_announced", "Kontra announced", 2))
-    for index, mark in enumerate(MARKS):
-        level = index + 1
-        name = ANNOUNCE_NAMES[level]
+    for level, mark, under, announced, missed in _LEVEL_LINES:
         fell = facts.tricks[loser] == 0 if level == 4 else facts.card_points[loser] < mark
         if fell:
-            lines.append((f"under_{name.replace(' ', '_')}", _fell_text(level, mark), 1))
+            lines.append(under)
         if facts.levels[winner] >= level:
-            lines.append((f"announced_{name.replace(' ', '_')}", f"{name} announced by the winners", 1))
+            lines.append(announced)
         if facts.levels[loser] >= level and not _reached_level(loser, level, facts):
-            lines.append((f"missed_{name.replace(' ', '_')}", f"{name} announced by the losers and missed", 2))
+            lines.append(missed)
     return lines
 
 
 def _fell_text(level: int, mark: int) -> str:
     return "Losers took no trick (schwarz)" if level == 4 else f"Losers under {mark}"
+
+
+def _level_lines(level: int, mark: int) -> tuple[int, int, tuple[str, str, int], tuple[str, str, int],
+                                                 tuple[str, str, int]]:
+    name = ANNOUNCE_NAMES[level]
+    key = name.replace(" ", "_")
+    return (level, mark, (f"under_{key}", _fell_text(level, mark), 1),
+            (f"announced_{key}", f"{name} announced by the winners", 1),
+            (f"missed_{key}", f"{name} announced by the losers and missed", 2))
+
+
+_LEVEL_LINES = tuple(_level_lines(index + 1, mark) for index, mark in enumerate(MARKS))
+"""Per level no 90 .. schwarz: the level, the losers' mark and ``winner_lines``' three lines
+(written once: every settlement reads them)."""
 
 
 def _reached_level(team: int, level: int, facts: DealFacts) -> bool:

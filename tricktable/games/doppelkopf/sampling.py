@@ -222,12 +222,13 @@ def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Rando
     dealt = _dealt(obs, current, facts.played, facts.limbo or hidden_limbo, rng)
     template = _TEMPLATE[0]
     replayed = template is not None and template[0] is obs
-    world = _on_deal(template[1], obs, dealt, rng) if template is not None and replayed else _replay(spec, obs, rng, dealt)
+    world = (_on_deal(template[1], template[2], obs, dealt, rng) if template is not None and replayed
+             else _replay(spec, obs, rng, dealt))
     if house.known_pigs(world, me) != (obs.pigs, obs.superpigs):
         # e.g. a ♦9 played without showing superpigs, in a world where pigs are held
         raise _Redraw("this draw shows the seat other pigs")
     if not replayed and world.phase != st.DONE:
-        _TEMPLATE[0] = (obs, world.clone())
+        _TEMPLATE[0] = (obs, world.clone(), _plays(world))
     return world
 
 
@@ -511,20 +512,26 @@ def _minus(cards: list[int], remove: list[int]) -> list[int]:
     return list(left.elements())
 
 
-def _ids(dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
-    """Give each face's two copies their two ids (the first dealt the face's own)."""
+def _ids(dealt: list[list[int]]) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
+    """Give each face's two copies their two ids (the first dealt the face's own): the
+    hands as ids, and as id masks."""
     seen = 0
-    hands = []
+    hands, masks = [], []
     for hand in dealt:
         ids = []
+        mask = 0
         for f in hand:
-            if seen >> f & 1:
-                ids.append(f + COPY_OFFSET)
+            bit = 1 << f
+            if seen & bit:
+                f += COPY_OFFSET
+                bit <<= COPY_OFFSET
             else:
-                seen |= 1 << f
-                ids.append(f)
+                seen |= bit
+            ids.append(f)
+            mask |= bit
         hands.append(tuple(ids))
-    return tuple(hands)
+        masks.append(mask)
+    return tuple(hands), masks
 
 
 Dealt = tuple[list[list[int]], list[int], list[int]]
@@ -547,7 +554,7 @@ def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random
             dealt_given_returned: Dealt) -> st.DoppelkopfState:
     dealt, given, returned = dealt_given_returned
     _check_sizes(obs, dealt)
-    state = spec.new_deal(Deal(obs.dealer, _ids(dealt)), obs.options, obs.tournament)
+    state = spec.new_deal(Deal(obs.dealer, _ids(dealt)[0]), obs.options, obs.tournament)
     winner = _revealed_winner(obs)
     for actor, text in obs.actions:
         if text == st.HIDDEN_RESERVATION:
@@ -581,11 +588,15 @@ def _hidden_reservation(legal: Sequence[int], seat: int, obs: DoppelkopfObservat
     return rng.choice(options)
 
 
-_TEMPLATE: list[tuple[DoppelkopfObservation, st.DoppelkopfState] | None] = [None]
-"""The observation last sampled for and its first world, replayed.  The search's
-further worlds for the same observation are that state on another deal
-(``_on_deal``) instead of a replay each (most of a world's cost).  One entry, read
-and replaced whole: searches in several threads only ever miss it."""
+Play = tuple[int, int, int]
+"""A card played: (seat, face, the face that led its trick, -1 for the lead)."""
+
+_TEMPLATE: list[tuple[DoppelkopfObservation, st.DoppelkopfState, list[Play]] | None] = [None]
+"""The observation last sampled for, its first world, replayed, and the cards played
+in it (``_plays``).  The search's further worlds for the same observation are that
+state on another deal (``_on_deal``) instead of a replay each (most of a world's
+cost).  One entry, read and replaced whole: searches in several threads only ever
+miss it."""
 
 
 _HAND_MADE = frozenset({MARRIAGE, POVERTY, THROW_IN})
@@ -593,9 +604,10 @@ _HAND_MADE = frozenset({MARRIAGE, POVERTY, THROW_IN})
 seat that may speak, the compulsory soloist's solos included)."""
 
 
-def _on_deal(replayed: st.DoppelkopfState, obs: DoppelkopfObservation, dealt_given_returned: Dealt,
-             rng: random.Random) -> st.DoppelkopfState:
-    """``replayed`` (the public actions replayed on another deal of ``obs``) as the
+def _on_deal(replayed: st.DoppelkopfState, plays: list[Play], obs: DoppelkopfObservation,
+             dealt_given_returned: Dealt, rng: random.Random) -> st.DoppelkopfState:
+    """``replayed`` (the public actions replayed on another deal of ``obs``, whose cards
+    played are ``plays``) as the
     same replay on this deal would leave it, or ``_Redraw`` where that replay would
     fail.  The public actions write the same public facts whatever the hands; what
     the hands decide is done again here, in the replay's order: the hidden
@@ -607,8 +619,9 @@ def _on_deal(replayed: st.DoppelkopfState, obs: DoppelkopfObservation, dealt_giv
     dealt, given, returned = dealt_given_returned
     _check_sizes(obs, dealt)
     state = replayed.clone()
-    state.deal = Deal(obs.dealer, _ids(dealt))
-    state.hands = hands = [mask_of(hand) for hand in state.deal.hands]
+    ids, hands = _ids(dealt)
+    state.deal = Deal(obs.dealer, ids)
+    state.hands = hands
     state._legal = None
     history = state._history
     winner = _revealed_winner(obs)
@@ -631,7 +644,7 @@ def _on_deal(replayed: st.DoppelkopfState, obs: DoppelkopfObservation, dealt_giv
     if state.given:
         _exchange(state, replayed, dealt, given, returned)
     if replayed.phase == st.PLAYING:
-        _play_again(state)
+        _play_again(state, plays)
     return state
 
 
@@ -666,32 +679,38 @@ def _take(hand: int, faces: list[int]) -> tuple[int, tuple[int, ...]]:
     return hand, tuple(taken)
 
 
-def _play_again(state: st.DoppelkopfState) -> None:
+def _plays(state: st.DoppelkopfState) -> list[Play]:
+    """Every card played in ``state``'s deal so far, in order."""
+    plays = []
+    for leader, cards in [(t[0], t[1]) for t in state.tricks] + [(state.leader, state.trick)]:
+        for index, face in enumerate(cards):
+            plays.append(((leader + index) & 3, face, cards[0] if index else -1))
+    return plays
+
+
+def _play_again(state: st.DoppelkopfState, plays: list[Play]) -> None:
     """From the holdings at the first card: the pigs and superpigs (``find_pigs``),
-    then every card played, as ``DoppelkopfState._play`` takes it (one copy out of
-    the hand, a pig shown), checked as ``apply`` checks it (held, suit followed)."""
+    then every card played (``plays``), as ``DoppelkopfState._play`` takes it (one copy
+    out of the hand, a pig shown), checked as ``apply`` checks it (held, suit followed)."""
     state.table = SOLO_TABLE[state.solo] if state.solo >= 0 else NORMAL
     state.pigs = state.superpigs = -1
     house.find_pigs(state)
-    superpig = house.superpig_face(state.options)
     hands, table = state.hands, state.table
     suit, follow = SUIT[table], FOLLOW[table]
     played = 0
-    shown = [False, False]
-    for leader, cards in [(t[0], t[1]) for t in state.tricks] + [(state.leader, state.trick)]:
-        for index, face in enumerate(cards):
-            seat = (leader + index) & 3
-            hand = hands[seat]
-            faces = (hand | hand >> COPY_OFFSET) & FACE_MASK
-            following = faces & follow[suit[cards[0]]] if index else 0
-            if not (following or faces) >> face & 1:
-                raise _Redraw("a card played that this hand could not play")
-            bit = 1 << face
-            if not hand & bit:
-                bit <<= COPY_OFFSET
-            hands[seat] = hand ^ bit
-            played |= bit
-            shown[0] = shown[0] or (seat == state.pigs and face == AD)
-            shown[1] = shown[1] or (seat == state.superpigs and face == superpig)
+    for seat, face, led in plays:
+        hand = hands[seat]
+        faces = (hand | hand >> COPY_OFFSET) & FACE_MASK
+        if led >= 0:
+            faces = faces & follow[suit[led]] or faces
+        if not faces >> face & 1:
+            raise _Redraw("a card played that this hand could not play")
+        bit = 1 << face
+        if not hand & bit:
+            bit <<= COPY_OFFSET
+        hands[seat] = hand ^ bit
+        played |= bit
     state.played = played
-    state.pigs_shown, state.superpigs_shown = shown
+    pigs, superpigs, superpig = state.pigs, state.superpigs, house.superpig_face(state.options)
+    state.pigs_shown = pigs >= 0 and any(seat == pigs and face == AD for seat, face, _ in plays)
+    state.superpigs_shown = superpigs >= 0 and any(seat == superpigs and face == superpig for seat, face, _ in plays)

@@ -119,6 +119,8 @@ _WORDS = {
 }
 _TEXTS = {value: text for text, value in _WORDS.items() if text not in ("gesund", "hochzeit", "armut", "schmeissen")}
 
+_FOX_CAUGHT = tuple(f"Fox (A♦) caught in trick {number}" for number in range(13))
+"""The extra's text by trick number (a settlement reads the tricks of every rollout)."""
 _PLAY_TEXTS = {f: f"play {card_text(f)}" for f in FACES}
 """The text of each card's play (inference reads one for every card it weighs)."""
 
@@ -612,21 +614,26 @@ class DoppelkopfState(DealState):
         extras: tuple[list[tuple[str, str]], list[tuple[str, str]]] = ([], [])
         if self.lone:
             return extras
-        team = self.team
+        team, last = self.team, self.tricks_total
         foxes = self.pigs < 0  # a pig is no fox (house rules): with pigs held, both ♦A are pigs
+        # Every fast playout's settlement reads this: the tricks that score nothing pass one test.
         for number, (leader, cards, winner, points) in enumerate(self.tricks, start=1):
+            if points < 40 and number != last and not (foxes and AD in cards):
+                continue
             side = team[winner]
             if foxes and AD in cards:
                 for index, c in enumerate(cards):
                     if c == AD and team[(leader + index) & 3] != side:
-                        extras[side].append(("fox", f"Fox (A♦) caught in trick {number}"))
+                        extras[side].append(("fox", _FOX_CAUGHT[number]))
             if points >= 40:
                 extras[side].append(("doppelkopf", f"Doppelkopf: trick {number} worth {points}"))
-            if number == self.tricks_total:
+            if number == last:
                 self._karlchen(leader, cards, winner, extras[side])
         return extras
 
     def _karlchen(self, leader: int, cards: tuple[int, ...], winner: int, out: list[tuple[str, str]]) -> None:
+        if JC not in cards:
+            return
         side = self.team[winner]
         if cards[(winner - leader) & 3] == JC:
             out.append(("karlchen", "Karlchen (J♣) won the last trick"))
