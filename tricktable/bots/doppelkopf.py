@@ -42,7 +42,7 @@ from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 from tricktable.games.doppelkopf import house
-from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, RETURN, triple_code
+from tricktable.games.doppelkopf.actions import ACCEPT, ANNOUNCE_RE, DECLINE, GIVE, RETURN, triple_code
 from tricktable.games.doppelkopf.observation import Phase, Situation, doppelkopf_observation, partners_of
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -63,7 +63,15 @@ from tricktable.games.doppelkopf.rules import (
     faces_of,
 )
 from tricktable.games.doppelkopf.spec import SPEC
-from tricktable.games.doppelkopf.state import GIVING, PLAYING, RESERVING, RETURNING, SOLO_GAME, DoppelkopfState
+from tricktable.games.doppelkopf.state import (
+    GIVING,
+    OFFERING,
+    PLAYING,
+    RESERVING,
+    RETURNING,
+    SOLO_GAME,
+    DoppelkopfState,
+)
 from tricktable.games.doppelkopf.views import known_teams, public_contract
 
 if TYPE_CHECKING:
@@ -159,7 +167,8 @@ def _reservation(hand: Sequence[int], masks: tuple[int, int], legal: Sequence[st
     # Without nines (a house rule) a hand has ten cards: a solo needs as many fewer trumps.
     solo_trumps = SOLO_TRUMPS - (FULL_HAND - len(hand))
     for text, table in SUIT_SOLOS:
-        if text in legal and _count(masks, TRUMP_MASK[table]) >= solo_trumps and _count(masks, TOP_MASK[table]) >= SOLO_HIGH:
+        if (text in legal and _count(masks, TRUMP_MASK[table]) >= solo_trumps
+                and _count(masks, TOP_MASK[table]) >= SOLO_HIGH):
             return text
     if "throw in" in legal and not should_announce(hand, NORMAL):
         return "throw in"  # five nines or kings and no strong trumps: a new deal is worth more
@@ -297,12 +306,14 @@ def heuristic_action(state: GameState) -> int:
     phase = world.phase
     if phase == GIVING or phase == RETURNING:
         return cheapest_exchange(world.hands[world.to_move], phase == GIVING)
-    if phase == RESERVING:
+    if phase == RESERVING or phase == OFFERING:
         # The rules read only the hand here (``choose_text``): no ``Situation`` to build.
         ids = world.hands[world.to_move]
         low, high = ids & FACE_MASK, ids >> COPY_OFFSET & FACE_MASK
-        masks = low | high, low & high
-        return world.parse_action(_reservation(faces_of(low) + faces_of(high), masks, _texts(world, legal)))
+        hand = faces_of(low) + faces_of(high)
+        if phase == OFFERING:
+            return ACCEPT if should_accept(hand) else DECLINE
+        return world.parse_action(_reservation(hand, (low | high, low & high), _texts(world, legal)))
     situation = world.situation(world.to_move)
     if situation.phase == Phase.PLAYING and legal[0] < 52:
         return choose_card(situation, list(legal))
