@@ -136,44 +136,41 @@ class ReplayHost(Observer, Protocol):
 
 
 # -- the card-play rules ------------------------------------------------------------
-def beats(table: int, card_face: int, best: int) -> bool:
+# They read the seat's rank table as its rows (``suits``, ``power``, ``higher``: a face's
+# suit, rank and the faces of its suit that beat it), fetched once per decision.
+def beats(suits: list[int], power: list[int], card_face: int, best: int) -> bool:
     """Of two equal cards the first played wins, so only a higher card beats."""
-    suits = G.suit[table]
     suit, best_suit = suits[card_face], suits[best]
     if suit == best_suit:
-        power = G.power[table]
         return power[card_face] > power[best]
     return suit == G.trump
 
 
-def winning_index(table: int, faces: list[int]) -> int:
+def winning_index(suits: list[int], power: list[int], faces: list[int]) -> int:
     """The index of the card that holds the trick so far (the rules' view: equal cards,
     the first wins)."""
     best = 0
     for index in range(1, len(faces)):
-        if beats(table, faces[index], faces[best]):
+        if beats(suits, power, faces[index], faces[best]):
             best = index
     return best
 
 
-def is_boss(table: int, twice: int, card_face: int) -> bool:
+def is_boss(higher: list[int], twice: int, card_face: int) -> bool:
     """No unseen card of the same suit ranks higher (nor equal: a copy played
     earlier in the trick would win); ``twice``: the faces of which both copies were seen."""
-    return G.higher[table][card_face] & ~twice == 0
+    return higher[card_face] & ~twice == 0
 
 
-def holds(table: int, twice: int, led_suits: int, partners: int, card_face: int, after: list[int]) -> bool:
+def holds(suits: list[int], higher: list[int], twice: int, led_suits: int, opponents_after: bool,
+          card_face: int) -> bool:
     """A trick won by ``card_face`` stays ours: nobody after is an opponent, or the
     card is the boss and (for a plain card) the suit is led for the first time."""
-    opponents = False
-    for s in after:
-        if not partners >> s & 1:
-            opponents = True
-    if not opponents:
+    if not opponents_after:
         return True
-    if not is_boss(table, twice, card_face):
+    if not is_boss(higher, twice, card_face):
         return False
-    suit = G.suit[table][card_face]
+    suit = suits[card_face]
     return suit == G.trump or not led_suits >> suit & 1
 
 
@@ -202,12 +199,16 @@ def choose_card(seat: int, table: int, trick_seats: list[int], trick_faces: list
 
 def follow(seat: int, table: int, trick_seats: list[int], trick_faces: list[int], twice: int,
            led_suits: int, partners: int, legal: list[int]) -> int:
-    power, points, fox = G.power[table], G.points, G.fox
-    best = winning_index(table, trick_faces)
+    suits, power, higher, points, fox = G.suit[table], G.power[table], G.higher[table], G.points, G.fox
+    best = winning_index(suits, power, trick_faces)
     win_seat, win_card = trick_seats[best], trick_faces[best]
-    after = [(seat + i) % 4 for i in range(1, 4 - len(trick_faces))]
+    after = 3 - len(trick_faces)  # seats still to play after this one
+    opponents_after = False
+    for i in range(1, after + 1):
+        if not partners >> ((seat + i) % 4) & 1:
+            opponents_after = True
     ours = bool(partners >> win_seat & 1)
-    if ours and holds(table, twice, led_suits, partners, win_card, after):
+    if ours and holds(suits, higher, twice, led_suits, opponents_after, win_card):
         # Grease the partner's sure trick: the most points (the fox is safe here).
         grease, grease_key = legal[0], -(1 << 20)
         for f in legal:
@@ -215,10 +216,10 @@ def follow(seat: int, table: int, trick_seats: list[int], trick_faces: list[int]
             if key > grease_key:
                 grease, grease_key = f, key
         return grease
-    winners = [f for f in legal if beats(table, f, win_card)]
+    winners = [f for f in legal if beats(suits, power, f, win_card)]
     if not winners or ours:
         return cheapest(table, legal)
-    safe = [f for f in winners if holds(table, twice, led_suits, partners, f, after)]
+    safe = [f for f in winners if holds(suits, higher, twice, led_suits, opponents_after, f)]
     if safe:
         pick, pick_key = safe[0], 1 << 20
         for f in safe:
@@ -242,7 +243,7 @@ def follow(seat: int, table: int, trick_seats: list[int], trick_faces: list[int]
 
 
 def lead(table: int, twice: int, led_suits: int, legal: list[int]) -> int:
-    suits, power, points, trump = G.suit[table], G.power[table], G.points, G.trump
+    suits, power, higher, points, trump = G.suit[table], G.power[table], G.higher[table], G.points, G.trump
     plain = [f for f in legal if suits[f] != trump]
     first_ace = -1
     for f in plain:
@@ -257,7 +258,7 @@ def lead(table: int, twice: int, led_suits: int, legal: list[int]) -> int:
     if len(trumps) >= 4:
         top = -1
         for f in trumps:
-            if is_boss(table, twice, f) and (top < 0 or power[f] > power[top]):
+            if is_boss(higher, twice, f) and (top < 0 or power[f] > power[top]):
                 top = f
         if top >= 0:
             return top

@@ -457,8 +457,9 @@ class DoppelkopfState(DealState):
         """``announcement_chance`` of every seat, flat: (announcement, cards needed) per seat."""
         if self.marriage_pending:
             return [-1, 0, -1, 0, -1, 0, -1, 0]
-        chance = self.announcement_chance
-        return [*chance(0), *chance(1), *chance(2), *chance(3)]
+        chances = self._team_chance(RE), self._team_chance(KONTRA)
+        team = self.team
+        return [*chances[team[0]], *chances[team[1]], *chances[team[2]], *chances[team[3]]]
 
     def announcement_chance(self, seat: int) -> tuple[int, int]:
         """The announcement ``seat``'s team may make next and the cards ``seat`` must
@@ -466,7 +467,9 @@ class DoppelkopfState(DealState):
         decision changes it (a fast playout asks again then, and counts the cards itself)."""
         if self.marriage_pending:
             return -1, 0
-        team = self.team[seat]
+        return self._team_chance(self.team[seat])
+
+    def _team_chance(self, team: int) -> tuple[int, int]:
         level = self.levels[team] + 1
         if level > 4 or self.closed[team]:
             return -1, 0
