@@ -484,8 +484,8 @@ def playout(state: GameState, seat: int) -> float | None:
     """Finish the card play on compact data (``doppelkopf_kernel.play_out``): the rules'
     card choice on running tallies; the trick winner, announcements, marriage, teams,
     pigs and the scoring are the state's own (``_Host``); where an announcement is open
-    the rules decide as the rollout policy does (``announcement``).  None before the play
-    or under options it does not model."""
+    the rules decide as the rollout policy does (``announcement``, on the hand's masks in
+    the kernel: ``announce_bar``).  None before the play or under options it does not model."""
     world = doppelkopf_state(state)
     if world.phase != PLAYING or not models_options(world.spec, world.options, PLAYOUT_OPTIONS):
         return None
