@@ -572,14 +572,16 @@ SEARCH = SearchGame(SPEC, heuristic_action, seat_value, weight=weight_for(heuris
                     rules=heuristic_text,
                     playout=playout)
 
-ROLLOUTS_PER_MS = 2.0
+ROLLOUTS_PER_MS = 6.0
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout
-plays up to 48 cards), with margin: the hard level (250 ms, inference) uses 119 ms CPU
-p50, 208 ms p95 (at 0.6, after the search work of session 5: 35 / 67 ms; timing of 4
-deals, 169 decisions, no hard stop, loaded machine); see docs/strength.md."""
-ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 3.0
+plays up to 48 cards), with margin: the hard level (250 ms, inference) uses 107 ms CPU
+p50, 209 ms p95 after session 6's search work (at session 5's 2.0: 30 / 55 ms; session
+5 at 2.0: 119 / 208 ms; timing of 4 deals, 168 decisions, no hard stop, loaded
+machine); see docs/strength.md."""
+ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 11.0
 """The same without inference's weight (the ``search-noinfer`` bot, the normal level):
-the 50 ms budget uses 23 ms CPU p50, 48 ms p95 (at 0.6: 5 / 11 ms)."""
+the 50 ms budget uses 24.7 ms CPU p50, 45.8 ms p95 after session 6's search work (at
+9.0: 19.2 / 34.6 ms; at session 5's 3.0: 8.2 / 13.9 ms)."""
 
 
 def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:
