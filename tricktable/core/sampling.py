@@ -15,7 +15,8 @@ distribution at random.
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from operator import itemgetter
+from typing import Mapping, Sequence, TypeVar
 
 from tricktable.core.errors import GameError
 
@@ -35,54 +36,73 @@ def assign_cards(
 ) -> list[list[int]]:
     """Put every card into a slot of its capacity, only where ``allowed[slot]``
     (a card mask) contains it.  Raises ``SamplingError`` when impossible."""
-    slots_of, width = _slots(cards, capacities, allowed)
+    plan = _plan(cards, capacities, allowed)
     for _ in range(_FAST_TRIES):
-        result = _greedy(rng, cards, capacities, slots_of, width)
+        result = _greedy(rng, capacities, plan)
         if result is not None:
             return result
-    return _guided(rng, cards, capacities, slots_of)
+    return _guided(rng, cards, capacities, plan.slots_of)
 
 
-def _slots(cards: Sequence[int], capacities: Sequence[int], allowed: Sequence[int]) -> tuple[SlotsOf, dict[int, int]]:
-    """Per card the places that may hold it, and how many there are.  A search draws
-    hundreds of worlds under the same constraints, so the last answer is kept (read
-    and replaced whole: threads only ever miss it); constraints that cannot hold
-    raise every time."""
+class _Plan:
+    """What every world drawn under one set of constraints shares: per card the
+    places that may hold it (``slots_of``), and ``_greedy``'s per-card entries
+    ``(width, slots, card)`` in the callers' card order (``width``: how many
+    places may hold the card; ``everywhere``: how many places have room at all)."""
+
+    __slots__ = ("key", "slots_of", "entries", "everywhere", "one_width")
+
+    def __init__(self, key: tuple[tuple[int, ...], ...], cards: Sequence[int], capacities: Sequence[int],
+                 allowed: Sequence[int]):
+        if sum(capacities) != len(cards):
+            raise SamplingError(f"{len(cards)} unseen cards for {sum(capacities)} hidden places")
+        slots_of = {c: [s for s, mask in enumerate(allowed) if mask >> c & 1 and capacities[s]] for c in cards}
+        if any(not slots for slots in slots_of.values()):
+            raise SamplingError("an unseen card fits no hidden place")
+        self.key = key
+        self.slots_of: SlotsOf = slots_of
+        self.entries = [(len(slots_of[c]), slots_of[c], c) for c in cards]
+        self.everywhere = sum(1 for room in capacities if room)
+        # Sorting by width changes nothing when every card has the same width.
+        self.one_width = len({width for width, _, _ in self.entries}) <= 1
+
+
+def _plan(cards: Sequence[int], capacities: Sequence[int], allowed: Sequence[int]) -> _Plan:
+    """The constraints' ``_Plan``.  A search draws hundreds of worlds under the same
+    constraints, so the last one is kept (read and replaced whole: threads only ever
+    miss it); constraints that cannot hold raise every time."""
     key = (tuple(cards), tuple(capacities), tuple(allowed))
-    last = _LAST_SLOTS[0]
-    if last is not None and last[0] == key:
-        return last[1], last[2]
-    if sum(capacities) != len(cards):
-        raise SamplingError(f"{len(cards)} unseen cards for {sum(capacities)} hidden places")
-    slots_of = {c: [s for s, mask in enumerate(allowed) if mask >> c & 1 and capacities[s]] for c in cards}
-    if any(not slots for slots in slots_of.values()):
-        raise SamplingError("an unseen card fits no hidden place")
-    width = {c: len(slots) for c, slots in slots_of.items()}
-    _LAST_SLOTS[0] = (key, slots_of, width)
-    return slots_of, width
+    last = _LAST_PLAN[0]
+    if last is not None and last.key == key:
+        return last
+    plan = _Plan(key, cards, capacities, allowed)
+    _LAST_PLAN[0] = plan
+    return plan
 
 
-_LAST_SLOTS: list[tuple[tuple[tuple[int, ...], ...], SlotsOf, dict[int, int]] | None] = [None]
+_LAST_PLAN: list[_Plan | None] = [None]
+
+_BY_WIDTH = itemgetter(0)
 
 
-def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
-            slots_of: SlotsOf, width: Mapping[int, int]) -> list[list[int]] | None:
-    """Most constrained cards first (``width``: how many places may hold each), each
-    into an open slot drawn with weight its room left.  The draw is
+def _greedy(rng: random.Random, capacities: Sequence[int], plan: _Plan) -> list[list[int]] | None:
+    """Most constrained cards first (a stable sort of the shuffled cards by width),
+    each into an open slot drawn with weight its room left.  The draw is
     ``rng.choices(open slots, weights=room)`` written out (one ``rng.random()`` per
     card, the same slot for the same number), without the lists it builds: this loop
-    is most of a world's sampling."""
+    is most of a world's sampling.  The plan's entries are shuffled in place of the
+    cards (the same draws give the same order), so the loop reads no table per card."""
     left = list(capacities)
     result: list[list[int]] = [[] for _ in capacities]
-    order = list(cards)
+    order = plan.entries.copy()
     shuffle(rng, order)
-    order.sort(key=width.__getitem__)
+    if not plan.one_width:
+        order.sort(key=_BY_WIDTH)
     draw = rng.random
-    everywhere = sum(1 for room in capacities if room)  # a card any place may hold ...
+    everywhere = plan.everywhere  # a card any place may hold ...
     unplaced = len(order)  # ... has all the room left: one place per card still to place
-    for c in order:
-        slots = slots_of[c]
-        if width[c] == everywhere:
+    for width, slots, c in order:
+        if width == everywhere:
             total = unplaced
         else:
             total = 0
@@ -93,9 +113,10 @@ def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
         unplaced -= 1
         point, reached, slot = draw() * total, 0, -1
         for s in slots:
-            if left[s]:
+            room = left[s]
+            if room:
                 slot = s
-                reached += left[s]
+                reached += room
                 if reached > point:
                     break
         left[slot] -= 1
@@ -105,22 +126,34 @@ def _greedy(rng: random.Random, cards: Sequence[int], capacities: Sequence[int],
 
 _RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
+_Item = TypeVar("_Item")
 
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """``rng.shuffle(cards)``: the same draws and the same order, without a method call
-    per card (CPython's ``random.shuffle`` over ``getrandbits``, written out; any other
+
+def shuffle(rng: random.Random, items: list[_Item]) -> None:
+    """``rng.shuffle(items)``: the same draws and the same order, without a method call
+    per item (CPython's ``random.shuffle`` over ``getrandbits``, written out; any other
     generator, or a Python whose ``Random`` draws otherwise, uses ``rng.shuffle``)."""
     if _RANDBELOW is None or getattr(type(rng), "_randbelow", None) is not _RANDBELOW:
-        rng.shuffle(cards)
+        rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+    for i, bits in _shuffle_steps(len(items)):
+        j = getrandbits(bits)  # _randbelow(i + 1): draws of i + 1's bit length until one is ≤ i
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
+def _shuffle_steps(size: int) -> list[tuple[int, int]]:
+    """``shuffle``'s positions from the last down to 1, each with the bit length of
+    how many items it draws among (worked out once per size)."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = [(i, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
+    return steps
+
+
+_STEPS: dict[int, list[tuple[int, int]]] = {}
 
 
 def _guided(rng: random.Random, cards: Sequence[int], capacities: Sequence[int], slots_of: SlotsOf) -> list[list[int]]:
