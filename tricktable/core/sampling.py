@@ -46,11 +46,13 @@ def assign_cards(
 
 class _Plan:
     """What every world drawn under one set of constraints shares: per card the
-    places that may hold it (``slots_of``), and ``_greedy``'s per-card entries
-    ``(width, slots, card)`` in the callers' card order (``width``: how many
-    places may hold the card; ``everywhere``: how many places have room at all)."""
+    places that may hold it (``slots_of``), ``_greedy``'s per-card entries
+    ``(width, slots, card)`` in the callers' card order (``width``: how many places
+    may hold the card), how many cards fit some places only (``constrained``: the
+    rest fit every place with room), and one place number per unit of capacity, in
+    order (``seats``)."""
 
-    __slots__ = ("key", "slots_of", "entries", "everywhere", "one_width")
+    __slots__ = ("key", "slots_of", "entries", "constrained", "one_width", "seats")
 
     def __init__(self, key: tuple[tuple[int, ...], ...], cards: Sequence[int], capacities: Sequence[int],
                  allowed: Sequence[int]):
@@ -62,9 +64,11 @@ class _Plan:
         self.key = key
         self.slots_of: SlotsOf = slots_of
         self.entries = [(len(slots_of[c]), slots_of[c], c) for c in cards]
-        self.everywhere = sum(1 for room in capacities if room)
+        everywhere = sum(1 for room in capacities if room)
+        self.constrained = sum(1 for width, _, _ in self.entries if width < everywhere)
         # Sorting by width changes nothing when every card has the same width.
         self.one_width = len({width for width, _, _ in self.entries}) <= 1
+        self.seats = [s for s, room in enumerate(capacities) for _ in range(room)]
 
 
 def _plan(cards: Sequence[int], capacities: Sequence[int], allowed: Sequence[int]) -> _Plan:
@@ -87,30 +91,33 @@ _BY_WIDTH = itemgetter(0)
 
 def _greedy(rng: random.Random, capacities: Sequence[int], plan: _Plan) -> list[list[int]] | None:
     """Most constrained cards first (a stable sort of the shuffled cards by width),
-    each into an open slot drawn with weight its room left.  The draw is
-    ``rng.choices(open slots, weights=room)`` written out (one ``rng.random()`` per
-    card, the same slot for the same number), without the lists it builds: this loop
-    is most of a world's sampling.  The plan's entries are shuffled in place of the
-    cards (the same draws give the same order), so the loop reads no table per card."""
+    each into an open slot drawn with weight its room left: ``rng.choices(open
+    slots, weights=room)`` written out (one ``rng.random()`` per card, the same slot
+    for the same number), without the lists it builds.  The plan's entries are
+    shuffled in place of the cards (the same draws give the same order), so the
+    loop reads no table per card.
+
+    The cards that fit every place come last (the widest): their open slots are all
+    places with room, whose room adds up to the cards still to place, ``unplaced``.
+    The slot whose running room first exceeds ``random() * unplaced`` is then
+    ``seats[int(random() * unplaced)]``, ``seats`` holding one place number per unit
+    of room left, in order (the running room is whole, so it exceeds the point
+    exactly when it exceeds its whole part; and ``random() * n < n``)."""
     left = list(capacities)
+    seats = plan.seats.copy()
     result: list[list[int]] = [[] for _ in capacities]
     order = plan.entries.copy()
     shuffle(rng, order)
     if not plan.one_width:
         order.sort(key=_BY_WIDTH)
     draw = rng.random
-    everywhere = plan.everywhere  # a card any place may hold ...
-    unplaced = len(order)  # ... has all the room left: one place per card still to place
-    for width, slots, c in order:
-        if width == everywhere:
-            total = unplaced
-        else:
-            total = 0
-            for s in slots:
-                total += left[s]
-            if not total:
-                return None
-        unplaced -= 1
+    constrained = plan.constrained
+    for _, slots, c in order[:constrained]:
+        total = 0
+        for s in slots:
+            total += left[s]
+        if not total:
+            return None
         point, reached, slot = draw() * total, 0, -1
         for s in slots:
             room = left[s]
@@ -120,7 +127,13 @@ def _greedy(rng: random.Random, capacities: Sequence[int], plan: _Plan) -> list[
                 if reached > point:
                     break
         left[slot] -= 1
+        seats.remove(slot)  # one unit of its room: the seats stay in order
         result[slot].append(c)
+    unplaced = len(seats)
+    pick = seats.pop
+    for _, _, c in order[constrained:]:
+        result[pick(int(draw() * unplaced))].append(c)
+        unplaced -= 1
     return result
 
 
