@@ -23,7 +23,7 @@ GAMES = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 
 def _forget() -> None:
     sampling._LAST_PLAN[0] = sampling._LAST_HIDDEN_PLAN[0] = sampling._TEMPLATE[0] = None
-    core_sampling._LAST_SLOTS[0] = None
+    core_sampling._LAST_PLAN[0] = None
 
 
 def _views(game: str, deals: int):
