@@ -17,17 +17,27 @@ deal has ``match=None``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import orjson
 
-from tricktable.cards import card_text
+from tricktable.cards import COPY_OFFSET, card_text
 from tricktable.core.schema import FLATTENED, WireType
 
 Card = Annotated[int, WireType("string", "a card: rank and suit letter, e.g. QC or 10H")]
 """A card id in Python, its text on the wire."""
+
+CARD_TEXTS: Mapping[int, str] = {card: card_text(card) for copy in (0, COPY_OFFSET) for card in range(copy, copy + 52)}
+"""``card_text`` of every card id (both copies of a double deck), looked up:
+a view writes some fifty cards, and the server writes a view at every step."""
+
+
+def card_texts(cards: Iterable[int]) -> list[str]:
+    """The wire texts of ``cards``, in their order."""
+    texts = CARD_TEXTS
+    return [texts[card] for card in cards]
 Suit = Annotated[int, WireType("string", "a suit letter: C, D, H or S")]
 
 
@@ -45,7 +55,12 @@ class Observation:
     match: MatchInfo | None = field(default=None, kw_only=True)
 
     def hand_texts(self) -> list[str]:
-        return [card_text(c) for c in self.hand]
+        return card_texts(self.hand)
+
+    def hand_json(self) -> list[str]:
+        """The hand as the wire shows it (a game may show it otherwise than
+        ``hand_texts``, which the players' seeds are made of)."""
+        return self.hand_texts()
 
     def to_json(self) -> dict[str, Any]:
         """The wire shape of the common fields; games extend it."""
@@ -53,7 +68,7 @@ class Observation:
             "game": self.game,
             "seat": self.seat,
             "to_move": self.to_move,
-            "hand": self.hand_texts(),
+            "hand": self.hand_json(),
             "actions": [[seat, text] for seat, text in self.actions],
             "legal": list(self.legal),
             "terminal": self.terminal,
@@ -66,8 +81,16 @@ class Observation:
         """This deal's observation as a moment of a match (a finished match is
         terminal and offers no action)."""
         if match.over:
-            return replace(self, match=match, terminal=True, to_move=TERMINAL, legal=())
-        return replace(self, match=match)
+            return self._with(match=match, terminal=True, to_move=TERMINAL, legal=())
+        return self._with(match=match)
+
+    def _with(self, **changes: Any) -> Observation:
+        """A copy with ``changes``, all of them fields whose values are already
+        checked (``dataclasses.replace`` would build the whole object anew
+        through ``__init__``: a fifth of a match's ``observe``)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
 
 
 TERMINAL = -1
@@ -79,7 +102,8 @@ Play = tuple[int, Card]
 
 
 def plays_json(plays: tuple[Play, ...]) -> list[list[Any]]:
-    return [[seat, card_text(c)] for seat, c in plays]
+    texts = CARD_TEXTS
+    return [[seat, texts[c]] for seat, c in plays]
 
 
 @dataclass(frozen=True)

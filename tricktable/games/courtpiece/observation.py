@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Annotated, Any, Mapping, NamedTuple
 
-from tricktable.cards import SUIT_LETTERS, card_text
-from tricktable.core.observation import Card, Observation, Play, Suit, Trick, plays_json
+from tricktable.cards import SUIT_LETTERS
+from tricktable.core.observation import CARD_TEXTS, Card, Observation, Play, Suit, Trick, plays_json
 from tricktable.core.protocol import ScoreLine
 from tricktable.core.schema import MERGED
 
@@ -51,7 +51,7 @@ class Outcome(Enum):
 
 
 def _card(card: int | None) -> str | None:
-    return card_text(card) if card is not None else None
+    return CARD_TEXTS[card] if card is not None else None
 
 
 class OpenPair(NamedTuple):
@@ -81,7 +81,7 @@ class PileFacts:
     def to_json(self) -> dict[str, Any]:
         return {
             "pile": self.pile,
-            "open_pair": {"seat": self.open_pair.seat, "card": card_text(self.open_pair.card)} if self.open_pair else None,
+            "open_pair": {"seat": self.open_pair.seat, "card": CARD_TEXTS[self.open_pair.card]} if self.open_pair else None,
             "captures": [capture._asdict() for capture in self.captures],
         }
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Literal, Mapping
 
-from tricktable.cards import COPY_OFFSET, card_text
+from tricktable.cards import COPY_OFFSET
 from tricktable.core.errors import GameError
-from tricktable.core.observation import Card, Observation, Play
+from tricktable.core.observation import Card, Observation, Play, card_texts, plays_json
 from tricktable.core.protocol import ScoreLine
 from tricktable.games.doppelkopf.house import table_known
 from tricktable.games.doppelkopf.rules import (
@@ -100,7 +100,7 @@ class Trick:
     points: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"leader": self.leader, "cards": _plays(self.cards), "winner": self.winner, "points": self.points}
+        return {"leader": self.leader, "cards": plays_json(self.cards), "winner": self.winner, "points": self.points}
 
 
 @dataclass(frozen=True)
@@ -200,16 +200,18 @@ class DoppelkopfObservation(Observation):
             return NORMAL
         return table_known(self.contract.table, self.pigs, self.superpigs, self.options)
 
+    def hand_json(self) -> list[str]:
+        return _face_texts(self.hand)
+
     def to_json(self) -> dict[str, Any]:
         data = super().to_json()
         data.update({
             "dealer": self.dealer,
             "phase": self.phase.value,
-            "hand": _texts(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "reservations": list(self.reservations),
             "contract": self.contract.value if self.contract else None,
-            "trumps": [card_text(c) for c in TRUMP_ORDER[self.table]] if self.contract else None,
+            "trumps": card_texts(TRUMP_ORDER[self.table]) if self.contract else None,
             "declarer": self.declarer,
             "teams": [team.value if team else None for team in self.teams],
             "announcements": {name: (ANNOUNCE_NAMES[level] if level > 0 else name) if level >= 0 else None
@@ -217,7 +219,7 @@ class DoppelkopfObservation(Observation):
             "marriage": self.marriage.to_json() if self.marriage else None,
             "poverty": self.poverty.to_json() if self.poverty else None,
             "leader": self.leader,
-            "trick": _plays(self.trick),
+            "trick": plays_json(self.trick),
             "tricks": [trick.to_json() for trick in self.tricks],
             "points_won": list(self.points_won),
             "tricks_won": list(self.tricks_won),
@@ -243,15 +245,13 @@ def frozen_options(options: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(options))
 
 
-def _plays(plays: tuple[tuple[int, int], ...]) -> list[list[Any]]:
-    return [[seat, card_text(face)] for seat, face in plays]
-
-
 def _texts(faces: tuple[int, ...] | None) -> list[str] | None:
     """Card texts in face order (which copy a player holds is not observable)."""
-    if faces is None:
-        return None
-    return [card_text(c) for c in sorted(c % COPY_OFFSET for c in faces)]
+    return _face_texts(faces) if faces is not None else None
+
+
+def _face_texts(faces: Iterable[int]) -> list[str]:
+    return card_texts(sorted(c % COPY_OFFSET for c in faces))
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any, Mapping
 
-from tricktable.cards import SUIT_LETTERS, card_text
-from tricktable.core.observation import Card, Observation, Play, Suit, Trick, plays_json
+from tricktable.cards import SUIT_LETTERS
+from tricktable.core.observation import CARD_TEXTS, Card, Observation, Play, Suit, Trick, plays_json
 from tricktable.core.protocol import ScoreLine
 from tricktable.games.euchre.rules import Outcome
 
@@ -98,7 +98,7 @@ class EuchreObservation(Observation):
             dealer=self.dealer,
             phase=self.phase.key,
             hand_sizes=list(self.hand_sizes),
-            up_card=card_text(self.up_card),
+            up_card=CARD_TEXTS[self.up_card],
             up_card_status=self.up_card_status.value,
             trump=_suit(self.trump),
             turned_down=_suit(self.turned_down),
@@ -113,7 +113,7 @@ class EuchreObservation(Observation):
             options=dict(self.options),
         )
         if self.discard is not None:
-            data["discard"] = card_text(self.discard)
+            data["discard"] = CARD_TEXTS[self.discard]
         if self.result is not None:
             data["result"] = self.result.to_json()
         return data
