@@ -16,7 +16,7 @@ import os
 import time
 from typing import Any, Sequence
 
-from tricktable.arena import NO_HARD_STOP_MS, deal_state, percentiles
+from tricktable.arena import bot_settings, deal_state, percentiles
 from tricktable.bots import make_bot
 from tricktable.games import entry
 
@@ -30,9 +30,7 @@ def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bo
     game_entry = entry(game)
     spec = game_entry.spec
     options = spec.normalize_options(game_entry.bot_options)
-    settings: dict[str, Any] = {"hard_ms": NO_HARD_STOP_MS} if bot.startswith("search") and not hard_stop else {}
-    if budget_ms is not None:
-        settings["budget_ms"] = budget_ms
+    settings = bot_settings(bot, budget_ms, hard_stop)
     bots = [make_bot(bot, seed=f"{seed}/{seat}", **settings) for seat in range(4)]
     wall: list[float] = []
     cpu: list[float] = []
@@ -47,8 +45,8 @@ def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bo
                 wall.append((time.perf_counter() - start_wall) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
             state.act(seat, text)
-    return {"game": game, "bot": bot, "budget_ms": budget_ms, "deals": deals, "decisions": len(wall), "wall_ms": percentiles(wall),
-            "cpu_ms": percentiles(cpu), "load_average": [round(x, 2) for x in os.getloadavg()]}
+    return {"game": game, "bot": bot, "budget_ms": budget_ms, "deals": deals, "decisions": len(wall),
+            "wall_ms": percentiles(wall), "cpu_ms": percentiles(cpu), "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
