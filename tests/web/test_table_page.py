@@ -292,9 +292,9 @@ def test_a_rules_page_states_the_calling_time_and_options_speak_the_language(mak
     p.open("#/play/double-sar")
     dismiss_sheets(p)
     page.locator("#rules-button").click()
-    counting = page.locator("#opt-counting option").all_inner_texts()
-    new_cards = page.locator("#opt-new_cards option").all_inner_texts()
-    assert counting == ["Punkte", "Kots"] and new_cards == ["nur du", "jeder Spieler", "niemand (aus)"]
+    # The dialog is built after the rules' options arrive: wait for them, then compare.
+    expect(page.locator("#opt-counting option")).to_have_text(["Punkte", "Kots"])
+    expect(page.locator("#opt-new_cards option")).to_have_text(["nur du", "jeder Spieler", "niemand (aus)"])
     assert page.locator("#preset").input_value() == "standard"
     page.locator("#preset").select_option("all house rules")
     page.locator("#opt-counting").select_option(json.dumps("kots"))
