@@ -118,15 +118,29 @@ class Baseline:
     bot: str = "search"
 
 
-def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None,
-                   hard_stop: bool = True, b_worker: tuple[Any, float, str] | None = None,
-                   preset: str | None = None) -> DealResult:
-    """One duplicate deal; ``b_worker`` is (worker, budget, bot) when B is a baseline commit's bot;
-    ``preset``: the game's option preset (else the registry's ``bot_options``)."""
+def table_options(game: str, preset: str | None = None, rules_version: str | None = None) -> dict[str, Any]:
+    """The options both bots play under: the registry's ``bot_options``, under the game's
+    ``preset`` if any, and with the legacy options that reproduce an older ``rules_version``
+    (``GameSpec.legacy_rules``: what a baseline commit of that version played)."""
     game_entry = entry(game)
     spec = game_entry.spec
-    chosen = {"preset": preset, **game_entry.bot_options} if preset else game_entry.bot_options
-    options = spec.normalize_options(chosen)
+    chosen: dict[str, Any] = {"preset": preset, **game_entry.bot_options} if preset else dict(game_entry.bot_options)
+    if rules_version is not None and rules_version != spec.rules_version:
+        if rules_version not in spec.legacy_rules:
+            known = ", ".join([spec.rules_version, *spec.legacy_rules])
+            raise ValueError(f"{game} has no rules version {rules_version!r} (known: {known})")
+        chosen.update(spec.legacy_rules[rules_version])
+    return spec.normalize_options(chosen)
+
+
+def duplicate_deal(game: str, a: str, b: str, seed: str, index: int, budget_ms: float | None = None,
+                   hard_stop: bool = True, b_worker: tuple[Any, float, str] | None = None,
+                   options: dict[str, Any] | None = None) -> DealResult:
+    """One duplicate deal; ``b_worker`` is (worker, budget, bot) when B is a baseline commit's bot;
+    ``options``: what ``table_options`` gives (default: the game's own)."""
+    game_entry = entry(game)
+    spec = game_entry.spec
+    options = table_options(game) if options is None else options
     bots_a = _bots(a, seed, budget_ms, hard_stop)
     bots_b = _bots(b, seed, budget_ms, hard_stop) if b_worker is None else _baseline_bots(
         *b_worker, game, seed, index)
@@ -165,17 +179,17 @@ def _collect(result: DealResult, times: Sequence[list[float]], is_a: Callable[[i
         (result.a_ms if is_a(seat) else result.b_ms).extend(seat_times)
 
 
-def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool, Baseline | None, str | None]
+def _run_chunk(args: tuple[str, str, str, str, int, int, float | None, bool, Baseline | None, dict[str, Any]]
                ) -> list[DealResult]:
-    game, a, b, seed, start, stop, budget_ms, hard_stop, baseline, preset = args
+    game, a, b, seed, start, stop, budget_ms, hard_stop, baseline, options = args
     if baseline is None:
-        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, preset=preset) for i in range(start, stop)]
+        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, options=options) for i in range(start, stop)]
     from tricktable.speed import Worker, baseline_tree
 
     worker = Worker(baseline_tree(baseline.commit))
     budget = next(ms for ms in (baseline.budget_ms, budget_ms, 250.0) if ms is not None)
     try:
-        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, (worker, budget, baseline.bot))
+        return [duplicate_deal(game, a, b, seed, i, budget_ms, hard_stop, (worker, budget, baseline.bot), options)
                 for i in range(start, stop)]
     finally:
         worker.close()
@@ -191,25 +205,25 @@ def percentiles(times: Sequence[float]) -> dict[str, float]:
 
 def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
           budget_ms: float | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
-          hard_stop: bool = True, baseline: Baseline | None = None, preset: str | None = None) -> dict[str, Any]:
+          hard_stop: bool = True, baseline: Baseline | None = None, preset: str | None = None,
+          rules_version: str | None = None) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; see the module docstring for the scoring.
     ``progress`` gets the summary so far after every chunk of deals.  Without
     ``hard_stop`` a search always uses all its worlds, so the result does not
     depend on how loaded the machine is (the decision times still do).
     With ``baseline``, B is that commit's bot (``baseline.bot``) instead of this checkout's.  ``preset``: both
-    play under the game's option preset (not with a baseline, whose rules may predate it)."""
-    game_entry = entry(game)  # fail early on an unknown game
-    if preset is not None:
-        if baseline is not None:
-            raise ValueError("a baseline commit plays the default options: no preset with --b-commit")
-        game_entry.spec.normalize_options({"preset": preset})  # fail early on an unknown preset
+    play under the game's option preset (not with a baseline, whose rules may predate it).  ``rules_version``:
+    both play an older rules version of the game, e.g. the one a baseline commit knew (``table_options``)."""
+    if preset is not None and baseline is not None:
+        raise ValueError("a baseline commit plays the default options: no preset with --b-commit")
+    options = table_options(game, preset, rules_version)  # (fails early on an unknown game, preset or version)
     if baseline is not None:
         from tricktable.speed import baseline_tree
 
         baseline_tree(baseline.commit)  # unpack it once, before the jobs start
     label_b = b if baseline is None else f"{baseline.bot}@{baseline.commit}"
     chunk = max(1, min(10, deals // max(1, jobs * 4)))
-    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop, baseline, preset)
+    tasks = [(game, a, b, seed, start, min(deals, start + chunk), budget_ms, hard_stop, baseline, options)
              for start in range(0, deals, chunk)]
     results: list[DealResult] = []
     if jobs > 1:

@@ -274,6 +274,8 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--b-commit", help="B is --b of this commit (a frozen baseline, e.g. 20c78f4, whose bot is search)")
     a.add_argument("--b-budget-ms", type=float, help="with --b-commit: the baseline's budget (default --budget-ms)")
     a.add_argument("--preset", help="both bots play under this option preset of the game (e.g. doppelkopf ddv)")
+    a.add_argument("--rules-version", help="both bots play this older rules version of the game (e.g. double-sar-1, "
+                   "the rules of a --b-commit that predates the current ones)")
     a.add_argument("--json", action="store_true")
 
     j = commands.add_parser("schema", help="the JSON Schema of what the page receives for a game's seat")
@@ -342,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = (lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)) if args.progress else None
             baseline = Baseline(args.b_commit, args.b_budget_ms, args.b) if args.b_commit else None
             _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
-                         not args.no_hard_stop, baseline, args.preset), args.json)
+                         not args.no_hard_stop, baseline, args.preset, args.rules_version), args.json)
         elif args.command == "bench" and args.inference:
             from tricktable.inference_check import measure
 

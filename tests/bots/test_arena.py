@@ -99,3 +99,20 @@ def test_a_preset_is_played_by_both_bots():
     assert ddv["deals"] == standard["deals"] == 4 and ddv["mean_diff"] != standard["mean_diff"]
     with pytest.raises(OptionError):
         arena("doppelkopf", "heuristic", "random", 4, "preset", preset="no such preset")
+
+
+def test_an_older_rules_version_is_played_by_both_bots():
+    """``--rules-version``: both bots play the legacy options that reproduce the game's
+    first rules (what a baseline commit of that time played: Double Sar's caller names
+    any suit); an unknown version is refused before any deal."""
+    import pytest
+
+    from tricktable.arena import table_options
+
+    first = table_options("double-sar", rules_version="double-sar-1")
+    assert first["call_any_suit"] is True and first["new_cards_on_turn"] is True
+    assert table_options("double-sar")["call_any_suit"] is False
+    assert table_options("double-sar", rules_version="double-sar-2") == table_options("double-sar")
+    assert arena("double-sar", "heuristic", "random", 2, "v1", rules_version="double-sar-1")["deals"] == 2
+    with pytest.raises(ValueError, match="no rules version"):
+        arena("double-sar", "heuristic", "random", 2, "v1", rules_version="double-sar-9")
