@@ -62,8 +62,20 @@ def test_trump_an_opponents_winning_trick_with_the_cheapest_trump():
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "search"])
-def test_order_up_with_both_bowers_and_an_ace(bot):
-    assert decide(hand_of(1, "JS JC AD 9H 10D"), [], bot) == "order up"
+def test_order_up_the_partners_card_with_both_bowers_and_an_ace(bot):
+    # The dealer's partner (seat 2, after seat 1 passed): the up-card goes to his own side.
+    assert decide(hand_of(2, "JS JC AD 9H 10D"), ["pass"], bot) == "order up"
+
+
+def test_search_passes_to_call_next_with_both_bowers_from_first_seat():
+    # Left of the dealer, under a turned 9S, with both black jacks: ordering up hands the
+    # opposing dealer a trump; passing keeps clubs ("next"), where the same jacks are again
+    # both bowers, for round 2, which this seat opens, and leaves the other side to make
+    # spades into both bowers.  The rules order up; search passes and calls clubs
+    # (docs/strength.md, session 7: 5,000 worlds and a direct simulation).
+    deal = hand_of(1, "JS JC AD 9H 10D")
+    assert decide(deal, [], "search") == "pass"
+    assert decide(deal, ["pass"] * 4, "search") == "call C"
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "search"])
