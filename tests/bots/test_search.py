@@ -88,3 +88,59 @@ def test_the_hard_stop_samples_no_world_after_it(monkeypatch):
     # world is sampled (its rollouts would be dropped anyway).
     assert evaluation.estimates[0].worlds == 2
     assert calls == pytest.approx([0.0, 0.021])
+
+
+def test_a_higher_bar_keeps_the_rules_action_at_an_advantage_one_standard_error_clears():
+    # Mean +0.25, standard error 0.19 over 16 worlds (1.3 standard errors); over 64
+    # worlds 0.75 / √63 = 0.094 (2.7 standard errors).
+    assert _choose(ACTIONS, samples([1.0, -0.5] * 8), "play AS", "play 9S", bar=2.0) == "play 9S"
+    assert _choose(ACTIONS, samples([1.0, -0.5] * 32), "play AS", "play 9S", bar=2.0) == "play AS"
+
+
+class Alternating:
+    """A finished world where ``bid`` scores +1 or -0.5 (alternately by world) and ``pass`` 0."""
+
+    count = 0
+
+    def __init__(self, index: int) -> None:
+        self.index, self.action = index, ""
+
+    def clone(self) -> "Alternating":
+        return Alternating(self.index)
+
+    def parse_action(self, text: str) -> str:
+        return text
+
+    def apply_for(self, seat: int, action: str) -> None:
+        self.action = action
+
+    def is_terminal(self) -> bool:
+        return True
+
+    def value(self) -> float:
+        return 0.0 if self.action == "pass" else (1.0 if self.index % 2 else -0.5)
+
+
+def _alternating_game(switch_z=None) -> search.SearchGame:
+    class Spec:
+        def sample_world(self, obs, rng):
+            Alternating.count += 1
+            return Alternating(Alternating.count)
+
+    return search.SearchGame(Spec(), policy=lambda s: 0, value=lambda state, seat: state.value(),
+                             rules=lambda obs: "pass", switch_z=switch_z)
+
+
+def test_the_games_bar_decides_whether_search_departs_from_the_rules():
+    obs = Observation("test", seat=0, to_move=0, hand=(), actions=(), legal=("pass", "bid"), terminal=False)
+    asked = []
+
+    def bar(seen, action, default):
+        asked.append((seen, action, default))
+        return 2.0
+
+    # +0.25 ± 0.19 over 16 worlds: one standard error is cleared, two are not.
+    assert search.evaluate(_alternating_game(), obs, random.Random(1), worlds=16).choice == "bid"
+    assert search.evaluate(_alternating_game(bar), obs, random.Random(1), worlds=16).choice == "pass"
+    assert asked == [(obs, "bid", "pass")]
+    assert search.evaluate(_alternating_game(bar), obs, random.Random(1), worlds=64).choice == "bid"

@@ -24,7 +24,7 @@ from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick
 from tricktable.bots.inference import CardReplay, weight_for
 from tricktable.bots.playout import models_options
-from tricktable.bots.search import SearchGame, team_value
+from tricktable.bots.search import SWITCH_Z, SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, mask_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameSpec, GameState
@@ -378,18 +378,12 @@ def trial(world: GameState, seat: int, action: int) -> float | None:
 def distinct_actions(obs: Observation) -> list[str]:
     """The candidates search tries: every legal action, but the lone-hand choice is
     the rules' (search, left to weigh it, went alone in 15.5 % of contracts — twice
-    what players respect; issue 14, Behaviour), search never trumps a trick its
-    partner holds in last seat (``spare_partners_trick``), and it never makes trump where
-    the rules pass: it may only pass a hand the rules would bid (or, in round 2,
-    name another suit).  Rollouts see the partner's cards, so a marginal order looks
-    better than it is: with search in all seats the orders and calls the rules would
-    not have made were euchred in 32 of 70 contracts, the rules' own in 43 of 345
-    (418 deals, docs/strength.md)."""
+    what players respect; issue 14, Behaviour) and search never trumps a trick its
+    partner holds in last seat (``spare_partners_trick``).  A bid where the rules pass
+    is a candidate, held to a higher bar (``switch_z``)."""
     assert isinstance(obs, EuchreObservation)
     if obs.phase == Phase.ALONE_CHOICE:
         return [heuristic_text(obs)]
-    if obs.phase in (Phase.ROUND1, Phase.ROUND2) and heuristic_text(obs) == action_text(PASS):
-        return [action_text(PASS)]
     if obs.phase == Phase.PLAYING and obs.trick:
         return _sparing_partner(obs)
     return list(obs.legal)
@@ -525,8 +519,27 @@ def _spec() -> GameSpec:
     return SPEC
 
 
+_PASS = action_text(PASS)
+BID_SWITCH_Z = 2.0
+"""Standard errors of its paired advantage a bid (order up, call) needs where the rules
+pass.  Rollouts see the partner's cards, so a marginal order looks better than it is:
+with any bid at ``SWITCH_Z`` (one standard error) search in all seats was euchred in
+15.7 % of contracts, and when only the rules' bids were allowed the orders and calls they
+would not have made had been euchred in 32 of 70 (418 deals).  At two standard errors:
+euchred 12.4 % at the normal level (session 6, 1,000 deals) and 14.9 % ± 1.7 at the hard
+level (session 7, 457 deals), +0.029 ± 0.018 points per deal against the normal level
+without it (540 duplicate deals; docs/strength.md, session 7)."""
+
+
+def switch_z(obs: Observation, action: str, default: str) -> float:
+    """``SearchGame.switch_z``: ``BID_SWITCH_Z`` for making trump where the rules pass,
+    ``SWITCH_Z`` for every other departure from the rules."""
+    bidding = isinstance(obs, EuchreObservation) and obs.phase in (Phase.ROUND1, Phase.ROUND2)
+    return BID_SWITCH_Z if bidding and default == _PASS and action != _PASS else SWITCH_Z
+
+
 SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action, cards=CARDS),
-                    heuristic_text, playout, trial)
+                    heuristic_text, playout, trial, switch_z)
 
 WORLDS_PER_MS = 4.0
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with

@@ -9,7 +9,8 @@ actions are not drowned in the luck of the sampled deals.
 
 The game's rules (its heuristic) are the default: search plays another action
 only when that action's advantage over the rules' one, world by world, exceeds
-``SWITCH_Z`` standard errors.  With a small budget the best-looking average is
+``SWITCH_Z`` standard errors (or the game's own bar for that decision,
+``SearchGame.switch_z``).  With a small budget the best-looking average is
 often luck, and following it blindly played worse than the rules alone (Single
 Sar at 50 ms: −0.06 ± 0.03 points per deal over 780 duplicate deals).
 
@@ -56,6 +57,11 @@ Playout = Callable[[GameState, int], "float | None"]
 ``seat``; None when the position or the options are not modelled (the rollout then
 goes on through the real game and asks again after the next action)."""
 
+SwitchBar = Callable[[Observation, str, str], float]
+"""How many standard errors of its paired advantage ``action`` needs to replace the rules'
+``default`` action in this observation (a game's bar where its rules deserve more trust
+than the noise of a few hundred worlds; ``SWITCH_Z`` elsewhere)."""
+
 Trial = Callable[[GameState, int, int], "float | None"]
 """The rollout value for ``seat`` of taking ``action`` in a sampled world, the world
 left unchanged (a game's fast path: no clone, no ``GameState.apply``); None where the
@@ -80,6 +86,8 @@ class SearchGame:
     trial: Trial | None = None
     """The game's fast path for a whole rollout (the action taken on its compact data,
     then its playout), where it has one: the same value as ``rollout`` after the action."""
+    switch_z: SwitchBar | None = None
+    """The game's bar for replacing the rules' action, where it has one (else ``SWITCH_Z``)."""
 
 
 @dataclass
@@ -200,7 +208,8 @@ def evaluate(
     if not samples:
         return Evaluation(estimates, None)
     best = next(e.action for e in estimates if order[e.action] in live)
-    return Evaluation(estimates, _choose(actions, samples, best, default))
+    bar = game.switch_z(obs, best, default) if game.switch_z is not None and default is not None else SWITCH_Z
+    return Evaluation(estimates, _choose(actions, samples, best, default, bar))
 
 
 def _estimate(action: str, i: int, samples: Sequence[tuple[float, list[float | None]]]) -> Estimate:
@@ -238,15 +247,16 @@ def _close_ones(samples: Sequence[tuple[float, list[float | None]]], live: Seque
 
 
 def _choose(actions: Sequence[str], samples: Sequence[tuple[float, Sequence[float | None]]], best: str,
-            default: str | None) -> str:
-    """``best`` if its paired advantage over ``default`` is clear, else ``default``."""
+            default: str | None, bar: float = SWITCH_Z) -> str:
+    """``best`` if its paired advantage over ``default`` exceeds ``bar`` standard errors,
+    else ``default``."""
     if default is None or default not in actions or best == default:
         return best
     paired = _paired([(w, list(v)) for w, v in samples], actions.index(best), actions.index(default))
     if paired is None:
         return default
     mean, stderr = paired
-    return best if mean > SWITCH_Z * stderr else default
+    return best if mean > bar * stderr else default
 
 
 SAMPLE_TRIES = 1
