@@ -46,10 +46,26 @@ def kind_of(action: int) -> str | None:
 
 
 def action_text(action: int, hidden: bool = False) -> str:
-    """The notation of ``action``; ``hidden``: the game has the face-down card."""
+    """The notation of ``action``; ``hidden``: the game has the face-down card.
+    Looked up (``_TEXTS``): every view spells the deal's actions and the seat's
+    legal ones, and the bots, records and inference ask for texts too."""
+    text = _TEXTS[hidden].get(action) if isinstance(action, int) else None
+    if text is None:
+        raise NotationError(f"{action!r} is not a Court Piece action")
+    return text
+
+
+def masked_text(action: int) -> str | None:
+    """How a seat other than the actor reads ``action`` (``MASKED``), or None
+    when it reads the action's own text."""
+    return _MASKED_TEXTS.get(action)
+
+
+def _spelled(action: int, hidden: bool) -> str | None:
+    """The notation of ``action`` from its range (None: no action of the game)."""
     kind = kind_of(action)
     if kind is None or (kind in HIDDEN_KINDS and not hidden):
-        raise NotationError(f"{action!r} is not a Court Piece action")
+        return None
     offset = action - ACTIONS[kind].start
     if kind in ("play", "hide"):
         return f"{kind} {card_text(offset)}"
@@ -58,6 +74,16 @@ def action_text(action: int, hidden: bool = False) -> str:
     if kind in ("call", "change trump"):
         return f"{kind} {SUIT_LETTERS[offset]}"
     return kind
+
+
+def _texts(hidden: bool) -> dict[int, str]:
+    every = (action for r in ACTIONS.ranges for action in range(r.start, r.stop))
+    return {action: text for action in every if (text := _spelled(action, hidden)) is not None}
+
+
+_TEXTS = {False: _texts(False), True: _texts(True)}
+"""Every action's text, without and with the face-down card's actions."""
+_MASKED_TEXTS = {action: MASKED[kind] for action in _TEXTS[True] if (kind := kind_of(action)) in MASKED}
 
 
 def parse_action(text: str, hidden: bool = False) -> int:

@@ -225,12 +225,11 @@ def _on_hidden_deal(replayed: CourtPieceState, gone: int, obs: CourtPieceObserva
     if state.down >= 0:
         state.down = down
         state.hands[state.trump_by] &= ~(1 << down)
-    history = state._history
     for index, (_, text) in enumerate(obs.actions):
         if text == MASKED["hide"]:
-            history[index] = HIDE + first
+            state.rewrite_action(index, HIDE + first)
         elif text == MASKED["change trump card"]:
-            history[index] = SWAP + down
+            state.rewrite_action(index, SWAP + down)
     return state
 
 

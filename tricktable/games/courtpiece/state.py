@@ -126,8 +126,11 @@ _COPIED = ("hands", "trick", "tricks", "captured", "points", "_history", "_actor
 """The lists a copy gets its own of."""
 _SCALARS = ("leader", "turn", "outcome", "winners", "phase", "trump", "trump_by", "flip_card", "changed_trump",
             "down", "revealed", "revealed_by", "revealed_trick", "must_trump", "trumps_from", "trump_trick",
-            "pile", "open_seat", "open_card")
-"""Plain values: a copy takes them as they are."""
+            "pile", "open_seat", "open_card", "_seen", "_seen_tricks")
+"""Plain values: a copy takes them as they are (the kept views are tuples)."""
+SeenActions = tuple[tuple[int, str], ...]
+"""(actor, text) of a deal's actions as one seat reads them."""
+NOTHING_SEEN: tuple[SeenActions, ...] = ((), (), (), ())
 _read_shared, _read_copied, _read_scalars = attrgetter(*_SHARED), attrgetter(*_COPIED), attrgetter(*_SCALARS)
 
 
@@ -175,6 +178,9 @@ class CourtPieceState(DealState):
         self.open_seat = -1  # who won the last trick, if that win can still start a pair
         self.open_card = -1  # the card it was won with
         self.captures: list[tuple[int, int, int]] = []  # (trick number, seat, tricks taken)
+        # -- kept for the views (``seen_actions``, ``seen_tricks``) ---------------------
+        self._seen = NOTHING_SEEN
+        self._seen_tricks: tuple[Trick, ...] = ()
         # -- written by the scoring ------------------------------------------------
         self.tens = [0, 0]  # tens taken, per team
         self.phase = CALLING if self.variant.trump.calls_trump else PLAYING
@@ -289,7 +295,8 @@ class CourtPieceState(DealState):
          twin.new_cards_allowed, twin._play_actions, twin._take, twin._count_trick) = _read_shared(self)
         (twin.leader, twin.turn, twin.outcome, twin.winners, twin.phase, twin.trump, twin.trump_by, twin.flip_card,
          twin.changed_trump, twin.down, twin.revealed, twin.revealed_by, twin.revealed_trick, twin.must_trump,
-         twin.trumps_from, twin.trump_trick, twin.pile, twin.open_seat, twin.open_card) = _read_scalars(self)
+         twin.trumps_from, twin.trump_trick, twin.pile, twin.open_seat, twin.open_card, twin._seen,
+         twin._seen_tricks) = _read_scalars(self)
         (twin.hands, twin.trick, twin.tricks, twin.captured, twin.points, twin._history, twin._actors, twin.captures,
          twin.tens) = map(list, _read_copied(self))
         return twin
@@ -485,8 +492,7 @@ class CourtPieceState(DealState):
             seat=seat,
             to_move=self.to_move,
             hand=cards_in(self._visible_hand(seat)),
-            actions=tuple((actor, trump_choice.seen_text(self, seat, actor, a))
-                          for actor, a in zip(self._actors, self._history)),
+            actions=self.seen_actions(seat),
             legal=tuple(self.legal_texts_for(seat)),
             terminal=done,
             dealer=self.dealer,
@@ -502,7 +508,7 @@ class CourtPieceState(DealState):
             deadline_seconds=seconds if calling else None,
             leader=self.leader,
             trick=self._seated(self.leader, self.trick),
-            tricks=tuple(Trick(leader, self._seated(leader, cards), winner) for leader, cards, winner in self.tricks),
+            tricks=self.seen_tricks(),
             captured=(self.captured[0], self.captured[1]),
             options=dict(self.options),
             pile=variant.tricks.facts(self),
@@ -511,6 +517,43 @@ class CourtPieceState(DealState):
             result=CourtPieceResult(Outcome(self.outcome), self.winners if self.winners >= 0 else None,
                                     (self.points[0], self.points[1]), tuple(self.breakdown())) if done else None,
         )
+
+    def seen_actions(self, seat: int) -> SeenActions:
+        """The deal's actions as ``seat`` reads them.  Kept per seat and only
+        extended by the actions taken since the seat last looked: a text never
+        changes once written (it depends on the action and on whether the seat
+        took it), the history only grows (``rewrite_action`` forgets what was
+        kept), and the server observes after every step, so spelling the whole
+        history every time was most of the cost of a view.  Clones share what
+        was kept (tuples), so the server's copy of a cached state has it."""
+        kept = self._seen[seat]
+        known = len(kept)
+        history = self._history
+        if known == len(history):
+            return kept
+        seen_text = self.variant.trump.seen_text
+        kept += tuple((actor, seen_text(self, seat, actor, action))
+                      for actor, action in zip(self._actors[known:], history[known:]))
+        self._seen = self._seen[:seat] + (kept,) + self._seen[seat + 1:]
+        return kept
+
+    def seen_tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks as every seat sees them, kept like
+        ``seen_actions`` (a finished trick never changes)."""
+        kept = self._seen_tricks
+        if len(kept) < len(self.tricks):
+            seated = self._seated
+            kept += tuple(Trick(leader, seated(leader, cards), winner)
+                          for leader, cards, winner in self.tricks[len(kept):])
+            self._seen_tricks = kept
+        return kept
+
+    def rewrite_action(self, index: int, action: int) -> None:
+        """Put ``action`` in place of the history's ``index``-th (a sampled world's
+        own face-down card in place of the original's): the texts kept for the
+        views are spelled again."""
+        self._history[index] = action
+        self._seen = NOTHING_SEEN
 
     @staticmethod
     def _seated(leader: int, cards: Sequence[int]) -> tuple[tuple[int, int], ...]:

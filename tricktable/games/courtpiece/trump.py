@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tricktable.core.errors import IllegalAction
-from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, MASKED, REVEAL, SWAP, kind_of
+from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, REVEAL, SWAP, masked_text
 from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
 from tricktable.games.courtpiece.rules import NO_TRUMP, SUIT_MASKS, SUIT_OF
 from tricktable.games.courtpiece.sampling import sample_hidden_world, sample_world
@@ -189,10 +189,8 @@ class HiddenCard(TrumpChoice):
         return tuple(SWAP + c for c in cards_in(others))
 
     def seen_text(self, state: CourtPieceState, seat: int, actor: int, action: int) -> str:
-        kind = kind_of(action)
-        if seat != actor and kind in MASKED:
-            return MASKED[kind]
-        return state.action_text(action)
+        masked = masked_text(action) if seat != actor else None
+        return masked if masked is not None else state.action_text(action)
 
     def facts(self, state: CourtPieceState, seat: int) -> HiddenFacts:
         """The face-down card for the player who put it down only, and the reveal
