@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
@@ -212,7 +212,7 @@ class Referee:
             lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
         # (the score and the deadline each observe the state only where one applies: never both)
         row = self.store.save(row, record, status_of(state), score=daily_score(state, row),
-                              deadline=deadline_of(state), lease=lease, versions=len(entries),
+                              deadline=deadline_of(state, view), lease=lease, versions=len(entries),
                               claimant=holder[0] if claim and holder is not None else None)
         self.cache.put(row, state, view)
         return Position(row, state, view)
@@ -274,14 +274,18 @@ def status_of(state: GameState) -> str:
     return "over" if state.is_terminal() else "open"
 
 
-def deadline_of(state: GameState, observed: Observation | None = None) -> float | None:
+def deadline_of(state: GameState, view: Mapping[str, Any] | None = None) -> float | None:
     """When the person's timed decision runs out, if one is pending now (the
-    game's observation says how long it gives: Court Piece calling)."""
+    game's observation says how long it gives: Court Piece calling).
+    ``view``: the person's view of ``state`` where the caller has it (a
+    commit has: no second observation)."""
     if state.is_terminal() or state.to_move != HUMAN or not state.referee_actions():
         return None
-    observed = observed or state.observe(HUMAN)
-    seconds = getattr(observed, "deadline_seconds", None) or DEFAULT_DECISION_SECONDS
-    return time.time() + seconds
+    if view is not None:
+        seconds = view.get("deadline_seconds")
+    else:
+        seconds = getattr(state.observe(HUMAN), "deadline_seconds", None)
+    return time.time() + (seconds or DEFAULT_DECISION_SECONDS)
 
 
 def daily_score(state: GameState, row: GameRow, observed: Observation | None = None) -> int | None:
