@@ -124,6 +124,9 @@ _FOX_CAUGHT = tuple(f"Fox (A♦) caught in trick {number}" for number in range(1
 _PLAY_TEXTS = {f: f"play {card_text(f)}" for f in FACES}
 """The text of each card's play (inference reads one for every card it weighs)."""
 
+NOTHING_SEEN = (None, None, None, None)
+"""No seat's actions kept for the views yet (``views.seen_actions``)."""
+
 NORMAL_GAME, SILENT_SOLO, MARRIAGE_GAME, POVERTY_GAME, SOLO_GAME = (
     "normal", "silent solo", "marriage", "poverty", "solo")
 
@@ -178,6 +181,9 @@ class DoppelkopfState(DealState):
         self.outcome = ""
         self.settlement: Settlement | None = None
         self._out_of_turn: dict[int, int] = {}  # history index -> seat that was not to move
+        # Kept for the views (``views.seen_actions``, ``views.seen_tricks``): tuples, shared by clones.
+        self._seen: tuple[tuple[tuple[int, int, int], tuple[tuple[int, str], ...]] | None, ...] = NOTHING_SEEN
+        self._seen_tricks: tuple[Any, ...] = ()
         self._legal: Sequence[int] | None = None
         self._playable_mask = 0  # valid while ``_legal`` is
         self.tournament = tournament  # the tournament list's facts (tournament.py), None without it

@@ -43,7 +43,7 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
         seat=seat,
         to_move=state.to_move,
         hand=_hand(state.hands[seat]),
-        actions=_actions(state, seat),
+        actions=seen_actions(state, seat),
         legal=tuple(state.legal_texts_for(seat)),
         terminal=done,
         dealer=state.dealer,
@@ -58,8 +58,7 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
         poverty=_poverty(state, seat) if state.contract == st.POVERTY_GAME else None,
         leader=state.leader if state.phase == st.PLAYING or state.tricks else None,
         trick=_plays(state.leader, state.trick),
-        tricks=tuple(Trick(leader, _plays(leader, cards), winner, points)
-                     for leader, cards, winner, points in state.tricks),
+        tricks=seen_tricks(state),
         points_won=tuple(state.won_points),
         tricks_won=tuple(state.won_tricks),
         options=frozen_options(state.options),
@@ -148,21 +147,50 @@ def _reservations(state: DoppelkopfState, seat: int) -> tuple[str | None, ...]:
     return tuple(out)
 
 
-def _actions(state: DoppelkopfState, seat: int) -> tuple[tuple[int, str], ...]:
+def seen_actions(state: DoppelkopfState, seat: int) -> tuple[tuple[int, str], ...]:
+    """The deal's actions as ``seat`` reads them.  A text depends on the action,
+    its actor and the seat, and on two facts of the deal: the reservation that
+    plays (shown once the reservations are over) and the poverty's two players
+    (who alone read the cards given and returned).  So the texts are kept per
+    seat with those facts and only extended by the actions taken since, while
+    the facts stay the same (the history only grows; a sampled world that puts
+    its own hidden actions in forgets what was kept): the server observes after
+    every step, and spelling the whole history every time was most of a view."""
     winner = state.winning_reservation() if state.phase != st.RESERVING else -1
+    facts = (winner, state.declarer, state.partner)
+    kept = state._seen[seat]
+    texts = kept[1] if kept is not None and kept[0] == facts else ()
+    history = state.history
+    known = len(texts)
+    if known == len(history):
+        return texts
     insiders = (state.declarer, state.partner)
+    action_text = state.action_text
     out = []
-    for actor, action in zip(state.actors, state.history):
+    for actor, action in zip(state.actors[known:], history[known:]):
         if HEALTHY < action < ANNOUNCE_RE and actor != seat and actor != winner:
             text = st.HIDDEN_RESERVATION
         elif action >= RETURN:
-            text = state.action_text(action) if seat in insiders else st.HIDDEN_RETURN
+            text = action_text(action) if seat in insiders else st.HIDDEN_RETURN
         elif action >= GIVE:
-            text = state.action_text(action) if seat in insiders else st.HIDDEN_GIVE
+            text = action_text(action) if seat in insiders else st.HIDDEN_GIVE
         else:
-            text = state.action_text(action)
+            text = action_text(action)
         out.append((actor, text))
-    return tuple(out)
+    texts += tuple(out)
+    state._seen = state._seen[:seat] + ((facts, texts),) + state._seen[seat + 1:]
+    return texts
+
+
+def seen_tricks(state: DoppelkopfState) -> tuple[Trick, ...]:
+    """The finished tricks as every seat sees them, kept like ``seen_actions``
+    (a finished trick never changes)."""
+    kept: tuple[Trick, ...] = state._seen_tricks
+    if len(kept) < len(state.tricks):
+        kept += tuple(Trick(leader, _plays(leader, cards), winner, points)
+                      for leader, cards, winner, points in state.tricks[len(kept):])
+        state._seen_tricks = kept
+    return kept
 
 
 def _marriage(state: DoppelkopfState) -> Marriage:
