@@ -334,3 +334,26 @@ def test_many_requests_at_once_neither_fail_nor_wait_for_connections(client):
     for thread in threads:
         thread.join()
     assert outcomes == [200] * 40
+
+
+def test_an_action_reads_its_identity_from_the_database_once_per_process(client, monkeypatch):
+    """``Identities.known`` (the person's action): the signature checked every
+    time, the database asked once for an identity it has (never deleted once
+    issued), every time for one it does not."""
+    from tricktable.server.identity import IdentityRefused
+
+    identities = client.app.state.identities
+    reads: list[str] = []
+    real = identities.store.identity
+    monkeypatch.setattr(identities.store, "identity", lambda identity: reads.append(identity) or real(identity))
+    never_issued = identities.sign("never-issued")
+    for _ in range(2):
+        with pytest.raises(IdentityRefused):
+            identities.known(never_issued)
+    assert reads == ["never-issued", "never-issued"]
+    issued = identities.issue("127.0.0.1")
+    cookie = identities.sign(issued.id)
+    assert identities.known(cookie) == issued.id == identities.known(cookie)
+    assert reads.count(issued.id) == 1
+    with pytest.raises(IdentityRefused):
+        identities.known(cookie[:-4] + ("AAAA" if not cookie.endswith("AAAA") else "BBBB"))

@@ -72,9 +72,9 @@ class FastActions:
     def _act(self, game_id: str, action: str, version: int, cookie: str | None, host: str | None) -> Answer:
         """What the route would answer (in a request thread)."""
         try:
-            who = self.identities.check(cookie) if cookie is not None else None
+            who = self.identities.known(cookie) if cookie is not None else None
             if who is not None:
-                self.limiter.hit("actions", who.id, self.limits.actions_per_identity)
+                self.limiter.hit("actions", who, self.limits.actions_per_identity)
             self.limiter.hit("actions", address_block(host), self.limits.actions_per_address)
             return 200, self.room.act_event(game_id, version, action).json, []
         except IdentityRefused as refused:

@@ -14,7 +14,9 @@ import base64
 import hashlib
 import hmac
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -28,6 +30,9 @@ TRANSFER_SECONDS = 600
 # being read aloud or typed from another screen.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 10
+KNOWN_IDENTITIES = 4096
+"""How many identities a server process remembers it found (``Identities.known``):
+several times the people playing on one process at once."""
 
 
 class IdentityRefused(Exception):
@@ -63,6 +68,8 @@ class Identities:
         self._key = hmac.new(secret.encode(), b"identity cookie", hashlib.sha256).digest()
         self.limiter = limiter
         self.limits = limits
+        self._found: OrderedDict[str, None] = OrderedDict()  # identities the database had (``known``)
+        self._found_lock = threading.Lock()
 
     def sign(self, identity: str) -> str:
         mac = hmac.new(self._key, identity.encode(), hashlib.sha256).digest()
@@ -70,15 +77,40 @@ class Identities:
 
     def check(self, cookie: str) -> Identity:
         """The identity a cookie carries, or ``IdentityRefused``."""
+        identity = self._signed(cookie)
+        row = self.store.identity(identity)
+        if row is None:
+            raise IdentityRefused("this server never issued that identity", 403)
+        return Identity(row.id, row.issued_at)
+
+    def known(self, cookie: str) -> str:
+        """The id of the identity a cookie carries, checked as ``check`` does,
+        for a request that needs nothing else of it (a person's action: its
+        rate limit).  The database is asked only the first time in this
+        process: an identity, once issued, is never deleted, and that read was
+        one query in every action.  One it does not know is refused, and asked
+        for again next time."""
+        identity = self._signed(cookie)
+        with self._found_lock:
+            if identity in self._found:
+                self._found.move_to_end(identity)
+                return identity
+        if self.store.identity(identity) is None:
+            raise IdentityRefused("this server never issued that identity", 403)
+        with self._found_lock:
+            self._found[identity] = None
+            while len(self._found) > KNOWN_IDENTITIES:
+                self._found.popitem(last=False)
+        return identity
+
+    def _signed(self, cookie: str) -> str:
+        """The identity of a cookie whose signature is this server's, or ``IdentityRefused``."""
         identity, dot, signature = cookie.partition(".")
         if not dot or not identity or not signature:
             raise IdentityRefused("the identity is not signed by this server; get one from POST /api/identity", 401)
         if not hmac.compare_digest(self.sign(identity), cookie):
             raise IdentityRefused("the identity's signature is wrong", 403)
-        row = self.store.identity(identity)
-        if row is None:
-            raise IdentityRefused("this server never issued that identity", 403)
-        return Identity(row.id, row.issued_at)
+        return identity
 
     def issue(self, host: str | None) -> Identity:
         """A new identity for a client at ``host`` (``TooMany`` when its
