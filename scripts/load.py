@@ -257,7 +257,8 @@ class Http:
     async def request(self, method: str, path: str, payload: Any = None) -> tuple[int, Any]:
         """(status, the answer's JSON or None); a broken connection raises
         ``ConnectionError`` / ``asyncio.IncompleteReadError`` (an error)."""
-        return await asyncio.wait_for(self._request(method, path, payload), REQUEST_SECONDS)
+        async with asyncio.timeout(REQUEST_SECONDS):  # (no task per request, as wait_for makes)
+            return await self._request(method, path, payload)
 
     async def _request(self, method: str, path: str, payload: Any) -> tuple[int, Any]:
         if self._connection is not None and self._connection[0].at_eof():
@@ -345,16 +346,16 @@ class Stream:
     async def until_persons_turn(self, state: dict[str, Any], clicked: float | None,
                                  figures: Figures) -> dict[str, Any]:
         """Events until the person may act again; the first bot card's delay."""
-        deadline = time.monotonic() + BOT_ANSWER_SECONDS
         first = True
-        while not persons_turn(state):
-            at, kind, data = await asyncio.wait_for(self.arrivals.get(), max(0.1, deadline - time.monotonic()))
-            if kind == "thinking" or data["version"] <= state["version"]:
-                continue
-            state = data
-            if first and clicked is not None and kind == "step" and data["steps"] and data["steps"][0]["seat"] != 0:
-                figures.first_bot.append(at - clicked)
-                first = False
+        async with asyncio.timeout(BOT_ANSWER_SECONDS):  # one clock for the wait (not a task per event)
+            while not persons_turn(state):
+                at, kind, data = await self.arrivals.get()
+                if kind == "thinking" or data["version"] <= state["version"]:
+                    continue
+                state = data
+                if first and clicked is not None and kind == "step" and data["steps"] and data["steps"][0]["seat"] != 0:
+                    figures.first_bot.append(at - clicked)
+                    first = False
         return state
 
     def close(self) -> None:

@@ -66,10 +66,16 @@ class Subscription:
             pass
 
     async def next(self, timeout: float) -> Event | None:
-        """The next event, or ``None`` after ``timeout`` seconds of silence."""
+        """The next event, or ``None`` after ``timeout`` seconds of silence.
+        (One waiting for an event costs a timer, not a task as ``wait_for``
+        makes; a waiting event costs neither: a stream reads several a step.)"""
+        queue = self._queue
+        if not queue.empty():
+            return queue.get_nowait()
         try:
-            return await asyncio.wait_for(self._queue.get(), timeout)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(timeout):
+                return await queue.get()
+        except TimeoutError:
             return None
 
     def close(self) -> None:

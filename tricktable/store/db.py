@@ -615,8 +615,8 @@ class Store:
             if score is not None and row.counts_on_leaderboard:
                 db.run(ADD_SCORE, {"game": row.game, "day": row.daily_day, "device": row.device, "score": score,
                                    "game_id": row.id, "finished_at": time.time()})
-        saved = replace(row, record=record, version=row.version + versions, status=status, deadline=deadline)
-        return saved if lease is None else replace(saved, lease_until=lease[1])
+        leased = {} if lease is None else {"lease_until": lease[1]}
+        return replace(row, record=record, version=row.version + versions, status=status, deadline=deadline, **leased)
 
     # -- identities ------------------------------------------------------------
     def add_identity(self, identity: str, address: str) -> IdentityRow:
