@@ -168,3 +168,32 @@ def test_doppelkopf_kontra_needs_one_more_top_trump_than_re():
     assert choice(four_top, ["re", "play AC"]) == "re"
     assert choice(four_top, ["kontra", "play AC"]) == "play AC"
     assert choice(five_top, ["kontra", "play AC"]) == "kontra"
+
+
+def test_doppelkopf_silent_solo_needs_a_suit_solos_hand():
+    # At nine trumps and six top ones the rules' silent solos won 24 of 41 (docs/strength.md).
+    from tricktable.bots import doppelkopf as db
+    from tricktable.cards import parse_cards
+
+    legal = ["healthy", "marriage", "solo clubs", "solo diamonds"]
+    ten_trumps = parse_cards("QC QC QS QS QH 10H JC JD AD 10D AS KS")  # six top ones
+    eleven_trumps = parse_cards("QC QC QS QH 10H JC JD JH AD 10D KD AS")  # five top ones
+    assert db.reservation(ten_trumps, legal) == "marriage"
+    assert db.reservation(eleven_trumps, legal) == "healthy"
+    # Without nines (ten cards) two trumps fewer, as for a suit solo.
+    assert db.reservation(parse_cards("QC QC QS QH 10H JC JD JH AD KS"), legal) == "healthy"
+
+
+def test_doppelkopf_search_plays_a_silent_solo_only_where_the_rules_do():
+    # Search's own silent solos (healthy with both Q♣ where the rules marry) won 26 of 43.
+    from tricktable.bots import doppelkopf as db
+    from tricktable.games.doppelkopf.observation import Phase as DoppelkopfPhase
+
+    both_queens = _decisions("doppelkopf", lambda obs: obs.phase == DoppelkopfPhase.RESERVATIONS
+                             and "marriage" in obs.legal, 12, "silent")
+    marrying = [obs for obs in both_queens if db.heuristic_text(obs) == "marriage"]
+    assert marrying
+    for obs in marrying:
+        assert "healthy" not in db.distinct_actions(obs) and "marriage" in db.distinct_actions(obs)
+    search = make_bot("search-noinfer", budget_ms=10)
+    assert "healthy" not in {search.choose(obs) for obs in marrying[:4]}

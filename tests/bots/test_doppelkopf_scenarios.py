@@ -65,7 +65,7 @@ def test_marriage_with_both_queens_of_clubs():
 
 def test_silent_solo_with_both_queens_of_clubs_and_a_dominant_hand():
     # Rules file, Reservations: both Q♣ and "gesund" is a silent solo.
-    hand = parse_cards("QC QC QS QS QH 10H JC JD AD 10D 9C AS")
+    hand = parse_cards("QC QC QS QS QH 10H JC JD AD 10D KD AS")  # eleven trumps, six top ones
     assert db.reservation(hand, ["healthy", "marriage", "solo clubs"]) == "healthy"
 
 
