@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
+import weakref
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -22,50 +22,59 @@ from tricktable.store import GameRow
 
 HUMAN = 0
 """The person's seat; seats 1..3 are computer players."""
-SHARED_MATCHES = 256
-"""How many matches' around-the-deal facts the person's views share (see
-``person_view``): as many as the games a server process keeps
-(``referee.STATE_CACHE_GAMES``), each at one deal at a time; an entry is some
-40 KB (1024 entries let a server process grow by about 50 MB in a 30-second
-load run)."""
-
-
 class SharedMatches:
     """The JSON of a ``MatchInfo`` read once and shared by every view of its
     deal, with its bytes for ``encode``.  ``MatchInfo.to_json`` reads its kept
     JSON into new objects at every call (a view a caller may change); the
     server never changes a view it built, and that read was a fifth of a busy
     server's CPU (the previous deal's observation is in every view, about two
-    thirds of its bytes).  Keyed by the object's identity: a match keeps one
-    ``MatchInfo`` per seat and deal (its clones too), and the entry keeps the
-    object alive, so its id is not reused meanwhile; the same for the shared
-    JSON object, by which ``encode`` finds the bytes."""
+    thirds of its bytes).
 
-    def __init__(self, size: int = SHARED_MATCHES):
-        self.size = size
-        self._items: OrderedDict[int, tuple[MatchInfo, dict[str, Any], orjson.Fragment]] = OrderedDict()
+    An entry lives exactly as long as its ``MatchInfo``: a match keeps one per
+    seat and deal (its clones too), so the entries are those of the deals the
+    process's states are at (the referee's state cache, the requests under
+    way) and go with the game or its deal.  (A least-recently-used bound of
+    256 entries, some 40 KB each, kept finished games' entries until it was
+    full, some 13 minutes into a soak: server workers grew by 10 MB and more
+    after the warm-up.)  Keyed by the object's identity and let go by a weak
+    reference's callback, which runs as the object is freed, before its id can
+    be taken by another; the same for the shared JSON object, by which
+    ``encode`` finds the bytes, and which its entry keeps alive."""
+
+    def __init__(self) -> None:
+        self._items: dict[int, tuple[weakref.ref[MatchInfo], dict[str, Any], orjson.Fragment]] = {}
         self._by_json: dict[int, tuple[dict[str, Any], orjson.Fragment]] = {}
-        self._lock = threading.Lock()
+        # Re-entrant: a MatchInfo freed by this thread while it holds the lock
+        # (say by the garbage collector) calls ``_forget`` in the same thread.
+        self._lock = threading.RLock()
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def json(self, match: MatchInfo) -> dict[str, Any]:
         key = id(match)
         with self._lock:
             found = self._items.get(key)
-            if found is not None and found[0] is match:
-                self._items.move_to_end(key)
-                return found[1]
+        if found is not None and found[0]() is match:
+            return found[1]
         data = match.to_json()
         encoded = orjson.Fragment(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
+        reference = weakref.ref(match, lambda dead, key=key: self._forget(key, dead))
         with self._lock:
-            replaced = self._items.pop(key, None)
-            if replaced is not None:
-                self._by_json.pop(id(replaced[1]), None)
-            self._items[key] = (match, data, encoded)
+            found = self._items.get(key)
+            if found is not None and found[0]() is match:  # another thread was first
+                return found[1]
+            self._items[key] = (reference, data, encoded)
             self._by_json[id(data)] = (data, encoded)
-            while len(self._items) > self.size:
-                _key, (_match, old, _encoded) = self._items.popitem(last=False)
-                self._by_json.pop(id(old), None)
         return data
+
+    def _forget(self, key: int, reference: weakref.ref[MatchInfo]) -> None:
+        """The entry of a ``MatchInfo`` that is being freed, let go."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None and found[0] is reference:
+                del self._items[key]
+                self._by_json.pop(id(found[1]), None)
 
     def encoded(self, data: Any) -> orjson.Fragment | None:
         """The bytes of a shared match JSON object (None: not one of them)."""

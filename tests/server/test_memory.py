@@ -1,0 +1,70 @@
+"""What a server process keeps between requests is bounded by the games being
+played, not by the games played (issue 15: the 30-minute soak's memory).  The
+person's shared match JSON (``responses.SharedMatches``) goes with the last
+state at its deal: with the game when it leaves the referee's state cache."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+from tricktable.games import get_spec
+from tricktable.server.referee import Referee
+from tricktable.server.responses import _shared_matches, person_view
+from tricktable.server.room import Room
+from tricktable.store import Store
+
+
+def kept(match_json: dict[str, Any]) -> bool:
+    """Whether the process still keeps this shared match JSON (and its bytes)."""
+    gc.collect()
+    return _shared_matches.encoded(match_json) is not None
+
+
+def test_a_deals_shared_match_json_goes_with_the_last_state_at_that_deal():
+    spec = get_spec("euchre")
+    state = spec.new_match("memory/states", spec.normalize_options({}), daily=False)
+    twin = state.clone()
+    shared = person_view(state)["match"]
+    assert person_view(twin)["match"] is shared  # a clone shares it
+    del state
+    assert kept(shared)  # the clone is still at that deal
+    del twin
+    assert not kept(shared)
+
+
+def play_on(referee: Referee, game_id: str, actions: int) -> list[dict[str, Any]]:
+    """``actions`` actions (each the first legal one, every seat's), committed;
+    the person's shared match JSON after each (fewer if the game ends)."""
+    seen = []
+    for _ in range(actions):
+        position = referee.load(game_id)
+        assert position is not None
+        state = position.state
+        if state.is_terminal():
+            break
+        text = state.action_text(state.legal_actions()[0])
+        position, _step = referee.play(position, state.to_move, text)
+        seen.append(position.person_view()["match"])
+    return seen
+
+
+def test_a_games_shared_match_json_goes_when_it_leaves_the_state_cache(sqlite_url):
+    store = Store(sqlite_url)
+    try:
+        room = Room(store)
+        referee = room.referee
+        referee.cache.size = 2
+        first = room.new_game("euchre", {}, seed="memory/first")["id"]
+        seen = play_on(referee, first, 60)  # into its third deal or so: several deals' JSON
+        assert len({id(match) for match in seen}) > 1
+        assert kept(seen[-1])  # the game is in the cache at that deal
+        assert not any(kept(match) for match in seen if match["deal_number"] != seen[-1]["deal_number"])
+        for other in ("memory/second", "memory/third"):  # two more games push the first out of the cache
+            play_on(referee, room.new_game("euchre", {}, seed=other)["id"], 3)
+        assert not kept(seen[-1])
+        play_on(referee, first, 1)  # played again: replayed from its record, its JSON read anew
+        finished = play_on(referee, first, 10_000)
+        assert finished and not any(kept(match) for match in finished)  # over: let go with the game
+    finally:
+        store.close()
