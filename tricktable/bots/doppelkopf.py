@@ -31,8 +31,9 @@ plays both, and a rollout player knows no more than it would at the table.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from types import ModuleType
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, TypeVar
 
 from tricktable import speedups
 from tricktable.bots.inference import CardReplay, first_card, weight_for
@@ -379,17 +380,42 @@ tournament list change nothing once the cards are played.  An option it does not
 (one that may change what a seat knows, say) keeps the rollout in the real game."""
 
 
-KNOWN_PARTNERS_LIMIT = 50_000
-_KNOWN_PARTNERS: dict[tuple[object, ...], tuple[list[int], bool]] = {}
+KNOWN_PARTNERS_LIMIT = 1024
+_KNOWN_PARTNERS: OrderedDict[tuple[object, ...], tuple[list[int], bool]] = OrderedDict()
 """Each seat's known partners (seat masks) and whether every team is public, by the
-evidence ``views.known_teams`` reads: rollouts meet the same few again and again."""
+evidence ``views.known_teams`` reads: rollouts meet the same few again and again (479
+in 1,500 decisions of the normal level; 1,024 keep 99.95 % hits, as many as no bound)."""
 
 
-SEAT_POINTS_LIMIT = 50_000
-_SEAT_POINTS: dict[tuple[object, ...], list[int]] = {}
+SEAT_POINTS_LIMIT = 8192
+_SEAT_POINTS: OrderedDict[tuple[object, ...], list[int]] = OrderedDict()
 """Each seat's game points by everything the settlement reads (``DealFacts`` and the
 scoring option; of the extras their keys, whose texts only name the trick): rollouts
-end in the same few settlements again and again."""
+end in the same few settlements again and again.  The 8,192 most recently used, some
+4 MB: 84 % hits in 1,500 decisions of the normal level, against 88 % for 50,000
+entries cleared when full (about 23 MB, which a thinking process reached some 25
+minutes into a soak); a miss costs about 20 µs."""
+
+
+_Kept = TypeVar("_Kept")
+
+
+def _recall(memo: OrderedDict[tuple[object, ...], _Kept], key: tuple[object, ...]) -> _Kept | None:
+    """A memo's entry (None: none), now its most recently used."""
+    found = memo.get(key)
+    if found is not None:
+        memo.move_to_end(key)
+    return found
+
+
+def _remember(memo: OrderedDict[tuple[object, ...], _Kept], key: tuple[object, ...], value: _Kept,
+              limit: int) -> _Kept:
+    """``value`` kept under a new ``key``; at ``limit`` entries the least recently used
+    goes first."""
+    if len(memo) >= limit:
+        memo.popitem(last=False)
+    memo[key] = value
+    return value
 
 
 class _Host:
@@ -408,7 +434,7 @@ class _Host:
                     *world.queens_played, world.announced, (once[0] >> QC & 1) + (both[0] >> QC & 1),
                     (once[1] >> QC & 1) + (both[1] >> QC & 1), (once[2] >> QC & 1) + (both[2] >> QC & 1),
                     (once[3] >> QC & 1) + (both[3] >> QC & 1))
-        known = _KNOWN_PARTNERS.get(evidence)
+        known = _recall(_KNOWN_PARTNERS, evidence)
         if known is None:
             world.hands = [_ids(once[s], both[s]) for s in range(4)]
             masks, complete = [], True
@@ -416,9 +442,7 @@ class _Host:
                 teams = known_teams(world, seat)
                 masks.append(sum(1 << s for s in partners_of(seat, teams)))
                 complete = complete and None not in teams
-            if len(_KNOWN_PARTNERS) > KNOWN_PARTNERS_LIMIT:
-                _KNOWN_PARTNERS.clear()
-            known = _KNOWN_PARTNERS[evidence] = (masks, complete)
+            known = _remember(_KNOWN_PARTNERS, evidence, (masks, complete), KNOWN_PARTNERS_LIMIT)
         if known[1]:  # every seat knows every team (a solo, a decided marriage...): nothing more to learn
             self.fixed = known[0]
         return known[0]
@@ -462,12 +486,10 @@ class _Host:
         key = (facts.team_of, facts.lone, facts.card_points, facts.tricks, facts.levels, facts.told_wins,
                tuple(key for key, _ in facts.extras[0]), tuple(key for key, _ in facts.extras[1]),
                world.options["ddv_scoring"])
-        points = _SEAT_POINTS.get(key)
+        points = _recall(_SEAT_POINTS, key)
         if points is None:
             world.score(facts)
-            if len(_SEAT_POINTS) > SEAT_POINTS_LIMIT:
-                _SEAT_POINTS.clear()
-            points = _SEAT_POINTS[key] = world.returns()
+            points = _remember(_SEAT_POINTS, key, world.returns(), SEAT_POINTS_LIMIT)
         return float(points[self.seat])
 
 
