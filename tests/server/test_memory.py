@@ -9,7 +9,7 @@ import gc
 from typing import Any
 
 from tricktable.games import get_spec
-from tricktable.server.referee import Referee
+from tricktable.server.referee import Referee, StateCache
 from tricktable.server.responses import _shared_matches, person_view
 from tricktable.server.room import Room
 from tricktable.store import Store
@@ -66,5 +66,29 @@ def test_a_games_shared_match_json_goes_when_it_leaves_the_state_cache(sqlite_ur
         play_on(referee, first, 1)  # played again: replayed from its record, its JSON read anew
         finished = play_on(referee, first, 10_000)
         assert finished and not any(kept(match) for match in finished)  # over: let go with the game
+    finally:
+        store.close()
+
+
+def test_a_game_left_alone_goes_from_the_state_cache_at_the_next_write(sqlite_url):
+    """With several processes, a game played on or finished by another one would
+    stay in this one's cache at an old version, never read again."""
+    now = [1000.0]
+    store = Store(sqlite_url)
+    try:
+        room = Room(store)
+        referee = room.referee
+        referee.cache = StateCache(idle=60.0, clock=lambda: now[0])
+        left = room.new_game("euchre", {}, seed="memory/left")["id"]
+        played = room.new_game("euchre", {}, seed="memory/played")["id"]
+        play_on(referee, left, 2)
+        now[0] += 59.0
+        play_on(referee, played, 2)
+        assert referee.cache.at(left, store.load(left).version) is not None  # 59 s: still kept
+        now[0] += 2.0
+        play_on(referee, played, 1)
+        assert referee.cache.at(left, store.load(left).version) is None  # 61 s alone: let go
+        assert len(referee.cache) == 1
+        assert play_on(referee, left, 1)  # and played again from its record
     finally:
         store.close()

@@ -35,6 +35,12 @@ played on one process at once at the load benchmark's 40 people; a game that
 fell out is replayed from its record once on its next load.  (1024 games,
 finished ones too, let each server process grow by 10 MB and more through a
 12-minute soak.)"""
+STATE_CACHE_IDLE_SECONDS = 120.0
+"""A cached game this process has not written (nor brought forward) for this long
+is let go at its next write: with several server processes, a game played on or
+finished by another one would stay here at an old version, read again by nobody,
+until 256 newer games pushed it out.  A person who comes back later costs one
+replay of the record."""
 OUT_OF_TURN_ENTRY = re.compile(r"^(\d+): (.*)$")
 Holder = tuple[str, float]
 """Who holds a game's computer-player turn, and for how many seconds a commit renews it."""
@@ -69,12 +75,22 @@ class StateCache:
     stored version (another process committed since) is brought forward by
     applying just the record's newer entries, so a commit never costs a replay
     of the whole record; only a game this process has not seen is replayed.
+    It holds the games being played here: a finished game goes at once, one
+    left alone for ``idle`` seconds at the next write, and beyond ``size``
+    games the least recently written.
     """
 
-    def __init__(self, size: int = STATE_CACHE_GAMES):
+    def __init__(self, size: int = STATE_CACHE_GAMES, idle: float = STATE_CACHE_IDLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
         self.size = size
-        self._items: OrderedDict[str, tuple[int, GameState, dict[str, Any] | None]] = OrderedDict()
+        self.idle = idle
+        self._clock = clock
+        # game id -> (version, state, the person's view, when written), least recently written first
+        self._items: OrderedDict[str, tuple[int, GameState, dict[str, Any] | None, float]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def take(self, row: GameRow) -> Position:
         """A position of ``row`` whose state the caller may mutate."""
@@ -106,10 +122,11 @@ class StateCache:
             with self._lock:
                 self._items.pop(row.id, None)
             return
+        now = self._clock()
         with self._lock:
-            self._items[row.id] = (row.version, state.clone(), view)
+            self._items[row.id] = (row.version, state.clone(), view, now)
             self._items.move_to_end(row.id)
-            while len(self._items) > self.size:
+            while len(self._items) > self.size or next(iter(self._items.values()))[3] < now - self.idle:
                 self._items.popitem(last=False)
 
 
