@@ -6,12 +6,17 @@ state at its deal: with the game when it leaves the referee's state cache."""
 from __future__ import annotations
 
 import gc
+import os
+import time
 from typing import Any
+
+import pytest
 
 from tricktable.games import get_spec
 from tricktable.server.referee import Referee, StateCache
 from tricktable.server.responses import _shared_matches, person_view
 from tricktable.server.room import Room
+from tricktable.server.scheduler import forced_bot
 from tricktable.store import Store
 
 
@@ -92,3 +97,49 @@ def test_a_game_left_alone_goes_from_the_state_cache_at_the_next_write(sqlite_ur
         assert play_on(referee, left, 1)  # and played again from its record
     finally:
         store.close()
+
+
+def test_a_position_kept_for_a_turn_another_process_did_is_let_go(sqlite_url, monkeypatch):
+    """The person's commit keeps its position for the computer players' work
+    here; where that turn was handed to the process with the game's stream and
+    done there, the kept position (a whole match's state) goes too."""
+    store = Store(sqlite_url)
+    room = Room(store, bot_factory=forced_bot("random"))
+    elsewhere = Referee(Store(sqlite_url))
+    try:
+        game_id = room.new_game("euchre", {}, seed="memory/handed")["id"]
+        woken: list = []
+        monkeypatch.setattr(room.scheduler, "wake", lambda game, *_args: woken.append(game))
+        room.start()
+        deadline = time.monotonic() + 5
+        while not woken and time.monotonic() < deadline:  # the start-up scan wakes the open game first
+            time.sleep(0.01)
+        del woken[:]
+        position = room.referee.load(game_id)
+        assert position is not None
+        room.scheduler.keep(position)
+        play_on(elsewhere, game_id, 1)  # the other process worked the turn
+        room.scheduler.wake_later(game_id, 0.01, unless_past=position.row.version)
+        deadline = time.monotonic() + 5
+        while game_id in room.scheduler._positions and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert game_id not in room.scheduler._positions and game_id not in woken
+    finally:
+        room.stop()
+        elsewhere.store.close()
+        store.close()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_servers_processes_get_two_malloc_arenas_unless_the_operator_chose(sqlite_url, monkeypatch, workers):
+    from tricktable.server import serve as serve_module
+
+    for name in ("TRICKTABLE_DATABASE_URL", serve_module.THINK_PROCESSES_VARIABLE, serve_module.SUPERVISOR_VARIABLE):
+        monkeypatch.setenv(name, "")  # (restored after the test: ``serve`` sets them for its workers)
+    monkeypatch.setattr(serve_module.uvicorn, "run", lambda *_args, **_options: None)
+    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    serve_module.serve(database=sqlite_url, workers=workers)
+    assert os.environ["MALLOC_ARENA_MAX"] == "2"
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    serve_module.serve(database=sqlite_url, workers=workers)
+    assert os.environ["MALLOC_ARENA_MAX"] == "4"

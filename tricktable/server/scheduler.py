@@ -275,10 +275,22 @@ class BotScheduler:
                 _when, _order, game_id, version = heapq.heappop(self._later)
             try:
                 if version is not None and self.referee.store.version_of(game_id) != version:
+                    self._drop_kept(game_id, version)
                     continue
             except Exception:  # noqa: BLE001 - a busy database: look at the game itself
                 log.debug("could not read the version of game %s", game_id, exc_info=True)
             self.wake(game_id)
+
+    def _drop_kept(self, game_id: str, version: int) -> None:
+        """Another process did the pending work after ``version``: the position
+        this one kept for it (``keep``) would wait for work here that never
+        comes (a whole match's state per game handed over, for as long as the
+        process lives)."""
+        with self._lock:
+            kept = self._positions.get(game_id)
+            if kept is not None and kept.row.version <= version and game_id not in self._queued \
+                    and game_id not in self._active:
+                del self._positions[game_id]
 
     def holder(self) -> tuple[str, float] | None:
         """(this process, lease seconds) for a commit that hands the computer
