@@ -22,6 +22,8 @@ from tricktable.store import GameRow
 
 HUMAN = 0
 """The person's seat; seats 1..3 are computer players."""
+
+
 class SharedMatches:
     """The JSON of a ``MatchInfo`` read once and shared by every view of its
     deal, with its bytes for ``encode``.  ``MatchInfo.to_json`` reads its kept
@@ -34,12 +36,13 @@ class SharedMatches:
     seat and deal (its clones too), so the entries are those of the deals the
     process's states are at (the referee's state cache, the requests under
     way) and go with the game or its deal.  (A least-recently-used bound of
-    256 entries, some 40 KB each, kept finished games' entries until it was
-    full, some 13 minutes into a soak: server workers grew by 10 MB and more
-    after the warm-up.)  Keyed by the object's identity and let go by a weak
-    reference's callback, which runs as the object is freed, before its id can
-    be taken by another; the same for the shared JSON object, by which
-    ``encode`` finds the bytes, and which its entry keeps alive."""
+    256 entries, some 60 KB each with their ``MatchInfo``, kept finished games'
+    entries until it was full, some 7 minutes into a soak: each server worker
+    grew by 15 MB and more after the soak's warm-up.)  Keyed by the object's
+    identity and let go by a weak reference's callback, which runs as the
+    object is freed, before its id can be taken by another; the same for the
+    shared JSON object, by which ``encode`` finds the bytes, and which its
+    entry keeps alive."""
 
     def __init__(self) -> None:
         self._items: dict[int, tuple[weakref.ref[MatchInfo], dict[str, Any], orjson.Fragment]] = {}
