@@ -19,6 +19,8 @@ from tricktable.games.courtpiece import sampling
 from tricktable.games.courtpiece.actions import HIDE
 from tricktable.games.courtpiece.state import CourtPieceState
 
+from tests.games.walks import walk_with_clones
+
 GAMES = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 
 
@@ -65,19 +67,7 @@ def test_kept_texts_and_tricks_equal_the_spelled_ones_along_clones_that_go_other
     rng = random.Random(game)
     checked = 0
     for state in deals(game, 30):
-        while not state.is_terminal():
-            if rng.random() < 0.5:  # observed at some steps only: the kept part grows by several at once
-                assert_as_spelled(state)
-                checked += 1
-            if rng.random() < 0.2:  # a clone shares what was kept, then goes its own way
-                twin = state.clone()
-                for _ in range(rng.randrange(1, 6)):
-                    if twin.is_terminal():
-                        break
-                    random_step(twin, rng)
-                assert_as_spelled(twin)
-            random_step(state, rng)
-        assert_as_spelled(state)
+        checked += walk_with_clones(state, rng, random_step, assert_as_spelled, clone_share=0.2, clone_steps=6)
         again = replay(record_of(state))
         assert isinstance(again, CourtPieceState)
         assert [again.observe(s) for s in range(4)] == [state.observe(s) for s in range(4)]

@@ -17,6 +17,8 @@ from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.views import seen_actions, seen_tricks
 
+from tests.games.walks import walk_with_clones
+
 OPTION_SETS = {
     "standard": {},
     "ddv": {"preset": "ddv"},
@@ -66,18 +68,7 @@ def test_kept_texts_and_tricks_equal_the_ones_spelled_from_scratch(name):
     contracts = set()
     for index in range(60):
         state = new_deal(f"seen {name} {index}", index % 4, options, poor=index % 2 == 1)
-        while not state.is_terminal():
-            if rng.random() < 0.5:  # observed at some steps only: the kept part grows by several at once
-                assert_as_from_scratch(state)
-            if rng.random() < 0.1:  # a clone shares what was kept, then goes its own way
-                twin = state.clone()
-                for _ in range(rng.randrange(1, 8)):
-                    if twin.is_terminal():
-                        break
-                    random_step(twin, rng)
-                assert_as_from_scratch(twin)
-            random_step(state, rng)
-        assert_as_from_scratch(state)
+        walk_with_clones(state, rng, random_step, assert_as_from_scratch, clone_share=0.1, clone_steps=8)
         contracts.add(state.contract)
     assert {st.NORMAL_GAME, st.SOLO_GAME, st.MARRIAGE_GAME} <= contracts
     assert st.POVERTY_GAME in contracts or not options["poverty"]
