@@ -230,6 +230,10 @@ class Figures:
     errors: int = 0
     conflicts: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
+    answer_bytes: int = 0
+    """The action answers' bodies as received (gzip where the server sent it so)."""
+    stream_bytes: int = 0
+    """The event streams' bytes as received (the chunks' data)."""
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -251,6 +255,7 @@ class Http:
     def __init__(self, port: int):
         self.port = port
         self.cookies: dict[str, str] = {}
+        self.received = 0  # the last answer's body bytes, as they came
         self._connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     def head(self, method: str, path: str, length: int | None = None, extra: str = "") -> bytes:
@@ -278,6 +283,7 @@ class Http:
             writer.write(self.head(method, path, len(body) if payload is not None else None) + body)
             status, headers = await self.read_head(reader)
             data = await reader.readexactly(int(headers.get("content-length", "0")))
+            self.received = len(data)
         except BaseException:
             self.close()
             raise
@@ -312,11 +318,11 @@ class Stream:
     """One match's event stream on its own connection, read by a task
     (chunked transfer, events split at blank lines); arrivals timestamped there."""
 
-    def __init__(self, http: Http, game_id: str, version: int):
+    def __init__(self, http: Http, game_id: str, version: int, figures: Figures):
         self.arrivals: asyncio.Queue[tuple[float, str, dict[str, Any]]] = asyncio.Queue()
-        self.task = asyncio.create_task(self._read(http, f"/api/games/{game_id}/events?version={version}"))
+        self.task = asyncio.create_task(self._read(http, f"/api/games/{game_id}/events?version={version}", figures))
 
-    async def _read(self, http: Http, path: str) -> None:
+    async def _read(self, http: Http, path: str, figures: Figures) -> None:
         writer = None
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", http.port)
@@ -328,6 +334,7 @@ class Stream:
             while True:
                 size = int((await reader.readuntil(b"\r\n"))[:-2], 16)
                 chunk = await reader.readexactly(size + 2)
+                figures.stream_bytes += size
                 if size == 0:
                     return
                 pending += chunk[:-2]
@@ -398,7 +405,7 @@ async def play_match(http: Http, game: str, rng: random.Random, think: tuple[flo
         figures.error(f"new game {status}")
         await asyncio.sleep(1.0)
         return
-    stream = Stream(http, state["id"], state["version"])
+    stream = Stream(http, state["id"], state["version"], figures)
     try:
         state = await stream.until_persons_turn(state, None, figures)
         while not state["view"]["terminal"]:
@@ -420,6 +427,7 @@ async def play_match(http: Http, game: str, rng: random.Random, think: tuple[flo
                 return
             state = answer
             figures.actions += 1
+            figures.answer_bytes += http.received
             figures.own.append(answered - clicked)
             state = await stream.until_persons_turn(state, clicked, figures)
         figures.matches += 1
@@ -480,6 +488,8 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         "actions_per_s": round(figures.actions / elapsed, 1), "matches_finished": figures.matches,
         "click_to_own_ms": percentiles(figures.own), "click_to_first_bot_ms": percentiles(figures.first_bot),
         "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
+        "bytes_per_action": {"answer": round(figures.answer_bytes / max(1, figures.actions)),
+                             "stream": round(figures.stream_bytes / max(1, figures.actions))},
         "server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1),
         **({"database_cpu_s": round(database_after - database_before, 1)} if postgres is not None else {}),
         "load_script_cpu_s": round(own_after - own_before, 1),
