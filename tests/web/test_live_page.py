@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import PHONE, SMALL_PHONE, Page
-from tests.web.test_euchre_page import CORNER, close_dialog
+from tests.web.test_euchre_page import CORNER, act_once, close_dialog
 from tricktable.server.testing import ServerProcess
 
 SEATS = {"1": "West", "2": "Partner", "3": "East"}
@@ -149,3 +149,52 @@ def test_a_second_tab_and_a_reload_show_the_game_where_it_is(make_page):
     # browser logs the loser's refused request itself, and the page reloads the game.
     p.errors[:] = [e for e in p.errors if "status of 409" not in e]
 
+
+
+def test_after_a_deal_ends_the_page_shows_its_sheet_and_its_last_trick_from_the_frames_it_got(make_page):
+    """Step frames carry the previous deal only where their step ended a deal
+    (issue 15): the page shows that deal's score sheet, and after the person
+    has played on into the next deal (frames without it), its last trick and
+    trick history still show, kept from that frame; the page asks the server
+    for no whole game meanwhile."""
+    p = make_page(viewport=PHONE)
+    page = p.page
+    p.open("#/play/euchre")
+    loads: list[str] = []
+    page.on("request", lambda r: r.method == "GET" and re.search(r"/api/games/[^/?]+$", r.url) and loads.append(r.url))
+    rng = random.Random("deal-end")
+    for _ in range(200):  # up to the first deal's score sheet
+        if page.locator("dialog[open] .score-sheet").count():
+            break
+        if page.locator("dialog[open]").count():
+            close_dialog(p)
+        else:
+            act_once(p, rng)
+    sheet = page.locator("dialog[open] .score-sheet")
+    assert sheet.count() and sheet.locator("table.sheet").count() and "Match total" in sheet.locator(".totals").inner_text()
+    p.shot("euchre-deal-over-sheet-phone")
+    ended = int(page.locator("#main").get_attribute("data-version")) + 1  # (the screen is one step before the sheet's)
+    while page.locator("dialog[open]").count():
+        close_dialog(p)
+    if int(page.locator("#main").get_attribute("data-version")) == ended:
+        # He bids first in the new deal: a pass, answered by a frame without the previous deal.
+        page.locator('button.action[data-action="pass"]').click()
+        p.settle()
+        while page.locator("dialog[open]").count():
+            close_dialog(p)
+    game_id = page.evaluate("localStorage.getItem('tt.game.euchre')")
+    whole = page.request.get(f"{p.server.url}/api/games/{game_id}").json()
+    assert whole["version"] == int(page.locator("#main").get_attribute("data-version")) > ended
+    # His turn comes before the new deal's first trick is complete: its last trick is the previous deal's.
+    assert whole["view"]["match"]["deal_number"] >= 2 and not whole["view"]["tricks"]
+    last = whole["view"]["match"]["previous_deal"]["tricks"][-1]
+    names = ["You", "West", "Partner", "East"]
+    page.locator("#last-trick").click()
+    text = page.locator("dialog[open] .last-trick").inner_text()
+    assert f"Led by {names[last['leader']]}" in text and f"Won by {names[last['winner']]}" in text
+    p.shot("euchre-last-trick-next-deal-phone")
+    close_dialog(p)
+    page.locator("#trick-history").click()
+    assert page.locator("dialog[open] tr.history-row").count() == len(whole["view"]["match"]["previous_deal"]["tricks"])
+    close_dialog(p)
+    assert not loads, loads  # all from the frames the page got

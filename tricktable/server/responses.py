@@ -22,15 +22,19 @@ from tricktable.store import GameRow
 
 HUMAN = 0
 """The person's seat; seats 1..3 are computer players."""
+PREVIOUS_DEAL = "previous_deal"
+"""The match part's key of the previous deal's observation, which step frames
+leave out except where their step ended a deal (``step_view``)."""
 
 
 class SharedMatches:
     """The JSON of a ``MatchInfo`` read once and shared by every view of its
-    deal, with its bytes for ``encode``.  ``MatchInfo.to_json`` reads its kept
-    JSON into new objects at every call (a view a caller may change); the
-    server never changes a view it built, and that read was a fifth of a busy
-    server's CPU (the previous deal's observation is in every view, about two
-    thirds of its bytes).
+    deal, with its bytes for ``encode``; and the same without the previous
+    deal's observation, as step frames carry it (``step_view``).
+    ``MatchInfo.to_json`` reads its kept JSON into new objects at every call
+    (a view a caller may change); the server never changes a view it built,
+    and that read was a fifth of a busy server's CPU (the previous deal's
+    observation is in every view, about two thirds of its bytes).
 
     An entry lives exactly as long as its ``MatchInfo``: a match keeps one per
     seat and deal (its clones too), so the entries are those of the deals the
@@ -41,12 +45,12 @@ class SharedMatches:
     grew by 15 MB and more after the soak's warm-up.)  Keyed by the object's
     identity and let go by a weak reference's callback, which runs as the
     object is freed, before its id can be taken by another; the same for the
-    shared JSON object, by which ``encode`` finds the bytes, and which its
-    entry keeps alive."""
+    shared JSON objects, by which ``encode`` finds the bytes and ``step_view``
+    the frame's form, and which their entry keeps alive."""
 
     def __init__(self) -> None:
-        self._items: dict[int, tuple[weakref.ref[MatchInfo], dict[str, Any], orjson.Fragment]] = {}
-        self._by_json: dict[int, tuple[dict[str, Any], orjson.Fragment]] = {}
+        self._items: dict[int, tuple[weakref.ref[MatchInfo], _SharedMatch]] = {}
+        self._by_json: dict[int, _SharedMatch] = {}
         # Re-entrant: a MatchInfo freed by this thread while it holds the lock
         # (say by the garbage collector) calls ``_forget`` in the same thread.
         self._lock = threading.RLock()
@@ -59,17 +63,16 @@ class SharedMatches:
         with self._lock:
             found = self._items.get(key)
         if found is not None and found[0]() is match:
-            return found[1]
-        data = match.to_json()
-        encoded = orjson.Fragment(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
+            return found[1].full
+        shared = _SharedMatch(match.to_json())
         reference = weakref.ref(match, lambda dead, key=key: self._forget(key, dead))
         with self._lock:
             found = self._items.get(key)
             if found is not None and found[0]() is match:  # another thread was first
-                return found[1]
-            self._items[key] = (reference, data, encoded)
-            self._by_json[id(data)] = (data, encoded)
-        return data
+                return found[1].full
+            self._items[key] = (reference, shared)
+            self._by_json[id(shared.full)] = self._by_json[id(shared.lean)] = shared
+        return shared.full
 
     def _forget(self, key: int, reference: weakref.ref[MatchInfo]) -> None:
         """The entry of a ``MatchInfo`` that is being freed, let go."""
@@ -77,13 +80,44 @@ class SharedMatches:
             found = self._items.get(key)
             if found is not None and found[0] is reference:
                 del self._items[key]
-                self._by_json.pop(id(found[1]), None)
+                self._by_json.pop(id(found[1].full), None)
+                self._by_json.pop(id(found[1].lean), None)
+
+    def _shared(self, data: Any) -> _SharedMatch | None:
+        with self._lock:
+            found = self._by_json.get(id(data))
+        return found if found is not None and (found.full is data or found.lean is data) else None
 
     def encoded(self, data: Any) -> orjson.Fragment | None:
         """The bytes of a shared match JSON object (None: not one of them)."""
-        with self._lock:
-            found = self._by_json.get(id(data))
-        return found[1] if found is not None and found[0] is data else None
+        found = self._shared(data)
+        if found is None:
+            return None
+        return found.full_bytes if found.full is data else found.lean_bytes
+
+    def lean(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` (a view's match part) without the previous deal: the
+        shared one where ``data`` is shared, else a new one."""
+        found = self._shared(data)
+        if found is not None:
+            return found.lean
+        return _without_previous_deal(data)
+
+
+class _SharedMatch:
+    """A match JSON object, the same without ``previous_deal``, and their bytes."""
+
+    __slots__ = ("full", "full_bytes", "lean", "lean_bytes")
+
+    def __init__(self, full: dict[str, Any]):
+        self.full = full
+        self.full_bytes = orjson.Fragment(orjson.dumps(full, option=orjson.OPT_NON_STR_KEYS))
+        self.lean = _without_previous_deal(full)
+        self.lean_bytes = orjson.Fragment(orjson.dumps(self.lean, option=orjson.OPT_NON_STR_KEYS))
+
+
+def _without_previous_deal(match: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in match.items() if name != PREVIOUS_DEAL}
 
 
 _shared_matches = SharedMatches()
@@ -116,6 +150,21 @@ def encode(response: dict[str, Any]) -> bytes:
         if encoded is not None:  # (shallow copies: the caller's objects stay as they are)
             response = {**response, "view": {**view, "match": encoded}}
     return orjson.dumps(response, option=orjson.OPT_NON_STR_KEYS)
+
+
+def step_view(view: dict[str, Any], deal_over: bool) -> dict[str, Any]:
+    """The person's view as a step frame carries it (the action's answer and
+    the streams' ``step`` events): without the match's ``previous_deal``,
+    except in the frame whose step ended a deal (the one that tells the deal's
+    end, with its score sheet).  The previous deal changes only there, so the
+    page keeps the one that frame brought (or a whole state: the game's load,
+    a stream's ``state`` event, which always carry it) for the frames after
+    it; every frame used to carry it again, about two thirds of its bytes.
+    Shared, not the caller's to change (``SharedMatches``)."""
+    match = view.get("match")
+    if deal_over or match is None:
+        return view
+    return {**view, "match": _shared_matches.lean(match)}
 
 
 def describe_step(state: GameState, seat: int, apply: Callable[[], Any],
@@ -196,4 +245,5 @@ def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
             "server_seed": row.server_seed if shown else None, "revealed": shown}
 
 
-__all__ = ["HUMAN", "bot_to_move", "describe_step", "encode", "person_view", "fairness_of", "level_of", "seed_revealed", "shape", "utc_day"]
+__all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "describe_step", "encode", "person_view", "fairness_of", "level_of",
+           "seed_revealed", "shape", "step_view", "utc_day"]

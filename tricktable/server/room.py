@@ -33,7 +33,8 @@ from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
 from tricktable.server.feed import ChangeFeed
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
 from tricktable.server.referee import Position, Referee, daily_score
-from tricktable.server.responses import HUMAN, bot_to_move, encode, fairness_of, seed_revealed, shape, utc_day
+from tricktable.server.responses import (HUMAN, bot_to_move, encode, fairness_of, seed_revealed, shape, step_view,
+                                         utc_day)
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.thinking import ThinkingPool, think_here
 from tricktable.store import StaleVersion, Store
@@ -292,9 +293,12 @@ class Room:
 
     def _told(self, position: Position, step: dict[str, Any], version: int) -> Event:
         """The event of ``step``, which led to ``position`` at ``version`` (the
-        stored one, or an earlier one told with it), encoded but not published."""
+        stored one, or an earlier one told with it), encoded but not published.
+        Its view is the step frame's (``step_view``: the previous deal only
+        where the step ended a deal)."""
         row, state = position.row, position.state
-        data = shape(row, state, [step], daily_score(state, row), version=version, view=position.person_view())
+        view = step_view(position.person_view(), step["deal_over"])
+        data = shape(row, state, [step], daily_score(state, row), version=version, view=view)
         event = Event(row.id, "step", version, data, encoder=encode)
         _ = event.json
         return event

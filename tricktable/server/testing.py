@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 import httpx
 import orjson
 
+from tricktable.server.responses import PREVIOUS_DEAL
+
 if TYPE_CHECKING:
     from tricktable.store import Store
 
@@ -228,6 +230,16 @@ def settle(http: httpx.Client, state: dict[str, Any]) -> dict[str, Any]:
         elif kind == "state":
             steps, final = [], data
     return {**final, "steps": steps}
+
+
+def frame_view(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` as a step frame in the middle of a deal carries it, without the
+    previous deal (``responses.step_view``): to compare a step's view with a
+    whole state's (a load, a ``state`` event), which carries the previous deal."""
+    match = view.get("match")
+    if match is None:
+        return view
+    return {**view, "match": {name: value for name, value in match.items() if name != PREVIOUS_DEAL}}
 
 
 def act(http: httpx.Client, state: dict[str, Any], action: str) -> dict[str, Any]:

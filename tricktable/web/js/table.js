@@ -41,6 +41,8 @@ export class Table {
     this.root = root;
     this.state = state; // the response on screen: {id, version, game, daily, level, view, steps, deadline_in}
     this.state.receivedAt = performance.now();
+    this.previousDeal = null; // {finished, deal}: the previous deal's observation, for the frames that leave it out
+    this.completeMatch(state);
     this.game = state.game;
     this.r = renderer(this.game);
     this.known = state.version; // the newest version received (may be ahead of the screen)
@@ -94,6 +96,7 @@ export class Table {
   accept(response) {
     if (this.stopped || !response || response.id !== this.state.id || response.version <= this.known) return;
     response.receivedAt = performance.now();
+    this.completeMatch(response);
     // The person's own move that this tab did not send: he plays on in another
     // tab, so a score sheet waiting here for him is closed (both tabs follow).
     if (!this.pending && (response.steps || []).some((s) => s.seat === 0)) closeScoreSheet();
@@ -102,6 +105,44 @@ export class Table {
     this.queue.sort((a, b) => a.version - b.version);
     if (this.showing) this.renderActions(this.state.view); // out-of-turn buttons follow the newest position
     this.drain();
+  }
+
+  /** A step frame leaves out the previous deal's observation (``view.match.previous_deal``)
+   * except where its step ended a deal, the only place it changes; whole states
+   * (a load, the stream's ``state``) always carry it.  Responses arrive here in
+   * version order, so the one kept is that of the response's deal: it is put
+   * back in, for the last trick and the trick history between deals. */
+  completeMatch(response) {
+    const match = response.view && response.view.match;
+    if (!match) return;
+    const finished = (match.results || []).length; // deals finished before this one: which previous deal
+    if ("previous_deal" in match) this.previousDeal = { finished, deal: match.previous_deal };
+    else if (this.previousDeal && this.previousDeal.finished === finished) match.previous_deal = this.previousDeal.deal;
+    else this.fetchPreviousDeal(finished);
+  }
+
+  /** The previous deal of a frame whose deal's end this page did not receive
+   * (not seen in practice: every version reaches the page as a step or a whole
+   * state): asked for with the whole game, and put into the responses of that deal. */
+  async fetchPreviousDeal(finished) {
+    if (this.fetchingPrevious === finished) return;
+    this.fetchingPrevious = finished;
+    try {
+      const whole = await api.load(this.state.id);
+      const match = whole.view.match;
+      if (!match || (match.results || []).length !== finished) return; // the game moved on: its next frames bring it
+      for (const response of [this.state, ...this.queue]) {
+        const lacking = response.view.match;
+        if (lacking && !("previous_deal" in lacking) && (lacking.results || []).length === finished) {
+          lacking.previous_deal = match.previous_deal;
+        }
+      }
+      if (!this.previousDeal || this.previousDeal.finished <= finished) this.previousDeal = { finished, deal: match.previous_deal };
+    } catch {
+      // offline: the next whole state brings it
+    } finally {
+      this.fetchingPrevious = null;
+    }
   }
 
   /** The newest position received (the screen may still be showing older steps). */
