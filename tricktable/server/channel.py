@@ -78,6 +78,11 @@ class Subscription:
         except TimeoutError:
             return None
 
+    def waiting(self) -> list[Event]:
+        """The events delivered and not read yet, without waiting for any."""
+        queue = self._queue
+        return [queue.get_nowait() for _ in range(queue.qsize())]
+
     def close(self) -> None:
         self._channel.unsubscribe(self)
 

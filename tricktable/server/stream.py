@@ -27,33 +27,38 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
     fills gaps left by commits this process's channel never saw (another
     server process committed them), when an event shows a gap or after
     ``poll`` seconds of silence.
+
+    What has arrived together goes out in one write: a computer players' run
+    is published at once after its commit (``Referee.play_run``), and each
+    write costs the ASGI stack's send and a system call whatever its size.
     """
     fresh = Freshness(seen)
     try:
-        yield b": connected\n\n"
-        for event in backlog:
-            if fresh.admit(event):
-                yield encode(event)
+        yield b"".join([b": connected\n\n", *(encode(event) for event in backlog if fresh.admit(event))])
         quiet = 0.0
         while True:
-            event = await subscription.next(poll)
-            if event is not None and event.kind == "changed":
-                if not fresh.behind(event):
-                    continue
-                event = None  # read what another process committed or claimed; nothing to send itself
-            if event is None or fresh.gap(event):
-                for missed in await refresh(fresh.seen):
-                    if fresh.admit(missed):
+            first = await subscription.next(poll)
+            out: list[bytes] = []
+            for event in [first, *subscription.waiting()] if first is not None else [None]:
+                if event is not None and event.kind == "changed":
+                    if not fresh.behind(event):
+                        continue
+                    event = None  # read what another process committed or claimed; nothing to send itself
+                if event is None or fresh.gap(event):
+                    for missed in await refresh(fresh.seen):
+                        if fresh.admit(missed):
+                            quiet = 0.0
+                            out.append(encode(missed))
+                if event is None:
+                    quiet += poll
+                    if quiet >= keep_alive:
                         quiet = 0.0
-                        yield encode(missed)
-            if event is None:
-                quiet += poll
-                if quiet >= keep_alive:
+                        out.append(b": keep-alive\n\n")
+                elif fresh.admit(event):
                     quiet = 0.0
-                    yield b": keep-alive\n\n"
-            elif fresh.admit(event):
-                quiet = 0.0
-                yield encode(event)
+                    out.append(encode(event))
+            if out:
+                yield b"".join(out)
     finally:
         subscription.close()
 
