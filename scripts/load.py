@@ -10,7 +10,8 @@ drawn from ``--think`` seconds before each action.  Per run it prints person
 actions per second, click→own state (the action's response) and click→first
 computer player's card (its ``step`` on the stream) p50/p95/p99, errors (any
 5xx, refused connection, time-out or unexpected 4xx; a 409 is counted apart),
-and the server's CPU seconds and memory (its whole process tree, from /proc).
+and the server's CPU seconds and memory (its whole process tree, from /proc), and the bytes
+the action answers and the event streams carried per person action.
 
 ``--json`` runs the issue's two measurements on servers it starts itself
 (about 4 minutes per checkout) and prints exactly ``{"instant": {"actions_per_s",
