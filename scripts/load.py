@@ -584,10 +584,16 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
         server.stop()
     finished, broken = 0, []
     with sqlite3.connect(f"{server.folder}/load.db") as db:
-        for game_id, record in db.execute("SELECT id, record FROM games WHERE status = 'over'"):
+        # (since migration 0004 the actions are a column of their own; a checkout from before has none)
+        split = any(column[1] == "actions" for column in db.execute("PRAGMA table_info(games)"))
+        query = f"SELECT id, record, {'actions' if split else 'NULL'} FROM games WHERE status = 'over'"
+        for game_id, head, actions in db.execute(query):
             finished += 1
+            record = json.loads(head)
+            if actions is not None:
+                record["actions"] = json.loads(f"[{actions}]")
             try:
-                if not replay(json.loads(record)).is_terminal():
+                if not replay(record).is_terminal():
                     broken.append(f"{game_id}: replays to an unfinished game")
             except Exception as failure:  # noqa: BLE001 - every failure is reported
                 broken.append(f"{game_id}: {failure}")

@@ -85,8 +85,8 @@ class StateCache:
         self.size = size
         self.idle = idle
         self._clock = clock
-        # game id -> (version, state, the person's view, when written), least recently written first
-        self._items: OrderedDict[str, tuple[int, GameState, dict[str, Any] | None, float]] = OrderedDict()
+        # game id -> (version, state, the person's view, when written, the row), least recently written first
+        self._items: OrderedDict[str, tuple[int, GameState, dict[str, Any] | None, float, GameRow]] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -114,6 +114,12 @@ class StateCache:
             found = self._items.get(game_id)
         return (found[1].clone(), found[2]) if found and found[0] == version else None
 
+    def row(self, game_id: str) -> GameRow | None:
+        """The stored row the cached state is at (its record need not be read again at that version)."""
+        with self._lock:
+            found = self._items.get(game_id)
+        return found[4] if found else None
+
     def put(self, row: GameRow, state: GameState, view: dict[str, Any] | None = None) -> None:
         """Keep the game at ``row.version``; a finished game is let go instead
         (it is rarely read again: its last step told the person everything),
@@ -124,7 +130,7 @@ class StateCache:
             return
         now = self._clock()
         with self._lock:
-            self._items[row.id] = (row.version, state.clone(), view, now)
+            self._items[row.id] = (row.version, state.clone(), view, now, row)
             self._items.move_to_end(row.id)
             while len(self._items) > self.size or next(iter(self._items.values()))[3] < now - self.idle:
                 self._items.popitem(last=False)
@@ -152,7 +158,7 @@ class Referee:
         self.cache = StateCache()
 
     def load(self, game_id: str) -> Position | None:
-        row = self.store.load(game_id)
+        row = self.store.load(game_id, known=self.cache.row(game_id))
         return self.cache.take(row) if row is not None else None
 
     def create(self, state: GameState, record: dict[str, Any], daily_day: str | None = None,

@@ -2,7 +2,10 @@
 scores and nicknames.
 
 A game is stored as its record (``core/record.py``: seed + options + actions)
-plus a ``version`` that grows by one with every committed change.  Writers use an
+plus a ``version`` that grows by one with every committed change.  The actions
+have a column of their own that each commit appends to (``actions || :added``):
+a commit sends what it adds, not the whole record again, and a reader that
+holds the record at the stored version (the referee's cache) is not sent it.  Writers use an
 optimistic check (``UPDATE … WHERE version = :expected``), so of two requests
 racing on one game only one applies; the other sees ``StaleVersion``.  Nothing
 lives only in a process's memory, so any number of server processes may share

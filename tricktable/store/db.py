@@ -36,6 +36,8 @@ from sqlalchemy import (
     insert,
     or_,
     and_,
+    case,
+    null,
     select,
     update,
 )
@@ -50,6 +52,7 @@ games = Table(
     metadata,
     Column("id", String(40), primary_key=True),
     Column("game", String(40), nullable=False),
+    # The record without its actions ("actions": [] in their place), as JSON.
     Column("record", Text, nullable=False),
     Column("version", Integer, nullable=False),
     Column("status", String(8), nullable=False),  # "open" or "over"
@@ -79,6 +82,11 @@ games = Table(
     # server process working it and until when (Unix seconds).
     Column("lease_owner", String(40)),
     Column("lease_until", Float),
+    # The record's actions, each a JSON string, joined by commas (the inside of
+    # the JSON array): a commit appends its own (``actions || :added``), so it
+    # sends only what it adds, never the whole record again.  The last column,
+    # so the others are read without the pages a long match spills into.
+    Column("actions", Text, nullable=False, server_default=""),
     Index("games_owner_status", "owner", "status"),
     Index("games_lease_until", "lease_until"),
     Index("games_commitment", "commitment", unique=True),
@@ -141,16 +149,22 @@ WRITTEN_KEPT = 4096
 # The request path's statements, built once with bind parameters: building a
 # Core statement and its cache key anew costs more than running it on SQLite.
 ROW_COLUMNS = ("id", "game", "record", "version", "status", "daily_day", "device", "deadline", "owner", "ranked",
-               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until")
-"""A ``GameRow``'s columns, in its fields' order."""
-LOAD_GAME = select(*(games.c[name] for name in ROW_COLUMNS)).where(games.c.id == bindparam("game_id"))
+               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "actions")
+"""A ``GameRow``'s columns, in its fields' order (the record in two: ``record`` and ``actions``)."""
+_UNLESS_KNOWN = games.c.version == bindparam("known", type_=Integer)
+"""The game is still at the version whose record the reader holds (a version names one record)."""
+LOAD_GAME = (select(*(case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name) if name in ("record", "actions")
+                      else games.c[name] for name in ROW_COLUMNS))
+             .where(games.c.id == bindparam("game_id")))
 GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
 VERSIONS_BATCH = 50
 """``Store.versions`` reads the games this many at a time (one prepared statement)."""
 GAME_VERSIONS = (select(games.c.id, games.c.version, games.c.lease_until)
                  .where(games.c.id.in_([bindparam(f"game_{n}") for n in range(VERSIONS_BATCH)])))
 SAVE_GAME = (update(games).where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected"))
-             .values(record=bindparam("new_record"), version=bindparam("new_version"), status=bindparam("new_status"),
+             .values(actions=games.c.actions.concat(bindparam("added", type_=Text)),
+                     record=func.coalesce(bindparam("new_head", type_=Text), games.c.record),
+                     version=bindparam("new_version"), status=bindparam("new_status"),
                      deadline=bindparam("new_deadline"), updated_at=func.now()))
 SAVE_GAME_AND_LEASE = SAVE_GAME.values(lease_owner=bindparam("holder"), lease_until=bindparam("until"))
 _TURN_FREE_TO = or_(games.c.lease_until.is_(None), games.c.lease_until < bindparam("now"),
@@ -476,7 +490,8 @@ class Store:
         with self._writing() as db:
             db.execute(
                 insert(games).values(
-                    id=row.id, game=row.game, record=orjson.dumps(record).decode(), version=1, status=status,
+                    id=row.id, game=row.game, record=_head(record), actions=_inside(record["actions"]), version=1,
+                    status=status,
                     daily_day=daily_day, device=device, deadline=deadline, **secrets_and_owner,
                 )
             )
@@ -488,10 +503,17 @@ class Store:
         with self.engine.begin() as db:
             return int(db.execute(query).scalar_one())
 
-    def load(self, game_id: str) -> GameRow | None:
+    def load(self, game_id: str, known: GameRow | None = None) -> GameRow | None:
+        """The game as stored.  ``known``: a row of this game the caller
+        holds: while the game is still at its version, its record is taken
+        from it, not read and parsed again (a version names one record)."""
+        values = {"game_id": game_id, "known": known.version if known is not None and known.id == game_id else None}
         with self._raw() as db:
-            found = db.run(LOAD_GAME, {"game_id": game_id}).fetchone()
-        return _row(dict(zip(ROW_COLUMNS, found))) if found else None
+            found = db.run(LOAD_GAME, values).fetchone()
+        if not found:
+            return None
+        columns = dict(zip(ROW_COLUMNS, found))
+        return _row(columns, known.record if columns["record"] is None and known is not None else None)
 
     def version_of(self, game_id: str) -> int | None:
         """A game's version alone (cheap: for live streams polling for changes)."""
@@ -595,9 +617,10 @@ class Store:
         without it the lease is left as it is.  ``versions``: how many the
         game moves on (the actions the record gained).  ``claimant`` (with
         ``lease``): the write claims the turn as ``claim_turn`` would, in the
-        same statement: ``StaleVersion`` also while another process holds it."""
-        values: dict[str, Any] = {"game_id": row.id, "expected": row.version,
-                                  "new_record": orjson.dumps(record).decode(),
+        same statement: ``StaleVersion`` also while another process holds it.
+        ``record`` must be ``row.record`` with actions appended (and, only
+        where it differs, another head): the write sends the new actions alone."""
+        values: dict[str, Any] = {"game_id": row.id, "expected": row.version, **_appended(row.record, record),
                                   "new_version": row.version + versions, "new_status": status, "new_deadline": deadline}
         if lease is not None:
             values.update(holder=lease[0], until=lease[1])
@@ -712,10 +735,41 @@ def _own_rank_query(game: str, day: str, device: str) -> Any:
     return select(mine.c.score, better)
 
 
-def _row(found: Any) -> GameRow:
+def _head(record: dict[str, Any]) -> str:
+    """The record as stored in ``games.record``: without its actions."""
+    return orjson.dumps({**record, "actions": []}).decode()
+
+
+def _inside(actions: list[str]) -> str:
+    """Actions as stored in ``games.actions``: a JSON array without its brackets."""
+    return orjson.dumps(actions).decode()[1:-1]
+
+
+def _appended(old: dict[str, Any], new: dict[str, Any]) -> dict[str, str | None]:
+    """What a commit from ``old`` to ``new`` writes: the actions it adds
+    (``added``, after a comma where there were some) and the new head where
+    it changed (``new_head``, else None)."""
+    before, after = old["actions"], new["actions"]
+    if after[:len(before)] != before:
+        raise ValueError("a commit only appends actions to the record")
+    added = _inside(after[len(before):]) if len(after) > len(before) else ""
+    changed = len(old) != len(new) or any(key != "actions" and old.get(key) != value for key, value in new.items())
+    return {"added": ("," + added if before and added else added), "new_head": _head(new) if changed else None}
+
+
+def _record(head: str, actions: str) -> dict[str, Any]:
+    record: dict[str, Any] = orjson.loads(head)
+    record["actions"] = orjson.loads(f"[{actions}]")
+    return record
+
+
+def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
+    """A row of ``games`` as a ``GameRow``; ``record``: the record, where the
+    caller has it (then the row's is not read)."""
     ranked = found["ranked"]
     return GameRow(
-        found["id"], found["game"], orjson.loads(found["record"]), found["version"], found["status"],
+        found["id"], found["game"], record if record is not None else _record(found["record"], found["actions"]),
+        found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
     )
