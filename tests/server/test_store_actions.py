@@ -160,3 +160,30 @@ def test_the_migration_splits_old_records_and_joins_them_again(database_url):
         stored = dict(db.execute(select(old_games.c.id, old_games.c.record)).all())
     engine.dispose()
     assert {game_id: json.loads(text) for game_id, text in stored.items()} == records
+
+
+def test_the_referee_reads_the_record_only_where_its_cache_is_behind(sqlite_url, monkeypatch):
+    """Two referees on one database stand for two server processes: loading a
+    game at the version this one committed parses no record; after the other
+    one moved on, the record is read again and gives the other one's state."""
+    from tests.server.test_referee import a_euchre_game, moves_elsewhere, random_action
+
+    store = Store(sqlite_url)
+    try:
+        _room, game_id, here = a_euchre_game(store, "known")
+        elsewhere = type(here)(store)
+        position = here.load(game_id)
+        here.play(position, *random_action(position.state))
+        parsed: list = []
+        record = store_db._record
+        monkeypatch.setattr(store_db, "_record", lambda *texts: parsed.append(texts) or record(*texts))
+        mine = here.load(game_id)
+        assert parsed == [] and mine.row.record["actions"] == store.load(game_id).record["actions"]
+        moves_elsewhere(elsewhere, game_id, 3)
+        parsed.clear()  # (the other referee read it once, into its own cache)
+        caught_up = here.load(game_id)
+        assert len(parsed) == 1 and caught_up.row.version == mine.row.version + 3
+        assert caught_up.row.record == elsewhere.load(game_id).row.record
+        assert caught_up.state.view(0) == replay(caught_up.row.record).view(0)
+    finally:
+        store.close()
