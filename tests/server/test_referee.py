@@ -402,7 +402,9 @@ def test_the_persons_action_hands_the_turn_to_the_process_with_the_games_stream(
         assert later == [(game_id, room_module.HAND_OVER_SECONDS, answer["version"])]
         assert here.scheduler.thinking(game_id) is None
         told = there.catch_up(game_id, answer["version"] - 1)  # the other process's stream, told by its feed
-        assert [event.version for event in told if event.kind == "step"] == [answer["version"]]
+        steps = [event.version for event in told if event.kind == "step"]
+        # (its own feed may have seen the action first and played the run already: then the run's steps follow)
+        assert steps[0] == answer["version"] and steps == sorted(set(steps))
         settled = wait_for_the_person(there, game_id)
         assert settled["version"] > answer["version"]
         assert stores[1].wrote_last(game_id, settled["version"], None)  # the run was written there
