@@ -1,4 +1,4 @@
-"""The views' kept texts and tricks (``views.seen_actions``, ``seen_tricks``):
+"""The views' kept texts and tricks (``DoppelkopfState.seen_actions``, ``seen_tricks``):
 kept per state with the facts the texts depend on (the reservation that
 plays, the poverty's two players), extended as the deal goes on and shared
 by clones, they always equal the ones spelled from scratch: along clones that
@@ -15,7 +15,6 @@ import pytest
 from tricktable.core.sampling import SamplingError
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
-from tricktable.games.doppelkopf.views import seen_actions, seen_tricks
 
 from tests.games.walks import walk_with_clones
 
@@ -28,8 +27,8 @@ OPTION_SETS = {
 
 def from_scratch(state: st.DoppelkopfState, seat: int):
     twin = state.clone()
-    twin._seen, twin._seen_tricks = st.NOTHING_SEEN, ()
-    return seen_actions(twin, seat), seen_tricks(twin)
+    twin.forget_seen()
+    return twin.seen_actions(seat), twin.seen_tricks()
 
 
 def assert_as_from_scratch(state: st.DoppelkopfState) -> None:

@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import json
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text
 from tricktable.core.errors import GameOver, IllegalAction, NotYourTurn
 from tricktable.core.observation import Trick
-from tricktable.core.protocol import Deal, DealState, ScoreLine
+from tricktable.core.protocol import Deal, ScoreLine
+from tricktable.core.views import SeenActions, ViewKeepingState
 from tricktable.core.rng import SeedStream, derive_seed
 from tricktable.games.courtpiece import actions
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, TIMEOUT
@@ -128,16 +129,14 @@ _SCALARS = ("leader", "turn", "outcome", "winners", "phase", "trump", "trump_by"
             "down", "revealed", "revealed_by", "revealed_trick", "must_trump", "trumps_from", "trump_trick",
             "pile", "open_seat", "open_card", "_seen", "_seen_tricks")
 """Plain values: a copy takes them as they are (the kept views are tuples)."""
-SeenActions = tuple[tuple[int, str], ...]
-"""(actor, text) of a deal's actions as one seat reads them."""
-NOTHING_SEEN: tuple[SeenActions, ...] = ((), (), (), ())
 _read_shared, _read_copied, _read_scalars = attrgetter(*_SHARED), attrgetter(*_COPIED), attrgetter(*_SCALARS)
 
 
-class CourtPieceState(DealState):
+class CourtPieceState(ViewKeepingState[Trick]):
     """One deal of a Court Piece game, from the first packet to the score; the
     spec, deal, options, dealer, hands, history and its actors, ``to_move`` and
-    the end come from core's ``DealState``."""
+    the end come from core's ``DealState``, the views' kept texts and tricks
+    (``seen_actions``, ``seen_tricks``) from ``ViewKeepingState``."""
 
     DONE = DONE
 
@@ -178,9 +177,6 @@ class CourtPieceState(DealState):
         self.open_seat = -1  # who won the last trick, if that win can still start a pair
         self.open_card = -1  # the card it was won with
         self.captures: list[tuple[int, int, int]] = []  # (trick number, seat, tricks taken)
-        # -- kept for the views (``seen_actions``, ``seen_tricks``) ---------------------
-        self._seen = NOTHING_SEEN
-        self._seen_tricks: tuple[Trick, ...] = ()
         # -- written by the scoring ------------------------------------------------
         self.tens = [0, 0]  # tens taken, per team
         self.phase = CALLING if self.variant.trump.calls_trump else PLAYING
@@ -518,42 +514,21 @@ class CourtPieceState(DealState):
                                     (self.points[0], self.points[1]), tuple(self.breakdown())) if done else None,
         )
 
-    def seen_actions(self, seat: int) -> SeenActions:
-        """The deal's actions as ``seat`` reads them.  Kept per seat and only
-        extended by the actions taken since the seat last looked: a text never
-        changes once written (it depends on the action and on whether the seat
-        took it), the history only grows (``rewrite_action`` forgets what was
-        kept), and the server observes after every step, so spelling the whole
-        history every time was most of the cost of a view.  Clones share what
-        was kept (tuples), so the server's copy of a cached state has it."""
-        kept = self._seen[seat]
-        known = len(kept)
-        history = self._history
-        if known == len(history):
-            return kept
+    def _spell_seen(self, seat: int, facts: None, taken: Iterator[tuple[int, int]]) -> SeenActions:
+        # A text depends on the action and on whether the seat took it, nothing else.
         seen_text = self.variant.trump.seen_text
-        kept += tuple((actor, seen_text(self, seat, actor, action))
-                      for actor, action in zip(self._actors[known:], history[known:]))
-        self._seen = self._seen[:seat] + (kept,) + self._seen[seat + 1:]
-        return kept
+        return tuple((actor, seen_text(self, seat, actor, action)) for actor, action in taken)
 
-    def seen_tricks(self) -> tuple[Trick, ...]:
-        """The finished tricks as every seat sees them, kept like
-        ``seen_actions`` (a finished trick never changes)."""
-        kept = self._seen_tricks
-        if len(kept) < len(self.tricks):
-            seated = self._seated
-            kept += tuple(Trick(leader, seated(leader, cards), winner)
-                          for leader, cards, winner in self.tricks[len(kept):])
-            self._seen_tricks = kept
-        return kept
+    def _trick_view(self, trick: tuple[int, tuple[int, ...], int]) -> Trick:
+        leader, cards, winner = trick
+        return Trick(leader, self._seated(leader, cards), winner)
 
     def rewrite_action(self, index: int, action: int) -> None:
         """Put ``action`` in place of the history's ``index``-th (a sampled world's
         own face-down card in place of the original's): the texts kept for the
         views are spelled again."""
         self._history[index] = action
-        self._seen = NOTHING_SEEN
+        self.forget_seen()
 
     @staticmethod
     def _seated(leader: int, cards: Sequence[int]) -> tuple[tuple[int, int], ...]:

@@ -619,7 +619,7 @@ def _on_deal(replayed: st.DoppelkopfState, plays: list[Play], obs: DoppelkopfObs
     dealt, given, returned = dealt_given_returned
     _check_sizes(obs, dealt)
     state = replayed.clone()
-    state._seen, state._seen_tricks = st.NOTHING_SEEN, ()  # its hidden actions are drawn below: views spell anew
+    state.forget_seen()  # its hidden actions are drawn below: views spell anew
     ids, hands = _ids(dealt)
     state.deal = Deal(obs.dealer, ids)
     state.hands = hands

@@ -38,11 +38,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
 from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
-from tricktable.core.protocol import Deal, DealState, GameSpec, ScoreLine
+from tricktable.core.protocol import Deal, GameSpec, ScoreLine
+from tricktable.core.views import SeenActions, ViewKeepingState
 from tricktable.games.doppelkopf.actions import (
     ACCEPT,
     ANNOUNCE_KONTRA,
@@ -99,6 +100,7 @@ from tricktable.games.doppelkopf.rules import (
 from tricktable.games.doppelkopf import house
 
 from tricktable.games.doppelkopf.ddv import settle_ddv
+from tricktable.games.doppelkopf.observation import Trick
 from tricktable.games.doppelkopf.tournament import TournamentDeal
 
 if TYPE_CHECKING:
@@ -124,9 +126,6 @@ _FOX_CAUGHT = tuple(f"Fox (A♦) caught in trick {number}" for number in range(1
 _PLAY_TEXTS = {f: f"play {card_text(f)}" for f in FACES}
 """The text of each card's play (inference reads one for every card it weighs)."""
 
-NOTHING_SEEN = (None, None, None, None)
-"""No seat's actions kept for the views yet (``views.seen_actions``)."""
-
 NORMAL_GAME, SILENT_SOLO, MARRIAGE_GAME, POVERTY_GAME, SOLO_GAME = (
     "normal", "silent solo", "marriage", "poverty", "solo")
 
@@ -138,7 +137,7 @@ def remove_face(hand: int, card_face: int) -> tuple[int, int]:
     return hand & ~(1 << (card_face + COPY_OFFSET)), card_face + COPY_OFFSET
 
 
-class DoppelkopfState(DealState):
+class DoppelkopfState(ViewKeepingState[Trick]):
     """One deal of Doppelkopf, from the reservations to the settlement."""
 
     DONE = DONE
@@ -181,9 +180,6 @@ class DoppelkopfState(DealState):
         self.outcome = ""
         self.settlement: Settlement | None = None
         self._out_of_turn: dict[int, int] = {}  # history index -> seat that was not to move
-        # Kept for the views (``views.seen_actions``, ``views.seen_tricks``): tuples, shared by clones.
-        self._seen: tuple[tuple[tuple[int, int, int], tuple[tuple[int, str], ...]] | None, ...] = NOTHING_SEEN
-        self._seen_tricks: tuple[Any, ...] = ()
         self._legal: Sequence[int] | None = None
         self._playable_mask = 0  # valid while ``_legal`` is
         self.tournament = tournament  # the tournament list's facts (tournament.py), None without it
@@ -694,6 +690,40 @@ class DoppelkopfState(DealState):
         from tricktable.games.doppelkopf.views import build_situation
 
         return build_situation(self, seat)
+
+    def _seen_facts(self) -> tuple[int, int, int]:
+        """What a text depends on besides its action, actor and seat: the
+        reservation that plays (shown once the reservations are over) and the
+        poverty's two players (who alone read the cards given and returned)."""
+        winner = self.winning_reservation() if self.phase != RESERVING else -1
+        return winner, self.declarer, self.partner
+
+    def _spell_seen(self, seat: int, facts: tuple[int, int, int],
+                    taken: Iterator[tuple[int, int]]) -> SeenActions:
+        winner, declarer, partner = facts
+        insider = seat == declarer or seat == partner
+        action_text = self.action_text
+        out = []
+        for actor, action in taken:
+            if HEALTHY < action < ANNOUNCE_RE and actor != seat and actor != winner:
+                text = HIDDEN_RESERVATION
+            elif action >= RETURN:
+                text = action_text(action) if insider else HIDDEN_RETURN
+            elif action >= GIVE:
+                text = action_text(action) if insider else HIDDEN_GIVE
+            else:
+                text = action_text(action)
+            out.append((actor, text))
+        return tuple(out)
+
+    def _trick_view(self, trick: tuple[int, tuple[int, ...], int, int]) -> Trick:
+        leader, cards, winner, points = trick
+        return Trick(leader, seated(leader, cards), winner, points)
+
+
+def seated(leader: int, cards: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """The cards of a trick as (seat, face), from its leader on."""
+    return tuple(((leader + index) % 4, c) for index, c in enumerate(cards))
 
 
 def triple_codes(hand: int) -> list[int]:

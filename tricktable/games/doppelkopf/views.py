@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from tricktable.cards import COPY_OFFSET, cards_of
-from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, RETURN
+from tricktable.games.doppelkopf.actions import HEALTHY
 from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.observation import (
@@ -19,7 +19,6 @@ from tricktable.games.doppelkopf.observation import (
     Result,
     Situation,
     Team,
-    Trick,
     frozen_options,
     partners_of,
 )
@@ -43,7 +42,7 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
         seat=seat,
         to_move=state.to_move,
         hand=_hand(state.hands[seat]),
-        actions=seen_actions(state, seat),
+        actions=state.seen_actions(seat),
         legal=tuple(state.legal_texts_for(seat)),
         terminal=done,
         dealer=state.dealer,
@@ -57,8 +56,8 @@ def build_observation(state: DoppelkopfState, seat: int) -> DoppelkopfObservatio
         marriage=_marriage(state) if state.contract == st.MARRIAGE_GAME else None,
         poverty=_poverty(state, seat) if state.contract == st.POVERTY_GAME else None,
         leader=state.leader if state.phase == st.PLAYING or state.tricks else None,
-        trick=_plays(state.leader, state.trick),
-        tricks=seen_tricks(state),
+        trick=st.seated(state.leader, state.trick),
+        tricks=state.seen_tricks(),
         points_won=tuple(state.won_points),
         tricks_won=tuple(state.won_tricks),
         options=frozen_options(state.options),
@@ -88,10 +87,6 @@ def _hand(mask: int) -> tuple[int, ...]:
     """The faces held, in face order; a face held twice appears as its two ids."""
     faces = sorted(c % COPY_OFFSET for c in cards_of(mask))
     return tuple(f + COPY_OFFSET if i and faces[i - 1] == f else f for i, f in enumerate(faces))
-
-
-def _plays(leader: int, cards: Sequence[int]) -> tuple[tuple[int, int], ...]:
-    return tuple(((leader + index) % 4, c) for index, c in enumerate(cards))
 
 
 def public_contract(state: DoppelkopfState, seat: int) -> Contract | None:
@@ -145,52 +140,6 @@ def _reservations(state: DoppelkopfState, seat: int) -> tuple[str | None, ...]:
         else:
             out.append(st.HIDDEN_RESERVATION)
     return tuple(out)
-
-
-def seen_actions(state: DoppelkopfState, seat: int) -> tuple[tuple[int, str], ...]:
-    """The deal's actions as ``seat`` reads them.  A text depends on the action,
-    its actor and the seat, and on two facts of the deal: the reservation that
-    plays (shown once the reservations are over) and the poverty's two players
-    (who alone read the cards given and returned).  So the texts are kept per
-    seat with those facts and only extended by the actions taken since, while
-    the facts stay the same (the history only grows; a sampled world that puts
-    its own hidden actions in forgets what was kept): the server observes after
-    every step, and spelling the whole history every time was most of a view."""
-    winner = state.winning_reservation() if state.phase != st.RESERVING else -1
-    facts = (winner, state.declarer, state.partner)
-    kept = state._seen[seat]
-    texts = kept[1] if kept is not None and kept[0] == facts else ()
-    history = state.history
-    known = len(texts)
-    if known == len(history):
-        return texts
-    insiders = (state.declarer, state.partner)
-    action_text = state.action_text
-    out = []
-    for actor, action in zip(state.actors[known:], history[known:]):
-        if HEALTHY < action < ANNOUNCE_RE and actor != seat and actor != winner:
-            text = st.HIDDEN_RESERVATION
-        elif action >= RETURN:
-            text = action_text(action) if seat in insiders else st.HIDDEN_RETURN
-        elif action >= GIVE:
-            text = action_text(action) if seat in insiders else st.HIDDEN_GIVE
-        else:
-            text = action_text(action)
-        out.append((actor, text))
-    texts += tuple(out)
-    state._seen = state._seen[:seat] + ((facts, texts),) + state._seen[seat + 1:]
-    return texts
-
-
-def seen_tricks(state: DoppelkopfState) -> tuple[Trick, ...]:
-    """The finished tricks as every seat sees them, kept like ``seen_actions``
-    (a finished trick never changes)."""
-    kept: tuple[Trick, ...] = state._seen_tricks
-    if len(kept) < len(state.tricks):
-        kept += tuple(Trick(leader, _plays(leader, cards), winner, points)
-                      for leader, cards, winner, points in state.tricks[len(kept):])
-        state._seen_tricks = kept
-    return kept
 
 
 def _marriage(state: DoppelkopfState) -> Marriage:
