@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -99,6 +100,23 @@ def test_a_game_left_alone_goes_from_the_state_cache_at_the_next_write(sqlite_ur
         store.close()
 
 
+def wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def started_with_wakes_recorded(room: Room, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Start ``room`` with its scheduler's ``wake`` only recording the games it is
+    asked for (after the start-up scan's wake of the open games)."""
+    woken: list[str] = []
+    monkeypatch.setattr(room.scheduler, "wake", lambda game, *_args: woken.append(game))
+    room.start()
+    wait_for(lambda: bool(woken))
+    del woken[:]
+    return woken
+
+
 def test_a_position_kept_for_a_turn_another_process_did_is_let_go(sqlite_url, monkeypatch):
     """The person's commit keeps its position for the computer players' work
     here; where that turn was handed to the process with the game's stream and
@@ -108,25 +126,44 @@ def test_a_position_kept_for_a_turn_another_process_did_is_let_go(sqlite_url, mo
     elsewhere = Referee(Store(sqlite_url))
     try:
         game_id = room.new_game("euchre", {}, seed="memory/handed")["id"]
-        woken: list = []
-        monkeypatch.setattr(room.scheduler, "wake", lambda game, *_args: woken.append(game))
-        room.start()
-        deadline = time.monotonic() + 5
-        while not woken and time.monotonic() < deadline:  # the start-up scan wakes the open game first
-            time.sleep(0.01)
-        del woken[:]
+        woken = started_with_wakes_recorded(room, monkeypatch)
         position = room.referee.load(game_id)
         assert position is not None
         room.scheduler.keep(position)
         play_on(elsewhere, game_id, 1)  # the other process worked the turn
         room.scheduler.wake_later(game_id, 0.01, unless_past=position.row.version)
-        deadline = time.monotonic() + 5
-        while game_id in room.scheduler._positions and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_for(lambda: game_id not in room.scheduler._positions)
         assert game_id not in room.scheduler._positions and game_id not in woken
     finally:
         room.stop()
         elsewhere.store.close()
+        store.close()
+
+
+def test_a_clock_that_ran_out_is_let_go_and_a_clock_armed_again_is_kept(sqlite_url, monkeypatch):
+    """A person's timed decision arms a clock (a timer thread) for the game: once
+    it has run out and woken the game it is forgotten, not kept until the game's
+    clock is armed again or the game ends (a person who left).  An older timer
+    that runs out late leaves the clock armed after it in place."""
+    store = Store(sqlite_url)
+    room = Room(store, bot_factory=forced_bot("random"))
+    try:
+        game_id = room.new_game("euchre", {}, seed="memory/clock")["id"]
+        woken = started_with_wakes_recorded(room, monkeypatch)
+        scheduler = room.scheduler
+        scheduler._arm_clock(game_id, time.time())  # runs out now (and 50 ms)
+        assert game_id in scheduler._clocks
+        wait_for(lambda: bool(woken))
+        assert woken == [game_id] and game_id not in scheduler._clocks
+
+        scheduler._arm_clock(game_id, time.time() + 3600)
+        armed = scheduler._clocks[game_id]
+        late = threading.Thread(target=scheduler._clock_ran_out, args=(game_id,))  # an earlier clock's thread
+        late.start()
+        late.join()
+        assert scheduler._clocks.get(game_id) is armed
+    finally:
+        room.stop()
         store.close()
 
 

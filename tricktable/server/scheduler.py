@@ -533,10 +533,19 @@ class BotScheduler:
                 old.cancel()
             if deadline is None or not self._running:
                 return
-            clock = threading.Timer(max(0.0, deadline - time.time()) + 0.05, self.wake, args=(game_id,))
+            clock = threading.Timer(max(0.0, deadline - time.time()) + 0.05, self._clock_ran_out, args=(game_id,))
             clock.daemon = True
             self._clocks[game_id] = clock
         clock.start()
+
+    def _clock_ran_out(self, game_id: str) -> None:
+        """A clock's timer thread: forget the clock (it is done; a game whose
+        person left would keep it until the game ends), unless it was armed
+        again meanwhile, then wake the game."""
+        with self._lock:
+            if self._clocks.get(game_id) is threading.current_thread():
+                del self._clocks[game_id]
+        self.wake(game_id)
 
 
 __all__ = ["BotFactory", "BotScheduler", "ForcedBot", "LEASE_SECONDS", "bot_seed", "decision_seed",
