@@ -454,17 +454,10 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
     a void asks), ``must_trump`` the asker's duty to trump, ``trumps_from`` the
     first card of this trick whose trumps count (the trick of a reveal)."""
     has_pile = rules & PILE != 0
-    mendikot = rules & MENDIKOT_CARDS != 0
     played = len(trick)
     seat = (leader + 3 * played) % 4
-    cards = [0, 0, 0, 0]
-    win_seat = win_card = led = -1
-    for i in range(played):
-        card = cards[i] = trick[i]
-        if i == 0:
-            win_seat, win_card, led = leader, card, card // 13
-        elif (card // 13 == led or (card // 13 == trump and i >= trumps_from)) and _beats(trump, card, win_card):
-            win_seat, win_card = (leader + 3 * i) % 4, card
+    cards = list(trick) + [0] * (4 - played)
+    win_seat, win_card, led = _trick_so_far(cards, played, leader, trump, trumps_from)
     while True:
         card = _action(seat, hands[seat], trump, cards, played, leader, led, gone, voids, pile if has_pile else -1,
                        open_seat if has_pile else -1, tricks_played, trump_trick, captured, down, hider, must_trump,
@@ -516,6 +509,20 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
                                                                   or (b >= TRICKS_TO_WIN and a > 0))):
             return
         played, seat, leader, led = 0, win_seat, win_seat, -1
+
+
+def _trick_so_far(cards: list[int], played: int, leader: int, trump: int, trumps_from: int) -> tuple[int, int, int]:
+    """The seat and card winning the first ``played`` ``cards`` of a trick led by
+    ``leader``, and the suit led (-1 each before the lead); trumps count from the
+    card ``trumps_from`` on (the card after a reveal)."""
+    win_seat = win_card = led = -1
+    for i in range(played):
+        card = cards[i]
+        if i == 0:
+            win_seat, win_card, led = leader, card, card // 13
+        elif (card // 13 == led or (card // 13 == trump and i >= trumps_from)) and _beats(trump, card, win_card):
+            win_seat, win_card = (leader + 3 * i) % 4, card
+    return win_seat, win_card, led
 
 
 def _action(seat: int, hand: int, trump: int, cards: list[int], played: int, leader: int, led: int, gone: int,
@@ -686,13 +693,7 @@ def disagreements(hands: list[int], trump: int, leader: int, trick: list[int],
     played = len(trick)
     seat = (leader + 3 * played) % 4
     cards = list(trick) + [0] * (4 - played)
-    win_seat = win_card = led = -1
-    for i in range(played):
-        card = cards[i]
-        if i == 0:
-            win_seat, win_card, led = leader, card, card // 13
-        elif (card // 13 == led or (card // 13 == trump and i >= trumps_from)) and _beats(trump, card, win_card):
-            win_seat, win_card = (leader + 3 * i) % 4, card
+    win_seat, win_card, led = _trick_so_far(cards, played, leader, trump, trumps_from)
     differ: list[int] = []
     for index in range(len(actions)):
         action = actions[index]
