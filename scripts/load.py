@@ -34,7 +34,8 @@ configuration by configuration in turn, its summary on stderr and in the details
 ``--soak MINUTES`` plays half the default load (``--people`` / 2) for that long
 and checks three things itself: the server's memory grew at most 10 % after
 the warm-up, no error, and every finished game in the database replays; it
-prints its figures as JSON and exits 1 if a check failed.
+prints a summary (with ``--json`` all its figures as JSON) and exits 1 if a
+check failed.
 
 Without ``--json`` it runs one configuration (``--bot``, ``--workers``,
 ``--people``, ``--think``, ``--seconds``) and prints its figures.
@@ -613,6 +614,27 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
     }}
 
 
+def soak_text(soak: dict[str, Any]) -> str:
+    """``--soak`` without ``--json``: its checks and main figures, a line each."""
+    def latency(figures: dict[str, Any]) -> str:
+        return f"p50 {figures['p50']} / p95 {figures['p95']} / p99 {figures['p99']} ms"
+
+    lines = [f"soak {soak['minutes']} min, {soak['people']} people, {soak['workers']} workers: "
+             + ("passed" if soak["ok"] else "FAILED"),
+             f"memory after warm-up {soak['rss_mb_after_warm_up']} MB, at most {soak['rss_mb_max_after']} MB "
+             f"({soak['memory_growth']:+.1%}; the check: at most {SOAK_GROWTH:+.0%})",
+             f"errors {soak['errors']} in {soak['actions']} person actions"
+             + (f" {soak['error_kinds']}" if soak["error_kinds"] else "") + f", {soak['conflicts_409']} conflicts (409)",
+             f"finished games that replay: {soak['finished_games'] - len(soak['finished_games_not_replaying'])} "
+             f"of {soak['finished_games']} (the check: all, and at least one)",
+             *(f"  not replaying: {broken}" for broken in soak["finished_games_not_replaying"]),
+             f"click→own {latency(soak['click_to_own_ms'])}; click→first bot {latency(soak['click_to_first_bot_ms'])}",
+             "resident MB per process (depth:pid), after warm-up → at the end:",
+             *(f"  {name}: {mb} → {'gone' if end is None else end}"
+               for name, (mb, end) in soak["rss_mb_by_process_after_warm_up_and_at_end"].items())]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="the issue's two measurements, as JSON")
@@ -654,7 +676,7 @@ def main(argv: list[str] | None = None) -> int:
 def measured_and_printed(args: argparse.Namespace) -> int:
     if args.soak is not None:
         result = soak(args.source.resolve(), args)
-        print(json.dumps(result))
+        print(json.dumps(result) if args.json else soak_text(result["soak"]))
         return 0 if result["soak"]["ok"] else 1
     if not args.json:
         workers = args.workers if supports_workers(args.source) else None

@@ -18,6 +18,15 @@ def test_selfplay_writes_records_that_replay_to_the_same_scores(tmp_path, capsys
     assert sum(replayed["scores"]) >= 0 and replayed["breakdown"]
 
 
+def test_selfplay_progress_prints_the_running_count_to_stderr(capsys):
+    assert cli.main(["selfplay", "euchre", "--deals", "250", "--seed", "p", "--json", "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["deals"] == 250  # stdout: the summary alone
+    counts = [json.loads(line) for line in captured.err.splitlines()]
+    assert [count["done"] for count in counts] == list(range(2, 251, 2))  # every hundredth of the deals
+    assert counts[-1] == {"game": "euchre", "done": 250, "deals": 250, "played": 250}
+
+
 def test_replay_of_a_corrupted_file_fails_with_the_reason(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"game": "euchre", "rules_version": "euchre-1", "kind": "match", "seed": "x", '

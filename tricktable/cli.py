@@ -76,11 +76,14 @@ def observation_schema(game: str) -> dict[str, Any]:
 
 # -- selfplay ------------------------------------------------------------------
 def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
-             stats: bool = False, budget_ms: float | None = None, declared_solos: bool = False) -> dict[str, Any]:
+             stats: bool = False, budget_ms: float | None = None, declared_solos: bool = False,
+             progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """``declared_solos`` (Doppelkopf): each deal is played until its reservations are
     settled and then only if a player declared a solo, so that the solos' win rate
     is measured on many solos at the cost of few whole deals; ``deals`` then counts
-    the deals looked at, ``played`` the ones played out."""
+    the deals looked at, ``played`` the ones played out.  ``progress`` gets the
+    running count (``done`` of ``deals``, ``played``) after every hundredth of the
+    deals and the last."""
     from tricktable.bots.stats import DoppelkopfStats, stats_for
 
     collector = stats_for(game) if stats or declared_solos else None
@@ -96,9 +99,13 @@ def selfplay(game: str, deals: int, seed: str, bot: str, records: Path | None,
     if records:
         records.mkdir(parents=True, exist_ok=True)
     played = 0
+    report_every = max(1, deals // 100)
     for index in range(deals):
         state = _seed_deal(spec, seed, index, options)
-        if not play_bots(state, bots, keep):
+        finished = play_bots(state, bots, keep)
+        if progress and ((index + 1) % report_every == 0 or index + 1 == deals):
+            progress({"game": game, "done": index + 1, "deals": deals, "played": played + finished})
+        if not finished:
             continue
         played += 1
         totals = [t + r for t, r in zip(totals, state.returns())]
@@ -243,6 +250,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--budget-ms", type=float, help="the search bot's budget per decision (default: hard, 250 ms)")
     s.add_argument("--declared-solos", action="store_true",
                    help="Doppelkopf: play out only the deals in which a player declares a solo (with --stats)")
+    s.add_argument("--progress", action="store_true", help="print the running count of deals to stderr")
 
     r = commands.add_parser("replay", help="replay and verify a game record")
     r.add_argument("file", type=Path)
@@ -308,6 +316,11 @@ def _option_value(text: str) -> Any:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
+def _progress_printer() -> Callable[[dict[str, Any]], None]:
+    """``--progress``: each running result as a JSON line on stderr (stdout keeps the result)."""
+    return lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)
+
+
 def _print(result: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
@@ -324,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             play(args.game, args.seed, args.bot, {k: _option_value(v) for k, v in options.items()})
         elif args.command == "selfplay":
             _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats, args.budget_ms,
-                            args.declared_solos),
+                            args.declared_solos, _progress_printer() if args.progress else None),
                    args.json)
         elif args.command == "replay":
             _print(replay_file(args.file), args.json)
@@ -341,7 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "arena":
             from tricktable.arena import Baseline, arena
 
-            report = (lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)) if args.progress else None
+            report = _progress_printer() if args.progress else None
             baseline = Baseline(args.b_commit, args.b_budget_ms, args.b) if args.b_commit else None
             _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
                          not args.no_hard_stop, baseline, args.preset, args.rules_version), args.json)
