@@ -127,3 +127,49 @@ def test_search_never_produces_an_illegal_action(game, seed, steps):
 def test_equivalent_cards_are_tried_once():
     obs = observation_of("double-sar", ["play 9H", "play 10H", "play QH", "play 2C"], "9H 10H QH 2C", ["JH 2H 3H 4H"])
     assert cb.distinct_actions(obs) == ["play 9H", "play 2C"]  # 9H, 10H and QH touch once JH is gone
+
+
+# -- calling and changing trump: where search is right to leave the rules ---------------
+# docs/strength.md, session 8: at the disagreements of 300 Double Sar deals, each played
+# out both ways with search in every seat, search's pass gained +0.10 ± 0.07 points over
+# the rules' call, and its change of trump gained over the rules' choice.  These pin two
+# such positions, so that a bar for leaving the rules there (like Euchre's) would show.
+def _double_sar_position(deal: int, actions: tuple[str, ...] = ()) -> Observation:
+    """The position after ``actions`` in deal ``deal`` of the selfplay seed behave-s7."""
+    options = DOUBLE_SAR.normalize_options({})
+    state = DOUBLE_SAR.new_deal(DOUBLE_SAR.deal_from_seed(derive_seed("behave-s7", "deal", deal), deal % 4, options),
+                                options)
+    for text in actions:
+        state.act(state.to_move, text)
+    return state.observe(state.to_move)
+
+
+def _search_choice(obs: Observation, worlds: int = 400) -> str | None:
+    from dataclasses import replace
+
+    from tricktable.bots.search import evaluate
+
+    game = replace(cb.search_game(obs), weight=None)
+    return evaluate(game, obs, random.Random("scenario"), worlds, 1e9, cb.distinct_actions(obs)).choice
+
+
+def test_calling_trump_pass_to_the_partner_with_only_an_ace_jack_doubleton():
+    # Rules "Calling trump": he may pass once to his partner.  The rules call ♦ on A J;
+    # passing lets the partner name his best suit of five, and the caller may still change
+    # trump once he sees his thirteen cards.  Rollouts: pass +0.33 ± 0.08 over the rules'
+    # call (400 worlds); played out with search in every seat, +1.6 ± 0.6 (12 deals).
+    obs = _double_sar_position(194)
+    assert obs.hand_texts() == ["KC", "JD", "AD", "6S", "10S"]
+    assert cb.heuristic_text(obs) == "call D"
+    assert _search_choice(obs) == "pass to partner"
+
+
+def test_change_trump_to_six_hearts_over_the_partners_spades():
+    # Rules "Change trump": the caller may change once, after seeing all 13 cards.  His
+    # partner named ♠ (the caller holds A 9 7 2 of them); six hearts to the queen are not
+    # enough for the rules (19 points against 15 + 6), search changes: +2.2 ± 0.1 in the
+    # rollouts (400 worlds).
+    obs = _double_sar_position(62, ("pass to partner", "call S"))
+    assert obs.hand_texts() == ["3C", "7C", "QD", "3H", "4H", "8H", "9H", "10H", "QH", "2S", "7S", "9S", "AS"]
+    assert cb.heuristic_text(obs) == "play 3H"
+    assert _search_choice(obs) == "change trump H"
