@@ -216,7 +216,8 @@ def search_game(obs: Observation) -> SearchGame:
     from tricktable.games import get_spec
 
     return SearchGame(get_spec(obs.game), policy, team_value, weight=WEIGHT, rules=heuristic_text,
-                      playout=partial(cp.playout, card_rules=KERNEL_CARD_RULES.get(obs.game, 0)))
+                      playout=partial(cp.playout, card_rules=KERNEL_CARD_RULES.get(obs.game, 0)),
+                      switch_z=cp.switch_z)
 
 
 def _spec() -> GameSpec:
@@ -225,7 +226,7 @@ def _spec() -> GameSpec:
     return HIDDEN_TRUMP
 
 
-SEARCH = SearchGame(_spec(), policy, team_value, weight=WEIGHT, rules=heuristic_text)
+SEARCH = SearchGame(_spec(), policy, team_value, weight=WEIGHT, rules=heuristic_text, switch_z=cp.switch_z)
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 
