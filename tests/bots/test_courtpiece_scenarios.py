@@ -178,7 +178,7 @@ def test_change_trump_to_six_hearts_over_the_partners_spades():
 def test_change_trump_search_keeps_the_rules_change_unless_it_is_clearly_worse():
     # Rules "Change trump".  The caller named ♦ (9 6 2) and sees five clubs to the ace
     # king: the rules change to ♣.  At the normal level (about 21 worlds for 15 candidates)
-    # ♥ J led without a change looked best by luck (+0.95 over the change); at 400 worlds it
+    # ♥ J led without a change looked best by luck (+0.95 over the change); at 1,000 worlds it
     # is -0.03 ± 0.09 against it.  Leaving the rules' change needs CHANGE_SWITCH_Z.
     from tricktable.bots.search import SWITCH_Z
 

@@ -463,9 +463,9 @@ CHANGE_SWITCH_Z = 2.0
 trump (keeping trump, or changing to another suit).  At the first lead search weighs a
 dozen cards and the changes on some 25 worlds, and the best of them often clears one
 standard error by luck: in 300 Double Sar deals search left 16 of the rules' 121 changes,
-which at 400 worlds its own rollouts did not prefer, and played out with search in every
-seat those departures lost (docs/strength.md, session 8).  A change the rules do not make
-keeps ``SWITCH_Z``: those gained +0.47 ± 0.18 points."""
+and played out with search in every seat those departures lost -0.68 ± 0.26 points
+(docs/strength.md, session 8).  A change the rules do not make keeps ``SWITCH_Z``: those
+gained +0.42 ± 0.15."""
 
 
 def switch_z(obs: Observation, action: str, default: str) -> float:
