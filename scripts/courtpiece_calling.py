@@ -179,15 +179,21 @@ def playout(args: argparse.Namespace) -> None:
     for n in range(1, args.deals + 1):
         world = consistent_world(state, seat, rng) if args.consistent else state.spec.sample_world(obs, rng)
         for first in firsts:
-            trial = world.clone()
-            trial.act(seat, first)
-            while not trial.is_terminal():
-                mover = trial.to_move
-                trial.act(mover, bots[mover].choose(trial.observe(mover)))
-            points = trial.returns()
-            margins[first].append(points[seat] - points[(seat + 1) % 4])
+            margins[first].append(margin_after(world, seat, first, bots))
         if n % 25 == 0 or n == args.deals:
             print(json.dumps(playout_report(args, obs, margins, firsts)), flush=True)
+
+
+def margin_after(world: Any, seat: int, first: str, bots: list[Any]) -> float:
+    """``world`` played to its end by ``bots`` after ``seat`` takes ``first``:
+    the points of ``seat``'s team minus the other team's."""
+    trial = world.clone()
+    trial.act(seat, first)
+    while not trial.is_terminal():
+        mover = trial.to_move
+        trial.act(mover, bots[mover].choose(trial.observe(mover)))
+    points = trial.returns()
+    return points[seat] - points[(seat + 1) % 4]
 
 
 def batch(args: argparse.Namespace) -> None:
@@ -208,16 +214,7 @@ def batch(args: argparse.Namespace) -> None:
         for _ in range(args.deals):
             world = consistent_world(state, seat, rng) if state.history else state.spec.sample_world(
                 state.observe(seat), rng)
-            margins = []
-            for first in (row["search"], row["rules"]):
-                trial = world.clone()
-                trial.act(seat, first)
-                while not trial.is_terminal():
-                    mover = trial.to_move
-                    trial.act(mover, bots[mover].choose(trial.observe(mover)))
-                points = trial.returns()
-                margins.append(points[seat] - points[(seat + 1) % 4])
-            here.append((margins[0], margins[1]))
+            here.append((margin_after(world, seat, row["search"], bots), margin_after(world, seat, row["rules"], bots)))
         diffs += [a - b for a, b in here]
         mean, se = paired(here)
         estimate = row.get("many", {}).get(row["search"], {})
