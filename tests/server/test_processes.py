@@ -98,6 +98,27 @@ def test_kill_9_mid_game_loses_nothing(tmp_path):
         server.stop()
 
 
+def acknowledged_until_a_computer_player_thinks(http: httpx.Client, state: dict) -> tuple[dict, dict]:
+    """The person acts (first legal action) until a computer player's step is
+    acknowledged and another computer player is thinking after it; a step that
+    gives the turn back to the person (a deal where one bot moves before him)
+    means acting again.  The acknowledged views by version, and the person's last answer."""
+    acknowledged: dict = {}
+    while True:
+        mine = http.post(f"/api/games/{state['id']}/actions",
+                         json={"action": state["view"]["legal"][0], "version": state["version"]}).json()
+        assert mine["thinking"] is not None
+        acknowledged[mine["version"]] = mine["view"]
+        with http.stream("GET", f"/api/games/{mine['id']}/events", params={"version": mine["version"]}) as response:
+            for kind, data in read_events(response):
+                if kind == "step":
+                    acknowledged[data["version"]] = data["view"]
+                    state = data
+                    break
+        if state["thinking"] is not None:  # the next computer player is thinking now
+            return acknowledged, mine
+
+
 def test_kill_9_during_the_computer_players_turn_and_the_restarted_server_finishes_it(tmp_path):
     """The real (searching) computer players are killed mid-thought; every step
     acknowledged before is kept, and the new server finishes their turn by
@@ -107,15 +128,7 @@ def test_kill_9_during_the_computer_players_turn_and_the_restarted_server_finish
     try:
         http = httpx.Client(base_url=server.url, timeout=60)
         state = settle(http, http.post("/api/games", json={"game": "doppelkopf", "level": "hard"}).json())
-        mine = http.post(f"/api/games/{state['id']}/actions",
-                         json={"action": state["view"]["legal"][0], "version": state["version"]}).json()
-        assert mine["thinking"] is not None
-        acknowledged = {mine["version"]: mine["view"]}
-        with http.stream("GET", f"/api/games/{mine['id']}/events", params={"version": mine["version"]}) as response:
-            for kind, data in read_events(response):
-                if kind == "step":
-                    acknowledged[data["version"]] = data["view"]
-                    break  # the next computer player is thinking now
+        acknowledged, mine = acknowledged_until_a_computer_player_thinks(http, state)
         server.kill()
         server = ServerProcess(url, bot=None, port=server.port).start()
         store, deadline = Store(url), time.monotonic() + 90
