@@ -172,6 +172,9 @@ def test_after_a_deal_ends_the_page_shows_its_sheet_and_its_last_trick_from_the_
             act_once(p, rng)
     sheet = page.locator("dialog[open] .score-sheet")
     assert sheet.count() and sheet.locator("table.sheet").count() and "Match total" in sheet.locator(".totals").inner_text()
+    # The bar above the sheet counts the finished deal too (it showed the score before it).
+    bar = [page.locator(f".scorebar .score.{team} strong").inner_text() for team in ("us", "them")]
+    assert sheet.locator(".totals").inner_text().endswith(f"Us {bar[0]} · Them {bar[1]}")
     p.shot("euchre-deal-over-sheet-phone")
     ended = int(page.locator("#main").get_attribute("data-version")) + 1  # (the screen is one step before the sheet's)
     while page.locator("dialog[open]").count():

@@ -345,15 +345,9 @@ export class Table {
     const deal = match.deals_total
       ? t("table.deal_of", { n: match.deal_number, total: match.deals_total })
       : t("table.deal", { n: match.deal_number || 1 });
-    const totals = match.totals || [0, 0, 0, 0];
-    const [us, them] = this.r.teamTotals(view);
-    const scores = this.r.teams === false
-      ? [0, 1, 2, 3].map((s) => el("span", { class: `score seat-${s}` }, this.r.seatName(s), " ", el("strong", {}, totals[s])))
-      : [el("span", { class: "score us" }, t("table.us"), " ", el("strong", {}, us)),
-        el("span", { class: "score them" }, t("table.them"), " ", el("strong", {}, them))];
     const target = match.target ? ` · ${match.counting === "kots" ? tn("table.target_kots", match.target) : t("table.target", { n: match.target })}` : "";
     clear(this.scorebar).append(
-      ...scores,
+      ...this.scores(view),
       el("span", { class: "deal" }, deal, target, this.state.daily ? ` · ${t("daily.badge")}` : "",
         this.state.level ? ` · ${t(`level.${this.state.level}`)}` : ""),
       el("span", { class: "tools-right" },
@@ -361,6 +355,23 @@ export class Table {
           t("table.history")),
         el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
           t("table.last_trick"))));
+  }
+
+  /** The match score: per team, or per seat where teams change every deal. */
+  scores(view) {
+    const totals = (view.match && view.match.totals) || [0, 0, 0, 0];
+    const [us, them] = this.r.teamTotals(view);
+    return this.r.teams === false
+      ? [0, 1, 2, 3].map((s) => el("span", { class: `score seat-${s}` }, this.r.seatName(s), " ", el("strong", {}, totals[s])))
+      : [el("span", { class: "score us" }, t("table.us"), " ", el("strong", {}, us)),
+        el("span", { class: "score them" }, t("table.them"), " ", el("strong", {}, them))];
+  }
+
+  /** While a finished deal's sheet is open the bar counts that deal, as the
+   * sheet's match total does (the rest of the screen still shows the deal). */
+  renderScores(view) {
+    for (const shown of this.scorebar.querySelectorAll(".score")) shown.remove();
+    this.scorebar.prepend(...this.scores(view));
   }
 
   renderSeats(view) {
@@ -699,7 +710,10 @@ export class Table {
         if (sheetIndex === results.length && next.view.match.previous_deal) this.showFinalCounts(next.view.match.previous_deal);
         await this.waitGap();
         this.clearBubbles();
-        if (result && (result.counts || this.r.sheetForRedeal(result))) await showScoreSheet(next.view, result, this.game);
+        if (result && (result.counts || this.r.sheetForRedeal(result))) {
+          this.renderScores(next.view);
+          await showScoreSheet(next.view, result, this.game);
+        }
         else if (result) this.say(step.seat, this.r.redealText(this.game, result));
       }
     }
