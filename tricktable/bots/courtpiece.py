@@ -31,7 +31,7 @@ from tricktable.bots.base import note_trick, spare_partners_trick, strongest_pla
 from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SWITCH_Z, SearchGame, team_value
-from tricktable.cards import card_text, mask_of, parse_card
+from tricktable.cards import TEN, card_text, mask_of, parse_card, rank_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameSpec, GameState
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, REVEAL, action_text, parse_action
@@ -251,27 +251,48 @@ def played_mask(obs: CourtPieceObservation) -> int:
     return mask_of(c for t in obs.tricks for _, c in t.cards) | mask_of(c for _, c in obs.trick)
 
 
-def distinct_actions(obs: Observation) -> list[str]:
-    """``bot_actions`` without cards that are equivalent to a lower one: two cards of
-    a suit with every card between them already played win and lose alike; and no
-    trump on a trick the partner holds in last seat (``sparing_partner``)."""
+def distinct_actions(obs: Observation, rules: str | None = None, tens_apart: bool = False) -> list[str]:
+    """``bot_actions`` with each set of equivalent cards tried once: two cards of a suit
+    with every card between them already played win and lose alike.  The set is tried
+    as the rules' card (``rules``, by default ``heuristic_text``) where it holds it, so
+    search always has the rules' action to beat by ``switch_z`` standard errors (the
+    rules play the higher of two such cards in about one card decision in a hundred,
+    third hand high; tried as the lower one, search lost its default and played its
+    best mean with no bar), else as its lowest card; and no trump on a trick the partner
+    holds in last seat (``sparing_partner``)."""
     assert isinstance(obs, CourtPieceObservation)
     legal = bot_actions(obs)
+    default = heuristic_text(obs) if rules is None else rules
     gone = played_mask(obs)
-    hand = mask_of(obs.hand)
+    playable = mask_of(parse_card(t.split()[1]) for t in legal if t.startswith("play "))
+    default_set = _lowest_equivalent(parse_card(default.split()[1]), gone, playable, tens_apart) \
+        if default.startswith("play ") else -1
     kept = []
     for text in legal:
-        if not text.startswith("play "):
-            kept.append(text)
-            continue
-        c = parse_card(text.split()[1])
-        below = c - 1
-        while below >= 0 and SUIT_OF[below] == SUIT_OF[c] and gone >> below & 1:
-            below -= 1
-        if below >= 0 and SUIT_OF[below] == SUIT_OF[c] and hand >> below & 1 and f"play {card_text(below)}" in legal:
-            continue  # the next lower live card is ours and playable: same effect
+        if text.startswith("play "):
+            c = parse_card(text.split()[1])
+            lowest = _lowest_equivalent(c, gone, playable, tens_apart)
+            if text != default and (lowest == default_set or lowest != c):
+                continue  # tried as the rules' card, or as the lowest of its set
         kept.append(text)
     return sparing_partner(obs, kept)
+
+
+def _lowest_equivalent(c: int, gone: int, playable: int, tens_apart: bool) -> int:
+    """The lowest card of ``playable`` equivalent to ``c``: down the suit past played
+    cards, as long as the next live card is playable too (and, ``tens_apart``, neither
+    of the two is a ten)."""
+    lowest = below = c
+    while not (tens_apart and rank_of(lowest) == TEN):
+        below -= 1
+        while below >= 0 and SUIT_OF[below] == SUIT_OF[c] and gone >> below & 1:
+            below -= 1
+        if below < 0 or SUIT_OF[below] != SUIT_OF[c] or not playable >> below & 1:
+            return lowest
+        if tens_apart and rank_of(below) == TEN:
+            return lowest
+        lowest = below
+    return lowest
 
 
 def sparing_partner(obs: CourtPieceObservation, legal: list[str]) -> list[str]:

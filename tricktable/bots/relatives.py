@@ -163,16 +163,13 @@ def heuristic_text(obs: Observation) -> str:
 
 
 def distinct_actions(obs: Observation) -> list[str]:
-    """The family's candidates (equal cards once); in Mendikot a ten is never
-    equal to its neighbours, and of the cards to put face down only each suit's
-    lowest (and its ten in Mendikot) are tried."""
+    """The family's candidates (equal cards once, as the rules' card where it is one of
+    them); in Mendikot a ten is never equal to its neighbours, and of the cards to put
+    face down only each suit's lowest (and its ten in Mendikot) are tried."""
     assert isinstance(obs, CourtPieceObservation)
     legal = cp.bot_actions(obs)
-    kept = set(cp.distinct_actions(obs))
     mendikot = obs.game == "mendikot"
-    if mendikot:
-        gone = cp.played_mask(obs)
-        kept |= {t for t in legal if t.startswith("play ") and _ten_matters(gone, parse_card(t.split()[1]))}
+    kept = set(cp.distinct_actions(obs, heuristic_text(obs), tens_apart=mendikot))
     hides = [parse_card(t.split()[1]) for t in legal if t.startswith("hide ")]
     if hides:
         wanted = {card_to_hide(hides, s, mendikot) for s in {SUIT_OF[c] for c in hides}}
@@ -186,17 +183,7 @@ def distinct_actions(obs: Observation) -> list[str]:
             if SUIT_OF[c] not in lows or rank_of(c) < rank_of(parse_card(lows[SUIT_OF[c]].split()[2])):
                 lows[SUIT_OF[c]] = t
         kept = {t for t in kept if t not in swaps or t in lows.values()}
-    return cp.sparing_partner(obs, [t for t in legal if t in kept])  # again: a ten of trump may be back
-
-
-def _ten_matters(gone: int, c: int) -> bool:
-    """A ten, or a card whose next lower live card is a ten (not equivalent in Mendikot)."""
-    if is_ten(c):
-        return True
-    below = c - 1
-    while below >= 0 and SUIT_OF[below] == SUIT_OF[c] and gone >> below & 1:
-        below -= 1
-    return below >= 0 and SUIT_OF[below] == SUIT_OF[c] and is_ten(below)
+    return [t for t in legal if t in kept]
 
 
 # -- search ------------------------------------------------------------------------
