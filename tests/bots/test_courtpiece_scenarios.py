@@ -14,7 +14,7 @@ from tricktable.cards import card_text, parse_card, parse_cards
 from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
-from tricktable.games.courtpiece.rules import DECK, SPADES
+from tricktable.games.courtpiece.rules import DECK, HEARTS, SPADES
 
 from ..games.courtpiece.helpers import observation_of
 
@@ -67,6 +67,16 @@ def test_do_not_trump_partners_winning_trick():
 
 def test_trump_an_opponents_trick_with_the_cheapest_trump():
     assert play(table(0, "2S 9S 3C", [(1, "AH")], pile=-1)) == "2S"
+
+
+def test_ruff_with_the_cheapest_trump_not_the_ace():
+    # Seat 1 leads 4H, seat 0 is void in hearts: only an opponent after him (seat 3) void in
+    # hearts too could overruff, and none has shown out, so 2S wins as surely as AS (the
+    # rules ruffed with the ace: about 190 times in 300 Double Sar deals, rules in all seats).
+    assert play(table(0, "2S 9S AS 3D", [(1, "4H")], pile=-1)) == "2S"
+    assert play(table(0, "2S 9S AS 3D", [(1, "4H")], pile=1, open_seat=1)) == "2S"  # stop his capture, cheaply
+    # Once seat 3 has shown out of hearts he may overruff: the sure winner, the ace.
+    assert play(table(0, "2S 9S AS 3D", [(1, "4H")], pile=-1, voids={3: HEARTS})) == "AS"
 
 
 def test_keep_a_winner_for_trick_13():

@@ -145,7 +145,8 @@ def choose_follow(seat: int, hand: int, legal: int, trump: int, led: int, win_se
                   tricks_played: int) -> int:
     """Second, third or fourth hand: ``played`` cards are in the trick, ``win_*`` holds it.
     Never overtake or trump a partner's trick that holds, nor one the partner is about
-    to capture the pile with; the cheapest sure winner; second hand low when little is
+    to capture the pile with; the cheapest sure winner (a ruff: the cheapest trump unless
+    an opponent after us has shown out of the suit led); second hand low when little is
     at stake; else the highest winner of the suit or the cheapest trump; else low."""
     following = _ranks(legal, led) != 0
     team = seat % 2
@@ -169,8 +170,12 @@ def choose_follow(seat: int, hand: int, legal: int, trump: int, led: int, win_se
         return low
     if not opponents_after:
         return 13 * suit + LOW[winners]
-    # The sure winners: bosses (the top ones of the suit) nobody after can trump.
+    # The sure winners: bosses (the top ones of the suit) nobody after can trump; when we
+    # ruff, any trump while no opponent after us has shown out of the suit led (only he
+    # could overruff): the cheapest then, not the trump ace.
     bosses = winners & ~_above_or_equal_first_live(_ranks(unseen, suit))
+    if not following and suit == trump and not opponent_voids >> led & 1:
+        bosses = winners
     if bosses and (not trumps_out or suit == trump or not opponent_voids >> suit & 1):
         return 13 * suit + LOW[bosses]
     if partner_wins:
