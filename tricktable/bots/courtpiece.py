@@ -6,7 +6,8 @@ honour; the partner must name one.  Change trump: the caller changes once he see
 a clearly longer or stronger suit among his thirteen cards.
 
 Card play: second hand low, third hand high, the cheapest winning card last,
-never trump a partner's trick that holds, throw off the lowest card of the
+ruff with the cheapest trump unless an opponent after us has shown out of the suit
+led, never trump a partner's trick that holds, throw off the lowest card of the
 shortest plain suit.  In Double Sar the pile changes what a trick is worth: a
 player who won the last trick captures the pile with the next, so we fight
 hardest to complete our own pair and to break an opponent's streak, and do not
