@@ -32,7 +32,7 @@ from tricktable.bots.base import note_trick, spare_partners_trick, strongest_pla
 from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SWITCH_Z, SearchGame, team_value
-from tricktable.cards import TEN, card_text, mask_of, parse_card, rank_of
+from tricktable.cards import TEN, mask_of, parse_card, rank_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameSpec, GameState
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, REVEAL, action_text, parse_action
