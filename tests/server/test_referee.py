@@ -12,7 +12,6 @@ from tricktable.core.record import replay
 from tricktable.server import referee
 from tricktable.server.referee import Referee
 from tricktable.server.responses import HUMAN
-from tricktable.server import room as room_module
 from tricktable.server.room import Room
 from tricktable.store import Store
 from tricktable.store.db import games
@@ -363,83 +362,6 @@ def test_a_run_claims_the_turn_in_its_write_and_never_over_another_processs_leas
         committed, _last, _told = room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0), room._told)
         assert committed.row.version > position.row.version
     finally:
-        store.close()
-
-
-def test_the_persons_action_hands_the_turn_to_the_process_with_the_games_stream(sqlite_url, monkeypatch):
-    """Two server processes (rooms with their own stores on one file): where
-    the game's stream is on the other one, the process that commits the
-    person's action takes no lease and looks at the turn only later; the
-    other, told of the action by its change feed, works the turn and tells
-    its stream every step from its own channel (no view computed twice)."""
-    from tricktable.server.scheduler import forced_bot
-
-    stores = [Store(sqlite_url), Store(sqlite_url)]
-    here, there = (Room(store, bot_factory=forced_bot("random")) for store in stores)
-    try:
-        here.start()
-        there.start()
-        game_id = here.new_game("euchre", {}, seed="hand over")["id"]
-        here.resume(game_id)
-        state = wait_for_the_person(here, game_id)
-        later: list = []
-        monkeypatch.setattr(here.scheduler, "wake_later", lambda game, seconds, unless_past: later.append(
-            (game, seconds, unless_past)))
-        monkeypatch.setattr(here.scheduler, "wake", lambda *_args: None)  # (its start-up scan of open games too)
-        deadline = time.monotonic() + 5
-        while here.scheduler._queued or here.scheduler._active:  # work asked for before (the scan): done first
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        monkeypatch.setattr(here.feed, "others_recently", lambda: True)  # the other process writes too
-        while True:  # the person acts until a computer player is to move after him
-            answer = here.act(game_id, state["version"], state["view"]["legal"][0])
-            here.resume(game_id)
-            if answer["thinking"] is not None:
-                break
-            state = answer
-        row = stores[0].load(game_id)
-        assert row is not None and row.lease_until is None  # no lease taken for this process
-        assert later == [(game_id, room_module.HAND_OVER_SECONDS, answer["version"])]
-        assert here.scheduler.thinking(game_id) is None
-        told = there.catch_up(game_id, answer["version"] - 1)  # the other process's stream, told by its feed
-        steps = [event.version for event in told if event.kind == "step"]
-        # (its own feed may have seen the action first and played the run already: then the run's steps follow)
-        assert steps[0] == answer["version"] and steps == sorted(set(steps))
-        settled = wait_for_the_person(there, game_id)
-        assert settled["version"] > answer["version"]
-        assert stores[1].wrote_last(game_id, settled["version"], None)  # the run was written there
-    finally:
-        here.stop()
-        there.stop()
-        for store in stores:
-            store.close()
-
-
-def test_a_turn_looked_at_later_is_left_alone_once_another_process_moved_the_game_on(sqlite_url, monkeypatch):
-    from tricktable.server.scheduler import forced_bot
-
-    store = Store(sqlite_url)
-    room = Room(store, bot_factory=forced_bot("random"))
-    try:
-        game_id = room.new_game("euchre", {}, seed="later")["id"]
-        woken: list = []
-        monkeypatch.setattr(room.scheduler, "wake", lambda game, *_args: woken.append(game))
-        room.start()
-        version = store.version_of(game_id)
-        assert version is not None
-        deadline = time.monotonic() + 5
-        while not woken and time.monotonic() < deadline:  # the start-up scan wakes the open game first
-            time.sleep(0.01)
-        del woken[:]
-        room.scheduler.wake_later(game_id, 0.01, unless_past=version - 1)  # moved on since: nothing to do
-        room.scheduler.wake_later(game_id, 0.02, unless_past=version)  # still there: looked at
-        deadline = time.monotonic() + 5
-        while not woken and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.05)
-        assert woken == [game_id]
-    finally:
-        room.stop()
         store.close()
 
 

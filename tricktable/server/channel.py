@@ -10,26 +10,50 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Protocol
 
 import orjson
 
 
-@dataclass(frozen=True)
 class Event:
     """One thing a stream sends: ``kind`` is ``step``, ``thinking`` or
     ``state``; ``version`` is the game's version it belongs to.  A
     ``changed`` event is never sent: it says that another process changed the
-    game (``feed.py``), so the stream reads what it missed."""
+    game (``feed.py``), so the stream reads what it missed.  Events are equal
+    when their game, kind and version are."""
 
-    game_id: str
-    kind: str
-    version: int
-    data: dict[str, Any] = field(hash=False, compare=False)
-    encoder: Callable[[dict[str, Any]], bytes] | None = field(default=None, hash=False, compare=False)
-    """How ``data`` is written (the room's, which reuses kept bytes); default: orjson."""
+    def __init__(self, game_id: str, kind: str, version: int, data: dict[str, Any] | None = None,
+                 encoder: Callable[[dict[str, Any]], bytes] | None = None, encoded: bytes | None = None):
+        """``encoder``: how ``data`` is written (the room's, which reuses kept
+        bytes; default: orjson).  ``encoded``: the event's JSON as another
+        process wrote it (a stored step frame, ``feed.py``): sent as it is,
+        ``data`` read from it only if someone asks."""
+        self.game_id = game_id
+        self.kind = kind
+        self.version = version
+        self._data = data
+        self.encoder = encoder
+        if encoded is not None:
+            self.__dict__["json"] = encoded
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = orjson.loads(self.__dict__["json"]) if "json" in self.__dict__ else {}
+        return self._data
+
+    def _key(self) -> tuple[str, str, int]:
+        return self.game_id, self.kind, self.version
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Event({self.game_id!r}, {self.kind!r}, {self.version})"
 
     @cached_property
     def json(self) -> bytes:

@@ -1,15 +1,19 @@
 """Other processes' commits and claims, told to this process's streams
 (issue 15: a client on process A sees a move committed by process B).
 
-The feed publishes a ``changed`` event (never sent to a client) on the local
-channel when a watched game's version or turn lease changed in the database;
-the stream then reads what it missed (``Room.refresh``).  Changes this
-process wrote itself are not told again: the channel has them already (and a
-stream that heard of a commit before its step arrived would read the whole
-game from the database for nothing: a good part of a busy server's work).  PostgreSQL tells us
-through LISTEN/NOTIFY (the store NOTIFYs in the committing transaction);
+A commit by another process into a game some stream here watches is
+forwarded as the step events that process stored with it (``Store.frames``:
+the bytes its own streams sent), published on the local channel like this
+process's own steps: nothing is read from the record and no view is built
+again.  Where those frames are not all there (pruned, or a commit by a
+process that stored none: one with a stream of the game itself, or a server
+from before them), and for a claim of the computer players' turn, the feed
+publishes a ``changed`` event (never sent to a client) instead; the stream
+then reads what it missed (``Room.refresh``).  Changes this process wrote
+itself are not told again: the channel has them already.  PostgreSQL tells
+us through LISTEN/NOTIFY (the store NOTIFYs in the committing transaction);
 SQLite, on one machine, is polled: one query for all watched games every
-``POLL_SECONDS``.
+``POLL_SECONDS``, and one for the frames of those another process moved on.
 """
 
 from __future__ import annotations
@@ -29,12 +33,15 @@ POLL_SECONDS = 0.05
 """SQLite: how often the watched games' versions are read (the target is a
 move seen from another process within 100 ms)."""
 RECONNECT_SECONDS = 1.0
-OTHERS_SECONDS = 60.0
-"""How long a write of another process counts as a sign that there are others (``others_recently``)."""
 
 
 def changed(game_id: str, version: int) -> Event:
     return Event(game_id, "changed", version, {})
+
+
+def forwarded(game_id: str, version: int, frame: bytes) -> Event:
+    """A step another process committed and stored as its frame (``Store.frames``)."""
+    return Event(game_id, "step", version, encoded=frame)
 
 
 class ChangeFeed:
@@ -45,17 +52,22 @@ class ChangeFeed:
         self.channel = channel
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._others_at: float | None = None  # (monotonic) when another process's write was last told
 
-    def others_recently(self, seconds: float = OTHERS_SECONDS) -> bool:
-        """Whether another server process wrote into a watched game lately:
-        then some of the games' streams are likely open there."""
-        told = self._others_at
-        return told is not None and time.monotonic() - told < seconds
-
-    def _told_other(self, game_id: str, version: int) -> None:
-        self._others_at = time.monotonic()
-        self.channel.publish(changed(game_id, version))
+    def _tell(self, moved: dict[str, tuple[int, int]], claimed: list[tuple[str, int]]) -> None:
+        """Publish what other processes did: the games ``moved`` on (from
+        the first version to the second) as their stored frames, or as
+        ``changed`` where those are not all there; the turns ``claimed``
+        (game, version) as ``changed``."""
+        found = self.store.frames(moved) if moved else {}
+        for game_id, (_since, version) in moved.items():
+            frames = found.get(game_id)
+            if frames is None:
+                self.channel.publish(changed(game_id, version))
+                continue
+            for number, frame in frames:
+                self.channel.publish(forwarded(game_id, number, frame))
+        for game_id, version in claimed:
+            self.channel.publish(changed(game_id, version))
 
     def start(self) -> None:
         target: Callable[[], None] = self._listen if self.store.notifies else self._poll
@@ -80,10 +92,24 @@ class ChangeFeed:
             except Exception:  # noqa: BLE001 - a busy database: try again at the next tick
                 log.debug("change feed: could not read versions", exc_info=True)
                 continue
+            moved: dict[str, tuple[int, int]] = {}
+            claimed: list[tuple[str, int]] = []
             for game_id, seen in now.items():
-                if known.get(game_id, seen) != seen and not self.store.wrote_last(game_id, *seen):
-                    self._told_other(game_id, seen[0])
+                before = known.get(game_id, seen)
+                if before == seen or self.store.wrote_last(game_id, *seen):
+                    continue
+                if seen[0] > before[0]:
+                    moved[game_id] = (before[0], seen[0])
+                else:
+                    claimed.append((game_id, seen[0]))
             known = now
+            if moved or claimed:
+                try:
+                    self._tell(moved, claimed)
+                except Exception:  # noqa: BLE001 - a busy database: the streams read it themselves
+                    log.debug("change feed: could not read frames", exc_info=True)
+                    for game_id, (_since, version) in moved.items():
+                        self.channel.publish(changed(game_id, version))
 
     # -- PostgreSQL -----------------------------------------------------------------
     def _listen(self) -> None:
@@ -96,12 +122,24 @@ class ChangeFeed:
                     connection.execute(f"LISTEN {CHANGES_CHANNEL}")
                     while not self._stop.is_set():
                         for note in connection.notifies(timeout=0.5):
-                            game_id, version, writer = (note.payload.split(" ") + [""])[:3]
-                            if writer != self.store.writer:
-                                self._told_other(game_id, int(version))
+                            self._noted(note.payload)
             except Exception:  # noqa: BLE001 - the database went away: listen again
                 log.warning("change feed: lost the database; listening again", exc_info=True)
                 time.sleep(RECONNECT_SECONDS)
 
+    def _noted(self, payload: str) -> None:
+        """One NOTIFY: ``"<game> <version> <writer> <since>"`` (a server from
+        before frames sends no ``since``: then ``changed``)."""
+        game_id, version, writer, since = (payload.split(" ") + ["", ""])[:4]
+        if writer == self.store.writer or not self.channel.listeners(game_id):
+            return
+        if since.isdigit() and int(since) < int(version):
+            try:
+                self._tell({game_id: (int(since), int(version))}, [])
+                return
+            except Exception:  # noqa: BLE001 - a busy database: the stream reads it itself
+                log.debug("change feed: could not read frames", exc_info=True)
+        self.channel.publish(changed(game_id, int(version)))
 
-__all__ = ["ChangeFeed", "POLL_SECONDS", "changed"]
+
+__all__ = ["ChangeFeed", "POLL_SECONDS", "changed", "forwarded"]

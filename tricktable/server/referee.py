@@ -21,9 +21,10 @@ from typing import Any, Callable, Mapping, TypeVar
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
 from tricktable.core.record import replay
-from tricktable.server.responses import HUMAN, bot_to_move, describe_step, person_view
+from tricktable.server.channel import Event
+from tricktable.server.responses import HUMAN, bot_to_move, describe_step, encode, person_view, shape, step_view
 from tricktable.store import GameRow, Store
-from tricktable.store.db import Lease
+from tricktable.store.db import Lease, saved_row
 
 DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200
@@ -48,6 +49,9 @@ MAX_RUN = 64
 """At most this many computer-player actions in one write (``Referee.play_run``):
 a bound only; a run ends where the person is to move, within a round."""
 Told = TypeVar("Told")
+Forwards = Callable[[str], bool]
+"""Whether a game's step frames are stored with its commits, for streams of the
+game on other server processes (the room's: no stream of it here)."""
 
 
 @dataclass
@@ -60,6 +64,9 @@ class Position:
     row: GameRow
     state: GameState
     view: dict[str, Any] | None = None
+    event: Event | None = None
+    """The step event of the commit that led here (shaped before that commit,
+    so that its frame could be stored with it): what is published."""
 
     def person_view(self) -> dict[str, Any]:
         if self.view is None:
@@ -114,6 +121,12 @@ class StateCache:
             found = self._items.get(game_id)
         return (found[1].clone(), found[2]) if found and found[0] == version else None
 
+    def at_row(self, game_id: str, version: int) -> Position | None:
+        """A position (a copy of the state) if the cache has the game at exactly ``version``."""
+        with self._lock:
+            found = self._items.get(game_id)
+        return Position(found[4], found[1].clone(), found[2]) if found and found[0] == version else None
+
     def row(self, game_id: str) -> GameRow | None:
         """The stored row the cached state is at (its record need not be read again at that version)."""
         with self._lock:
@@ -153,9 +166,18 @@ class Referee:
     """Loads, applies and commits; safe to call from many threads (the version
     check decides every race)."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, forwards: Forwards = lambda _game_id: False):
         self.store = store
         self.cache = StateCache()
+        self.forwards = forwards
+
+    def load_at(self, game_id: str, version: int) -> Position | None:
+        """The game for a write that expects ``version``: the cached state where
+        this process holds the game at exactly that version (no read: the write's
+        version check refuses it if another process moved the game on since),
+        else as ``load``."""
+        cached = self.cache.at_row(game_id, version)
+        return cached if cached is not None else self.load(game_id)
 
     def load(self, game_id: str) -> Position | None:
         row = self.store.load(game_id, known=self.cache.row(game_id))
@@ -183,10 +205,11 @@ class Referee:
         state = position.state
         entry = record_entry(state, seat, text)
         step, view = describe_step(state, seat, lambda: state.act(seat, text), position.view)
-        return self._commit(position, [entry], view, holder), step
+        return self._commit(position, [entry], view, step, holder=holder), step
 
     def play_run(self, position: Position, choose: Callable[[GameState, int, int], str], holder: Holder,
-                 tell: Callable[[Position, dict[str, Any], int], Told]) -> tuple[Position, dict[str, Any], list[Told]]:
+                 tell: Callable[[Position, dict[str, Any], int], Event] | None = None,
+                 ) -> tuple[Position, dict[str, Any], list[Event]]:
         """The computer players' actions from ``position`` for as long as one
         of them is to move, committed together in one write: for players
         that decide at once (``choose(state, seat, version)``: the action of
@@ -202,8 +225,9 @@ class Referee:
         it), so the run needs no claim of its own before.  Errors as ``play``
         (nothing stored)."""
         state, row = position.state, position.row
+        tell = tell or step_event
         entries: list[str] = []
-        told: list[Told] = []
+        told: list[Event] = []
         view = position.view
         while True:
             seat = state.to_move
@@ -213,7 +237,7 @@ class Referee:
             if bot_to_move(state) is None or len(entries) >= MAX_RUN:
                 break
             told.append(tell(Position(row, state, view), step, row.version + len(entries)))
-        return self._commit(position, entries, view, holder, claim=True), step, told
+        return self._commit(position, entries, view, step, told, holder, claim=True), step, told
 
     def time_out(self, position: Position) -> tuple[Position, dict[str, Any]]:
         """Apply the referee's timeout of the person's expired decision and commit."""
@@ -221,12 +245,16 @@ class Referee:
         timeout = state.referee_actions()[0]
         entry = state.action_text(timeout)
         step, view = describe_step(state, HUMAN, lambda: state.apply_referee(timeout), position.view)
-        return self._commit(position, [entry], view), step
+        return self._commit(position, [entry], view, step), step
 
-    def _commit(self, position: Position, entries: list[str], view: dict[str, Any],
-                holder: Holder | None = None, claim: bool = False) -> Position:
+    def _commit(self, position: Position, entries: list[str], view: dict[str, Any], step: dict[str, Any],
+                told: list[Event] | None = None, holder: Holder | None = None, claim: bool = False) -> Position:
         """Store ``entries`` (one version each) after ``position``'s version;
-        ``claim``: only while no other process holds the turn (the write claims it)."""
+        ``claim``: only while no other process holds the turn (the write claims it).
+        The last step's event is shaped before the write (the new position's
+        ``event``); where the game's streams may be on other processes
+        (``forwards``), it and ``told`` (the run's earlier steps) are stored
+        with the commit as step frames."""
         row, state = position.row, position.state
         base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
         record = dict(row.record, actions=[*row.record["actions"], *entries], version_base=base)
@@ -234,11 +262,15 @@ class Referee:
         if holder is not None:
             lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
         # (the score and the deadline each observe the state only where one applies: never both)
-        row = self.store.save(row, record, status_of(state), score=daily_score(state, row),
-                              deadline=deadline_of(state, view), lease=lease, versions=len(entries),
-                              claimant=holder[0] if claim and holder is not None else None)
+        status, score, deadline = status_of(state), daily_score(state, row), deadline_of(state, view)
+        after = saved_row(row, record, status, deadline, lease, len(entries))
+        event = step_event(Position(after, state, view), step, after.version)
+        frames = [(told_event.version, told_event.json) for told_event in [*(told or []), event]] \
+            if self.forwards(row.id) else None
+        row = self.store.save(row, record, status, score=score, deadline=deadline, lease=lease, versions=len(entries),
+                              claimant=holder[0] if claim and holder is not None else None, frames=frames)
         self.cache.put(row, state, view)
-        return Position(row, state, view)
+        return Position(row, state, view, event)
 
     @staticmethod
     def expired(position: Position) -> bool:
@@ -271,6 +303,19 @@ class Referee:
         if out:
             self.cache.put(row, state, view)
         return out, Position(row, state, view)
+
+
+def step_event(position: Position, step: dict[str, Any], version: int) -> Event:
+    """The event of ``step``, which led to ``position`` at ``version`` (the
+    stored one, or an earlier one told with it), encoded but not published.
+    Its view is the step frame's (``step_view``: the previous deal only
+    where the step ended a deal)."""
+    row, state = position.row, position.state
+    view = step_view(position.person_view(), step["deal_over"])
+    data = shape(row, state, [step], daily_score(state, row), version=version, view=view)
+    event = Event(row.id, "step", version, data, encoder=encode)
+    _ = event.json
+    return event
 
 
 def record_entry(state: GameState, seat: int, text: str) -> str:
@@ -322,4 +367,4 @@ def daily_score(state: GameState, row: GameRow, observed: Observation | None = N
     return int(state.returns()[HUMAN])
 
 
-__all__ = ["MAX_RUN", "Position", "Referee", "StateCache", "entry_action", "record_entry", "forward", "daily_score", "deadline_of", "status_of"]
+__all__ = ["MAX_RUN", "Position", "Referee", "StateCache", "entry_action", "record_entry", "forward", "step_event", "daily_score", "deadline_of", "status_of"]

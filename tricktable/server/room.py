@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
 import time
 from typing import Any
 
@@ -30,20 +29,13 @@ from tricktable.core.record import RECORD_FORMAT, parse_record, record_of
 from tricktable.games import get_spec
 from tricktable.server.channel import Event, LocalChannel
 from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
-from tricktable.server.feed import ChangeFeed
+from tricktable.server.feed import ChangeFeed, forwarded
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
-from tricktable.server.referee import Position, Referee, daily_score
-from tricktable.server.responses import (HUMAN, bot_to_move, encode, fairness_of, seed_revealed, shape, step_view,
-                                         utc_day)
+from tricktable.server.referee import Position, Referee, daily_score, step_event
+from tricktable.server.responses import HUMAN, bot_to_move, encode, fairness_of, seed_revealed, shape, utc_day
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.thinking import ThinkingPool, think_here
 from tricktable.store import StaleVersion, Store
-
-
-HAND_OVER_SECONDS = 0.25
-"""How long a process leaves a computer players' turn to the process with the
-game's streams before it looks itself (``Room.resume``): several times the
-change feed's SQLite polling interval."""
 
 
 def daily_seed(secret: str, game: str, day: str) -> str:
@@ -69,11 +61,9 @@ class Room:
         self.secret = store.secret()
         self.commitments = Commitments(self.secret)
         self.bot_factory = bot_factory
-        self.referee = Referee(store)
         self.channel = channel or LocalChannel()
+        self.referee = Referee(store, forwards=self._streams_elsewhere)
         self.feed = ChangeFeed(store, self.channel)
-        self._lock = threading.Lock()
-        self._handed_over: dict[str, int] = {}  # game -> version whose turn ``resume`` leaves to another process
         self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
         self.scheduler = BotScheduler(self.referee, self.channel, self._announce, self._told, bot_factory, workers,
                                       think=self.thinking.think if self.thinking else think_here)
@@ -173,8 +163,12 @@ class Room:
 
     def act_event(self, game_id: str, version: int, action: str) -> Event:
         """``act``, as the step it published: the HTTP answer is its ``json``,
-        the same bytes the game's streams send."""
-        position = self._position(game_id)
+        the same bytes the game's streams send.  Where this process holds the
+        game at ``version`` it is not read first: the commit's version check
+        refuses the action if another process moved the game on meanwhile."""
+        position = self.referee.load_at(game_id, version)
+        if position is None:
+            raise GameNotFound("no such game")
         if version != position.row.version:
             raise StaleVersion(f"this game is at version {position.row.version}, not {version}: reload it")
         if position.state.is_terminal():
@@ -185,16 +179,13 @@ class Room:
             self.scheduler.wake(game_id)
             raise TimeRanOut("time ran out for that decision")
         # Where the computer players move next, this process takes their turn's
-        # lease in the same write (one write less per action).  Only from the
-        # person's own turn: no process may claim a turn at this version then,
-        # so the write cannot take a lease another process holds.  Not where the
-        # game's streams are likely on another process: that one works the turn.
-        handed_over = self._streams_elsewhere(game_id)
-        holder = self.scheduler.holder() if position.state.to_move == HUMAN and not handed_over else None
+        # lease in the same write (one write less per action) and works it: a
+        # stream of the game on another process gets their steps as stored
+        # frames (``Referee.forwards``).  Only from the person's own turn: no
+        # process may claim a turn at this version then, so the write cannot
+        # take a lease another process holds.
+        holder = self.scheduler.holder() if position.state.to_move == HUMAN else None
         position, step = self.referee.play(position, HUMAN, action, holder)
-        if handed_over:
-            with self._lock:
-                self._handed_over[game_id] = position.row.version
         event = self._announce(position, step)
         self.scheduler.keep(position, holding=holder is not None)  # the bots go on from here without a read
         return event
@@ -202,24 +193,15 @@ class Room:
     def resume(self, game_id: str) -> None:
         """Let the computer players take their turn: called once the answer to
         the person's action (or a new game) is on its way, so their thinking
-        does not compete with sending it.  A turn handed over to the process
-        with the game's streams (``act_event``) is looked at here only later,
-        in case nobody there took it."""
-        with self._lock:
-            handed_over = self._handed_over.pop(game_id, None)
-        if handed_over is not None:
-            self.scheduler.wake_later(game_id, HAND_OVER_SECONDS, unless_past=handed_over)
-        else:
-            self.scheduler.wake(game_id)
+        does not compete with sending it."""
+        self.scheduler.wake(game_id)
 
     def _streams_elsewhere(self, game_id: str) -> bool:
-        """Whether the game's computer players had better move in another
-        server process: no stream of the game is open here, and other
-        processes write into this one's games (so the stream is likely on one
-        of them, which is told of the person's action by its change feed and
-        works the turn there: its stream then hears every step from its own
-        channel, and no process computes the steps' views a second time)."""
-        return self.channel.listeners(game_id) == 0 and self.feed.others_recently()
+        """Whether the game's step frames are stored with its commits: no
+        stream of the game is open in this process, so any is on another
+        (whose change feed forwards the frames instead of reading the record
+        and building the steps' views again)."""
+        return self.channel.listeners(game_id) == 0
 
     def hint(self, game_id: str, version: int) -> dict[str, Any]:
         """What the strongest computer player would do in the person's seat, with
@@ -274,34 +256,29 @@ class Room:
     def refresh(self, game_id: str, version: int) -> list[Event]:
         """What the stream that has seen ``version`` missed because another
         process committed or claimed it (this process's channel did not hear
-        it): ``catch_up`` if the stored game is past ``version`` or another
-        process is thinking in it, else nothing."""
+        it): the stored step frames where all are there, else ``catch_up``
+        if the stored game is past ``version`` or another process is thinking
+        in it, else nothing."""
         stored = self.store.versions([game_id]).get(game_id)
         if stored is None or stored[0] < version:
             return []
         claimed = stored[1] is not None and stored[1] > time.time()
         if stored[0] == version and not claimed:
             return []
+        if stored[0] > version:
+            frames = self.store.frames({game_id: (version, stored[0])}).get(game_id)
+            if frames is not None:
+                return [forwarded(game_id, number, frame) for number, frame in frames]
         return self.catch_up(game_id, version)
 
     def _announce(self, position: Position, step: dict[str, Any]) -> Event:
-        """Publish a committed step (encoded here, in the committing thread,
-        not on the streams' event loop); the event (its data: the response)."""
-        event = self._told(position, step, position.row.version)
+        """Publish a committed step (shaped and encoded in the committing
+        thread, not on the streams' event loop); the event (its data: the response)."""
+        event = position.event or self._told(position, step, position.row.version)
         self.channel.publish(event)
         return event
 
-    def _told(self, position: Position, step: dict[str, Any], version: int) -> Event:
-        """The event of ``step``, which led to ``position`` at ``version`` (the
-        stored one, or an earlier one told with it), encoded but not published.
-        Its view is the step frame's (``step_view``: the previous deal only
-        where the step ended a deal)."""
-        row, state = position.row, position.state
-        view = step_view(position.person_view(), step["deal_over"])
-        data = shape(row, state, [step], daily_score(state, row), version=version, view=view)
-        event = Event(row.id, "step", version, data, encoder=encode)
-        _ = event.json
-        return event
+    _told = staticmethod(step_event)
 
     # -- helpers ----------------------------------------------------------------------
     def _resume(self, position: Position, hand: bool = False) -> None:

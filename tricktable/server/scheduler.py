@@ -22,9 +22,9 @@ Several server processes may share one database: a game's bot turn is
 claimed with a lease in the database (``Store.claim_turn``; an instant run's
 write claims it itself), so exactly one process works it; every bot commit
 renews the lease in the same write, and the commit after which the person is to
-move gives it back.  The process where the game's streams are works its turn
-where it can (``Room._streams_elsewhere``): the one that committed the person's
-action leaves it and looks again only later (``wake_later``).  A long decision's
+move gives it back.  The process that committed the person's action works the
+turn (its write took the lease); streams of the game on other processes get the
+steps as the frames it stores with its commits (``Referee.forwards``).  A long decision's
 lease is renewed by the sweeper thread, which also looks, every third of
 ``LEASE_SECONDS``, for leases that ran out (their process died) and takes those
 turns over.  The thinking itself happens in ``think`` (``thinking.py``: this
@@ -167,8 +167,6 @@ class BotScheduler:
         self._leases: set[str] = set()  # games whose turn this process holds
         self._thinking: dict[str, tuple[int, int]] = {}  # game -> (seat, version)
         self._clocks: dict[str, threading.Timer] = {}
-        self._later: list[tuple[float, int, str, int | None]] = []  # ``wake_later``'s heap: (when, tie, game, version)
-        self._later_due = threading.Condition(self._lock)
         self._instant: dict[tuple[str, str], bool] = {}
 
     # -- life cycle ----------------------------------------------------------------
@@ -184,7 +182,6 @@ class BotScheduler:
             thread.start()
         threading.Thread(target=self._wake_open_games, name="bots-startup", daemon=True).start()
         threading.Thread(target=self._sweep, name="bots-leases", daemon=True).start()
-        threading.Thread(target=self._wake_when_due, name="bots-later", daemon=True).start()
 
     def stop(self, interrupt: Callable[[], None] | None = None) -> None:
         """Stop taking work; ``interrupt`` (if given) cuts the decisions under
@@ -195,8 +192,6 @@ class BotScheduler:
         with self._lock:
             self._running = False
             self._ready.notify_all()
-            self._later_due.notify_all()
-            self._later.clear()
             threads, self._threads = self._threads, []
             clocks, self._clocks = list(self._clocks.values()), {}
             self._queue.clear()
@@ -254,43 +249,6 @@ class BotScheduler:
                 self._again.setdefault(game_id, time.monotonic())
             elif game_id not in self._queued:
                 self._push(game_id, self._asked.setdefault(game_id, time.monotonic()))
-
-    def wake_later(self, game_id: str, seconds: float, unless_past: int | None = None) -> None:
-        """``wake`` the game in ``seconds``, unless it is past version
-        ``unless_past`` by then (another process did its pending work: a
-        version read, not the game's)."""
-        with self._lock:
-            if self._running:
-                heapq.heappush(self._later, (time.monotonic() + seconds, next(self._order), game_id, unless_past))
-                self._later_due.notify()
-
-    def _wake_when_due(self) -> None:
-        """One thread for every ``wake_later`` (not a timer thread each)."""
-        while True:
-            with self._lock:
-                while self._running and (not self._later or self._later[0][0] > time.monotonic()):
-                    self._later_due.wait(self._later[0][0] - time.monotonic() if self._later else None)
-                if not self._running:
-                    return
-                _when, _order, game_id, version = heapq.heappop(self._later)
-            try:
-                if version is not None and self.referee.store.version_of(game_id) != version:
-                    self._drop_kept(game_id, version)
-                    continue
-            except Exception:  # noqa: BLE001 - a busy database: look at the game itself
-                log.debug("could not read the version of game %s", game_id, exc_info=True)
-            self.wake(game_id)
-
-    def _drop_kept(self, game_id: str, version: int) -> None:
-        """Another process did the pending work after ``version``: the position
-        this one kept for it (``keep``) would wait for work here that never
-        comes (a whole match's state per game handed over, for as long as the
-        process lives)."""
-        with self._lock:
-            kept = self._positions.get(game_id)
-            if kept is not None and kept.row.version <= version and game_id not in self._queued \
-                    and game_id not in self._active:
-                del self._positions[game_id]
 
     def holder(self) -> tuple[str, float] | None:
         """(this process, lease seconds) for a commit that hands the computer

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Engine,
     Float,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -92,6 +93,20 @@ games = Table(
     Index("games_commitment", "commitment", unique=True),
 )
 
+# Each step's event as the game's streams send it (the person's view only: the
+# person is seat 0, and every stream of a game is that person's), stored by the
+# process that commits it for streams of the game on other processes
+# (``Store.frames``); kept for ``FRAMES_KEPT_SECONDS``.
+frames = Table(
+    "frames",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("frame", LargeBinary, nullable=False),
+    Column("written_at", Float, nullable=False),
+    Index("frames_written_at", "written_at"),
+)
+
 meta = Table(
     "meta",
     metadata,
@@ -139,8 +154,9 @@ scores = Table(
 
 
 CHANGES_CHANNEL = "tricktable_games"
-"""The PostgreSQL NOTIFY channel: payload ``"<game id> <version> <writer>"`` per
-commit or claim (``Store.writer``: which process wrote it)."""
+"""The PostgreSQL NOTIFY channel: payload ``"<game id> <version> <writer> <since>"``
+per commit or claim (``Store.writer``: which process wrote it; ``since``: the
+version the commit moved the game on from, the version itself for a claim)."""
 ANY_LEASE = object()
 """In ``Store.wrote_last``: a write that left the lease as it was (not known here)."""
 WRITTEN_KEPT = 4096
@@ -179,6 +195,21 @@ RELEASE_TURN = update(games).where(_HELD_BY).values(lease_owner=None, lease_unti
 RELEASE_TURN_AT = (update(games).where(_HELD_BY, games.c.version == bindparam("expected"))
                    .values(lease_owner=None, lease_until=None))
 HOLDS_TURN = select(games.c.id).where(_HELD_BY)
+ADD_FRAME = insert(frames).values(game_id=bindparam("game_id"), version=bindparam("version"),
+                                  frame=bindparam("frame"), written_at=bindparam("written_at"))
+PRUNE_FRAMES = delete(frames).where(frames.c.written_at < bindparam("before"))
+FRAMES_BATCH = 16
+"""``Store.frames`` reads the frames of this many games at a time (one prepared statement)."""
+FRAMES_BETWEEN = (select(frames.c.game_id, frames.c.version, frames.c.frame)
+                  .where(or_(*(and_(frames.c.game_id == bindparam(f"game_{n}"), frames.c.version > bindparam(f"after_{n}"),
+                                    frames.c.version <= bindparam(f"upto_{n}")) for n in range(FRAMES_BATCH))))
+                  .order_by(frames.c.game_id, frames.c.version))
+FRAMES_KEPT_SECONDS = 10.0
+"""How long a step's frame stays: a stream on another process reads it within
+its change feed's next look (tens of milliseconds); one that comes later
+reads the record instead."""
+FRAMES_PRUNE_SECONDS = 1.0
+"""How often a process that stores frames deletes the old ones (in one of its commits)."""
 NOTIFY_CHANGE = select(func.pg_notify(CHANGES_CHANNEL, bindparam("payload")))
 IDENTITY_ISSUED = select(identities.c.issued_at).where(identities.c.id == bindparam("identity_id"))
 ADD_SCORE = insert(scores).values(game=bindparam("game"), day=bindparam("day"), device=bindparam("device"),
@@ -256,6 +287,12 @@ class RawTransaction:
             prepared = self._prepared[statement] = Prepared(statement, self._dialect)
         self.cursor.execute(prepared.sql, prepared.params(values))
         return self.cursor
+
+    def run_many(self, statement: Any, rows: list[dict[str, Any]]) -> None:
+        prepared = self._prepared.get(statement)
+        if prepared is None:
+            prepared = self._prepared[statement] = Prepared(statement, self._dialect)
+        self.cursor.executemany(prepared.sql, [prepared.params(values) for values in rows])
 
 
 class StaleVersion(Exception):
@@ -383,6 +420,7 @@ class Store:
         self._written: OrderedDict[str, tuple[int, object]] = OrderedDict()
         self._written_lock = threading.Lock()
         self._prepared: dict[Any, Prepared] = {}  # a statement -> its compiled form for this database
+        self._frames_pruned = 0.0  # (monotonic) when this store last deleted old frames
         migrate(self.engine)
 
     @contextmanager
@@ -593,11 +631,45 @@ class Store:
         """Whether commits are announced to other processes (PostgreSQL NOTIFY)."""
         return self.engine.dialect.name == "postgresql"
 
-    def _notify(self, db: RawTransaction, game_id: str, version: int) -> None:
+    def _notify(self, db: RawTransaction, game_id: str, version: int, since: int | None = None) -> None:
         """Tell listening processes (``tricktable.server.feed``) that a game
-        changed; PostgreSQL delivers it when the transaction commits."""
+        changed (from version ``since``, default: a claim at ``version``);
+        PostgreSQL delivers it when the transaction commits."""
         if self.notifies:
-            db.run(NOTIFY_CHANGE, {"payload": f"{game_id} {version} {self.writer}"})
+            db.run(NOTIFY_CHANGE, {"payload": f"{game_id} {version} {self.writer} {version if since is None else since}"})
+
+    def frames(self, wanted: dict[str, tuple[int, int]]) -> dict[str, list[tuple[int, bytes]]]:
+        """The stored step frames of each game after its first version up to
+        its second (``{game: (after, upto)}``), in version order, where all of
+        them are stored; a game with any of them missing (pruned, or committed
+        by a process that stored none) is left out."""
+        out: dict[str, list[tuple[int, bytes]]] = {}
+        games_wanted = list(wanted.items())
+        with self._raw() as db:
+            for start in range(0, len(games_wanted), FRAMES_BATCH):
+                values: dict[str, Any] = {}
+                for n in range(FRAMES_BATCH):
+                    game_id, (after, upto) = (games_wanted[start + n] if start + n < len(games_wanted)
+                                              else (None, (0, 0)))  # (game_id = NULL matches nothing)
+                    values.update({f"game_{n}": game_id, f"after_{n}": after, f"upto_{n}": upto})
+                found: dict[str, list[tuple[int, bytes]]] = {}
+                for game_id, version, frame in db.run(FRAMES_BETWEEN, values).fetchall():
+                    found.setdefault(game_id, []).append((version, bytes(frame)))
+                for game_id, stored in found.items():
+                    after, upto = wanted[game_id]
+                    if len(stored) == upto - after:  # (versions are unique and within the bounds: all there)
+                        out[game_id] = stored
+        return out
+
+    def _store_frames(self, db: RawTransaction, game_id: str, frames: list[tuple[int, bytes]]) -> None:
+        """Store a commit's step frames in its transaction; now and then delete
+        the old ones of every game (at most ``FRAMES_KEPT_SECONDS`` old are read)."""
+        now = time.time()
+        db.run_many(ADD_FRAME, [{"game_id": game_id, "version": version, "frame": frame, "written_at": now}
+                                for version, frame in frames])
+        if time.monotonic() - self._frames_pruned > FRAMES_PRUNE_SECONDS:
+            self._frames_pruned = time.monotonic()
+            db.run(PRUNE_FRAMES, {"before": now - FRAMES_KEPT_SECONDS})
 
     def find_daily(self, game: str, day: str, device: str) -> GameRow | None:
         query = select(games).where(games.c.game == game, games.c.daily_day == day, games.c.device == device)
@@ -608,7 +680,7 @@ class Store:
     def save(
         self, row: GameRow, record: dict[str, Any], status: str, score: int | None = None,
         deadline: float | None = None, lease: Lease | None = None, versions: int = 1,
-        claimant: str | None = None,
+        claimant: str | None = None, frames: list[tuple[int, bytes]] | None = None,
     ) -> GameRow:
         """Write ``record`` if the game is still at ``row.version``; the daily
         score (if any) commits in the same transaction.  ``StaleVersion`` if
@@ -619,7 +691,9 @@ class Store:
         ``lease``): the write claims the turn as ``claim_turn`` would, in the
         same statement: ``StaleVersion`` also while another process holds it.
         ``record`` must be ``row.record`` with actions appended (and, only
-        where it differs, another head): the write sends the new actions alone."""
+        where it differs, another head): the write sends the new actions alone.
+        ``frames``: (version, bytes) of the steps' events, stored in the same
+        transaction for other processes' streams (``frames``)."""
         values: dict[str, Any] = {"game_id": row.id, "expected": row.version, **_appended(row.record, record),
                                   "new_version": row.version + versions, "new_status": status, "new_deadline": deadline}
         if lease is not None:
@@ -634,12 +708,13 @@ class Store:
                 raise StaleVersion(f"game {row.id} is no longer at version {row.version}"
                                    + (" or another process holds its turn" if statement is SAVE_GAME_CLAIMING else ""))
             note(row.version + versions, ANY_LEASE if lease is None else lease[1])
-            self._notify(db, row.id, row.version + versions)
+            if frames:
+                self._store_frames(db, row.id, frames)
+            self._notify(db, row.id, row.version + versions, since=row.version)
             if score is not None and row.counts_on_leaderboard:
                 db.run(ADD_SCORE, {"game": row.game, "day": row.daily_day, "device": row.device, "score": score,
                                    "game_id": row.id, "finished_at": time.time()})
-        leased = {} if lease is None else {"lease_until": lease[1]}
-        return replace(row, record=record, version=row.version + versions, status=status, deadline=deadline, **leased)
+        return saved_row(row, record, status, deadline, lease, versions)
 
     # -- identities ------------------------------------------------------------
     def add_identity(self, identity: str, address: str) -> IdentityRow:
@@ -714,6 +789,14 @@ class Store:
     def _own_rank(db: Any, game: str, day: str, device: str) -> dict[str, int] | None:
         found = db.execute(_own_rank_query(game, day, device)).first()
         return {"rank": found[1] + 1, "score": found[0]} if found else None
+
+
+def saved_row(row: GameRow, record: dict[str, Any], status: str, deadline: float | None = None,
+              lease: Lease | None = None, versions: int = 1) -> GameRow:
+    """The row ``Store.save`` returns for these arguments once it has written them
+    (a caller may shape what it will publish before the commit)."""
+    leased = {} if lease is None else {"lease_until": lease[1]}
+    return replace(row, record=record, version=row.version + versions, status=status, deadline=deadline, **leased)
 
 
 def _own_rank_query(game: str, day: str, device: str) -> Any:
