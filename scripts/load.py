@@ -318,10 +318,13 @@ class Http:
 
 class Stream:
     """One match's event stream on its own connection, read by a task
-    (chunked transfer, events split at blank lines); arrivals timestamped there."""
+    (chunked transfer, events split at blank lines); arrivals timestamped there.
+    An event's JSON is parsed only where the person needs it: not for a step
+    or state whose version (the SSE id) the person has seen already (her own
+    step, answered to her action, comes on the stream too), nor a ``thinking``."""
 
     def __init__(self, http: Http, game_id: str, version: int, figures: Figures):
-        self.arrivals: asyncio.Queue[tuple[float, str, dict[str, Any]]] = asyncio.Queue()
+        self.arrivals: asyncio.Queue[tuple[float, str, int, bytes]] = asyncio.Queue()
         self.task = asyncio.create_task(self._read(http, f"/api/games/{game_id}/events?version={version}", figures))
 
     async def _read(self, http: Http, path: str, figures: Figures) -> None:
@@ -341,23 +344,27 @@ class Stream:
                     return
                 pending += chunk[:-2]
                 *events, pending = pending.split(b"\n\n")
+                at = time.monotonic()
                 for event in events:
-                    self.event(event)
+                    self.event(at, event)
         except (OSError, asyncio.IncompleteReadError, ValueError):
             pass  # the server stopped; the person notices by a time-out
         finally:
             if writer is not None:
                 writer.close()
 
-    def event(self, text: bytes) -> None:
-        kind, data = "message", None
+    def event(self, at: float, text: bytes) -> None:
+        """One SSE message (``event:``, ``id:`` and one ``data:`` line, as the server writes them)."""
+        kind, number, data = "message", -1, None
         for line in text.split(b"\n"):
-            if line.startswith(b"event:"):
-                kind = line[6:].strip().decode()
-            elif line.startswith(b"data:"):
+            if line.startswith(b"data:"):
                 data = line[5:]
+            elif line.startswith(b"event:"):
+                kind = line[6:].strip().decode()
+            elif line.startswith(b"id:"):
+                number = int(line[3:])
         if data is not None:
-            self.arrivals.put_nowait((time.monotonic(), kind, orjson.loads(data)))
+            self.arrivals.put_nowait((at, kind, number, data))
 
     async def until_persons_turn(self, state: dict[str, Any], clicked: float | None,
                                  figures: Figures) -> dict[str, Any]:
@@ -365,8 +372,11 @@ class Stream:
         first = True
         async with asyncio.timeout(BOT_ANSWER_SECONDS):  # one clock for the wait (not a task per event)
             while not persons_turn(state):
-                at, kind, data = await self.arrivals.get()
-                if kind == "thinking" or data["version"] <= state["version"]:
+                at, kind, number, raw = await self.arrivals.get()
+                if kind == "thinking" or 0 <= number <= state["version"]:
+                    continue
+                data = orjson.loads(raw)
+                if data["version"] <= state["version"]:
                     continue
                 state = data
                 if first and clicked is not None and kind == "step" and data["steps"] and data["steps"][0]["seat"] != 0:

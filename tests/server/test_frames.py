@@ -14,6 +14,7 @@ import queue
 import threading
 import time
 
+import orjson
 import pytest
 from sqlalchemy import delete, func, select
 
@@ -23,6 +24,7 @@ from tricktable.server.channel import Event
 from tricktable.server.responses import HUMAN
 from tricktable.server.room import Room
 from tricktable.server.scheduler import forced_bot
+from tricktable.server.stream import event_stream
 from tricktable.server.testing import frame_view
 from tricktable.store import StaleVersion, Store
 from tricktable.store import db as store_db
@@ -32,37 +34,45 @@ from tests.server.test_store_actions import RECORD, alembic_to
 
 
 class Listener:
-    """A stream's subscription on ``room``'s channel, read on its own event
-    loop in a thread (as the app's streams are), its events in a queue."""
+    """A stream of the game on ``room``, as the app runs it (``event_stream``
+    on its own event loop, in a thread, asking ``room.refresh`` where it
+    misses something), from version ``seen``: the messages it sends, as
+    (kind, version, data bytes)."""
 
-    def __init__(self, room: Room, game_id: str):
-        self.events: "queue.Queue[Event]" = queue.Queue()
+    def __init__(self, room: Room, game_id: str, seen: int):
+        self.sent: "queue.Queue[tuple[str, int, bytes]]" = queue.Queue()
         self._stop = threading.Event()
         ready = threading.Event()
 
+        async def refresh(version: int) -> list[Event]:
+            return await asyncio.to_thread(room.refresh, game_id, version)
+
         async def read() -> None:
-            subscription = room.channel.subscribe(game_id)
+            messages = event_stream(room.channel.subscribe(game_id), [], seen, refresh, poll=0.05)
             ready.set()
             try:
-                while not self._stop.is_set():
-                    event = await subscription.next(0.05)
-                    if event is not None:
-                        self.events.put(event)
+                async for chunk in messages:
+                    for message in chunk.split(b"\n\n"):
+                        lines = dict(line.split(b": ", 1) for line in message.split(b"\n") if b": " in line)
+                        if b"data" in lines:
+                            self.sent.put((lines[b"event"].decode(), int(lines[b"id"]), lines[b"data"]))
+                    if self._stop.is_set():
+                        return
             finally:
-                subscription.close()
+                await messages.aclose()
 
         self._thread = threading.Thread(target=asyncio.run, args=(read(),), daemon=True)
         self._thread.start()
         assert ready.wait(5)
 
-    def until_persons_turn(self, timeout: float = 15) -> list[Event]:
-        """The events up to the step after which the person is to move (or the match is over)."""
-        out: list[Event] = []
+    def until_persons_turn(self, timeout: float = 15) -> list[tuple[str, int, bytes]]:
+        """The messages up to the step after which the person is to move (or the match is over)."""
+        out = []
         deadline = time.monotonic() + timeout
         while True:
-            event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
-            out.append(event)
-            if event.kind == "step" and event.data["thinking"] is None:
+            message = self.sent.get(timeout=max(0.01, deadline - time.monotonic()))
+            out.append(message)
+            if message[0] == "step" and orjson.loads(message[2])["thinking"] is None:
                 return out
 
     def stop(self) -> None:
@@ -115,26 +125,26 @@ def test_a_stream_on_another_process_is_sent_the_committed_steps_frames_without_
         published: list[Event] = []
         publish = here.channel.publish
         monkeypatch.setattr(here.channel, "publish", lambda event: published.append(event) or publish(event))
-        listener = Listener(there, game_id)  # the game's stream, on the other process
+        listener = Listener(there, game_id, state["version"])  # the game's stream, on the other process
         time.sleep(3 * feed.POLL_SECONDS)  # (its change feed knows the game's version before it moves on)
-        loads, catch_ups, refreshes = (counted(monkeypatch, there.store, "load"),
-                                       counted(monkeypatch, there, "catch_up"), counted(monkeypatch, there, "refresh"))
+        loads, catch_ups = counted(monkeypatch, there.store, "load"), counted(monkeypatch, there, "catch_up")
         answer = here.act(game_id, state["version"], state["view"]["legal"][0])
         here.resume(game_id)
-        seen = listener.until_persons_turn()
-        steps = [event for event in seen if event.kind == "step"]
-        assert [event.version for event in steps] == list(range(answer["version"], steps[-1].version + 1))
+        steps = listener.until_persons_turn()
+        assert [(kind, version) for kind, version, _data in steps] == [
+            ("step", version) for version in range(answer["version"], steps[-1][1] + 1)]
         assert len(steps) > 1  # the person's step and the computer players' after it
         # The bytes the committing process published for its own streams, sent as they are:
-        # nothing read from the record, no view built, nothing refreshed.
+        # nothing read from the record, no view built again.
         mine = {event.version: event.json for event in published if event.kind == "step"}
-        assert [event.json for event in steps] == [mine[event.version] for event in steps]
-        assert loads == [] and catch_ups == [] and refreshes == []
+        assert [data for _kind, _version, data in steps] == [mine[version] for _kind, version, _data in steps]
+        assert loads == [] and catch_ups == []
         # Each is the person's view of that version and nothing more (no other seat's hand).
         record = stores[0].load(game_id).record
-        for event in steps:
-            assert event.data["view"]["seat"] == HUMAN
-            assert frame_view(event.data["view"]) == frame_view(person_view_at(record, event.version))
+        for _kind, version, data in steps:
+            view = orjson.loads(data)["view"]
+            assert view["seat"] == HUMAN
+            assert frame_view(view) == frame_view(person_view_at(record, version))
     finally:
         if listener is not None:
             listener.stop()
