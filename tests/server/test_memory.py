@@ -117,29 +117,6 @@ def started_with_wakes_recorded(room: Room, monkeypatch: pytest.MonkeyPatch) -> 
     return woken
 
 
-def test_a_position_kept_for_a_turn_another_process_did_is_let_go(sqlite_url, monkeypatch):
-    """The person's commit keeps its position for the computer players' work
-    here; where that turn was handed to the process with the game's stream and
-    done there, the kept position (a whole match's state) goes too."""
-    store = Store(sqlite_url)
-    room = Room(store, bot_factory=forced_bot("random"))
-    elsewhere = Referee(Store(sqlite_url))
-    try:
-        game_id = room.new_game("euchre", {}, seed="memory/handed")["id"]
-        woken = started_with_wakes_recorded(room, monkeypatch)
-        position = room.referee.load(game_id)
-        assert position is not None
-        room.scheduler.keep(position)
-        play_on(elsewhere, game_id, 1)  # the other process worked the turn
-        room.scheduler.wake_later(game_id, 0.01, unless_past=position.row.version)
-        wait_for(lambda: game_id not in room.scheduler._positions)
-        assert game_id not in room.scheduler._positions and game_id not in woken
-    finally:
-        room.stop()
-        elsewhere.store.close()
-        store.close()
-
-
 def test_a_clock_that_ran_out_is_let_go_and_a_clock_armed_again_is_kept(sqlite_url, monkeypatch):
     """A person's timed decision arms a clock (a timer thread) for the game: once
     it has run out and woken the game it is forgotten, not kept until the game's
