@@ -10,7 +10,7 @@ from sqlalchemy import update
 
 from tricktable.core.record import replay
 from tricktable.server import referee
-from tricktable.server.referee import Referee
+from tricktable.server.referee import Referee, step_event
 from tricktable.server.responses import HUMAN
 from tricktable.server.room import Room
 from tricktable.store import Store
@@ -289,14 +289,14 @@ def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_
         saves: list = []
         save = store.save
         monkeypatch.setattr(store, "save", lambda row, *a, **k: saves.append(k) or save(row, *a, **k))
-        committed, last, told = room.referee.play_run(position, room.scheduler._choose_at_once(position.row),
-                                                      ("here", 15.0), room._told)
+        committed, _last, told = room.referee.play_run(position, room.scheduler._choose_at_once(position.row),
+                                                      ("here", 15.0), step_event)
         assert len(saves) == 1 and saves[0]["versions"] == len(expected) >= 1
         assert committed.row.version == start + len(expected)
         assert committed.row.record["actions"][-len(expected):] == expected
         assert committed.state.to_move in (HUMAN, -1) or committed.state.is_terminal()
         assert committed.view == replay(committed.row.record).view(HUMAN)
-        live = [*told, room._told(committed, last, committed.row.version)]
+        live = [*told, committed.event]
         elsewhere = Room(store)  # another process's stream, told from the record
         history = [event for event in elsewhere.catch_up(game_id, start) if event.kind == "step"]
         assert [event.version for event in live] == [event.version for event in history] == list(
@@ -352,14 +352,14 @@ def test_a_run_claims_the_turn_in_its_write_and_never_over_another_processs_leas
         assert store.claim_turn(game_id, position.row.version, "another process", 15.0)
         choose = room.scheduler._choose_at_once(position.row)
         try:
-            room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0), room._told)
+            room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0), step_event)
             raise AssertionError("a run committed over another process's lease")
         except StaleVersion:
             pass
         row = store.load(game_id)
         assert row is not None and row.version == position.row.version
         assert store.release_turn(game_id, "another process")
-        committed, _last, _told = room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0), room._told)
+        committed, _last, _told = room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0), step_event)
         assert committed.row.version > position.row.version
     finally:
         store.close()

@@ -65,7 +65,7 @@ class Room:
         self.referee = Referee(store, forwards=self._streams_elsewhere)
         self.feed = ChangeFeed(store, self.channel)
         self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
-        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, self._told, bot_factory, workers,
+        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, step_event, bot_factory, workers,
                                       think=self.thinking.think if self.thinking else think_here)
 
     def start(self) -> None:
@@ -229,7 +229,7 @@ class Room:
             raise GameNotFound("no such game")
         # The history first: it starts from the cached state at ``version``, which ``take`` would move on;
         # its last position is the stored one (no second look in the cache, which lets finished games go).
-        told = (self.referee.history(row, version, self._told) if version != row.version
+        told = (self.referee.history(row, version, step_event) if version != row.version
                 else ([], self.referee.cache.take(row)))
         if told is None:  # not to be told one by one: the whole state
             position = self.referee.cache.take(row)
@@ -274,11 +274,9 @@ class Room:
     def _announce(self, position: Position, step: dict[str, Any]) -> Event:
         """Publish a committed step (shaped and encoded in the committing
         thread, not on the streams' event loop); the event (its data: the response)."""
-        event = position.event or self._told(position, step, position.row.version)
+        event = position.event or step_event(position, step, position.row.version)
         self.channel.publish(event)
         return event
-
-    _told = staticmethod(step_event)
 
     # -- helpers ----------------------------------------------------------------------
     def _resume(self, position: Position, hand: bool = False) -> None:
