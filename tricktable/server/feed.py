@@ -108,7 +108,7 @@ class ChangeFeed:
                     self._tell(moved, claimed)
                 except Exception:  # noqa: BLE001 - a busy database: the streams read it themselves
                     log.debug("change feed: could not read frames", exc_info=True)
-                    for game_id, (_since, version) in moved.items():
+                    for game_id, version in [*((game_id, upto) for game_id, (_since, upto) in moved.items()), *claimed]:
                         self.channel.publish(changed(game_id, version))
 
     # -- PostgreSQL -----------------------------------------------------------------
