@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -144,3 +145,19 @@ def test_the_games_bar_decides_whether_search_departs_from_the_rules():
     assert search.evaluate(_alternating_game(bar), obs, random.Random(1), worlds=16).choice == "pass"
     assert asked == [(obs, "bid", "pass")]
     assert search.evaluate(_alternating_game(bar), obs, random.Random(1), worlds=64).choice == "bid"
+
+
+def test_the_games_veto_keeps_the_rules_action_after_the_bar_is_cleared():
+    # "bid" clears the default bar over 64 worlds (+0.25 ± 0.09); a veto that refuses it
+    # leaves the rules' "pass", and it is asked with the bid's (weight, value) per world.
+    obs = Observation("test", seat=0, to_move=0, hand=(), actions=(), legal=("pass", "bid"), terminal=False)
+    asked = []
+
+    def veto(seen, action, default, values):
+        asked.append((seen, action, default, sorted(set(values))))
+        return True
+
+    vetoing = replace(_alternating_game(), veto=veto)
+    assert search.evaluate(_alternating_game(), obs, random.Random(1), worlds=64).choice == "bid"
+    assert search.evaluate(vetoing, obs, random.Random(1), worlds=64).choice == "pass"
+    assert asked == [(obs, "bid", "pass", [(1.0, -0.5), (1.0, 1.0)])]

@@ -531,15 +531,42 @@ level (session 7, 457 deals), +0.029 ± 0.018 points per deal against the normal
 without it (540 duplicate deals; docs/strength.md, session 7)."""
 
 
+def makes_trump_where_the_rules_pass(obs: Observation, action: str, default: str) -> bool:
+    """``action`` orders up or names trump where the rules' ``default`` is to pass."""
+    bidding = isinstance(obs, EuchreObservation) and obs.phase in (Phase.ROUND1, Phase.ROUND2)
+    return bidding and default == _PASS and action != _PASS
+
+
 def switch_z(obs: Observation, action: str, default: str) -> float:
     """``SearchGame.switch_z``: ``BID_SWITCH_Z`` for making trump where the rules pass,
     ``SWITCH_Z`` for every other departure from the rules."""
-    bidding = isinstance(obs, EuchreObservation) and obs.phase in (Phase.ROUND1, Phase.ROUND2)
-    return BID_SWITCH_Z if bidding and default == _PASS and action != _PASS else SWITCH_Z
+    return BID_SWITCH_Z if makes_trump_where_the_rules_pass(obs, action, default) else SWITCH_Z
+
+
+BID_EUCHRE_RISK = 0.3
+"""The largest share of the (weighted) worlds in which a bid where the rules pass may be
+euchred.  Search's rollouts judge a contract's risk well while it is small and too
+kindly once it is not: over 156 contracts of search at the hard level in all seats
+(seeds diag-s9a/b), the contracts whose own rollouts were euchred in under 30 % of the
+worlds were euchred about as often as the rollouts said (0.04 / 0.15 / 0.24 estimated,
+0.00 / 0.20 / 0.26 real, 141 contracts), those at 30 % or more in 60 % (estimated 40 %,
+15 contracts, 12 of them bids the rules would not make: mostly the dealer picking up two
+small trumps after three passes, at 5 to 17 standard errors of advantage, which no
+``BID_SWITCH_Z`` would stop; docs/strength.md, session 9)."""
+
+
+def vetoes_a_risky_bid(obs: Observation, action: str, default: str, values: Sequence[tuple[float, float]]) -> bool:
+    """``SearchGame.veto``: a bid where the rules pass whose makers are euchred (the only
+    deal a maker's side ends below zero) in ``BID_EUCHRE_RISK`` of the worlds or more."""
+    if not makes_trump_where_the_rules_pass(obs, action, default):
+        return False
+    total = sum(weight for weight, _ in values)
+    euchred = sum(weight for weight, value in values if value < 0)
+    return total > 0 and euchred >= BID_EUCHRE_RISK * total
 
 
 SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action, cards=CARDS),
-                    heuristic_text, playout, trial, switch_z)
+                    heuristic_text, playout, trial, switch_z, vetoes_a_risky_bid)
 
 WORLDS_PER_MS = 4.0
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with

@@ -62,6 +62,11 @@ SwitchBar = Callable[[Observation, str, str], float]
 ``default`` action in this observation (a game's bar where its rules deserve more trust
 than the noise of a few hundred worlds; ``SWITCH_Z`` elsewhere)."""
 
+Veto = Callable[[Observation, str, str, Sequence[tuple[float, float]]], bool]
+"""Whether ``action`` may not replace the rules' ``default`` at all, given ``action``'s
+(weight, value) in each world: a risk its average hides, where the game knows its rollouts
+misjudge it (a game's own rule; none by default)."""
+
 Trial = Callable[[GameState, int, int], "float | None"]
 """The rollout value for ``seat`` of taking ``action`` in a sampled world, the world
 left unchanged (a game's fast path: no clone, no ``GameState.apply``); None where the
@@ -88,6 +93,8 @@ class SearchGame:
     then its playout), where it has one: the same value as ``rollout`` after the action."""
     switch_z: SwitchBar | None = None
     """The game's bar for replacing the rules' action, where it has one (else ``SWITCH_Z``)."""
+    veto: Veto | None = None
+    """The game's veto on a departure from the rules that cleared the bar, where it has one."""
 
 
 @dataclass
@@ -209,7 +216,19 @@ def evaluate(
         return Evaluation(estimates, None)
     best = next(e.action for e in estimates if order[e.action] in live)
     bar = game.switch_z(obs, best, default) if game.switch_z is not None and default is not None else SWITCH_Z
-    return Evaluation(estimates, _choose(actions, samples, best, default, bar))
+    choice = _choose(actions, samples, best, default, bar)
+    if default is not None and choice != default and _vetoed(game, obs, actions, samples, choice, default):
+        choice = default
+    return Evaluation(estimates, choice)
+
+
+def _vetoed(game: SearchGame, obs: Observation, actions: Sequence[str],
+            samples: Sequence[tuple[float, list[float | None]]], choice: str, default: str) -> bool:
+    """The game's ``veto`` on ``choice`` replacing ``default``, given ``choice``'s values."""
+    if game.veto is None:
+        return False
+    index = actions.index(choice)
+    return game.veto(obs, choice, default, [(w, tried) for w, v in samples if (tried := v[index]) is not None])
 
 
 def _estimate(action: str, i: int, samples: Sequence[tuple[float, list[float | None]]]) -> Estimate:
