@@ -94,9 +94,11 @@ def faces(world: GameState, seat: int) -> list[int]:
 
 
 # -- Euchre: bids ----------------------------------------------------------------------
-def _first_pass(state: GameState, actions: list[tuple[int, str]]) -> int | None:
-    """The first seat to pass in round 1 (left of the dealer)."""
-    return actions[0][0] if len(actions) == 1 and actions[0][1] == "pass" else None
+def _second_pass(state: GameState, actions: list[tuple[int, str]]) -> int | None:
+    """The dealer's partner passing in round 1 (second to bid, after the first seat's pass).
+    Not the first seat: since session 9 the rules pass some of its hands with the right
+    bower to call next (its pass moved the share only from 0.1375 to 0.125)."""
+    return actions[1][0] if len(actions) == 2 and all(text == "pass" for _, text in actions) else None
 
 
 def _right_bower(world: GameState) -> set[int]:
@@ -104,18 +106,19 @@ def _right_bower(world: GameState) -> set[int]:
 
 
 def test_a_euchre_defender_who_did_not_order_up_is_less_likely_to_hold_the_right_bower():
-    found = positions("euchre", _first_pass, 16)
+    found = positions("euchre", _second_pass, 16)
     uniform, weighted = mean_shares(found, lambda state, seat: (seat + 2) % 4,
                                     lambda world, seat: holds(world, seat, _right_bower(world)))
     assert weighted < 0.9 * uniform
 
 
 def test_a_euchre_pass_with_both_bowers_and_an_ace_weighs_the_bid_floor():
-    """Seat 1 passed in round 1: a world that gives him both bowers and an ace
-    (he would have ordered up) counts ``bid_floor``, one that gives him nothing 1."""
-    strong = {"dealer": 0, "hands": ["9C 10C QC KC AC", "JS JC AD 9H 10D", "9D JD QD KD AH", "10S QS KS AS 10H"],
+    """Seat 1 passed in round 1: a world that gives him both bowers, the ace and the king
+    of the up-card's suit (he would have ordered up) counts ``bid_floor``, one that gives
+    him nothing 1."""
+    strong = {"dealer": 0, "hands": ["9C 10C QC KC AC", "JS JC AS KS 10D", "9D JD QD KD AH", "10S QS AD 9H 10H"],
               "rest": "9S JH QH KH"}
-    weak = {**strong, "hands": ["JS JC AD 9H 10D", "9C 10C QC KC AC", "9D JD QD KD AH", "10S QS KS AS 10H"]}
+    weak = {**strong, "hands": ["JS JC AS KS 10D", "9C 10C QC KC AC", "9D JD QD KD AH", "10S QS AD 9H 10H"]}
     options = EUCHRE.normalize_options({})
     weights = []
     for deal in (strong, weak):

@@ -316,10 +316,17 @@ def order_points(hand: int, up: int, seat: int, dealer: int) -> float:
 
 def should_order(hand: int, up: int, seat: int, dealer: int, alone: bool) -> bool:
     """``alone``: ordering up means going alone (the dealer partner sits out and
-    does not pick up), so only a hand that can go alone orders."""
+    does not pick up), so only a hand that can go alone orders.  The first seat (left of
+    the dealer) passes a hand at least as strong in "next", the suit of the up-card's
+    colour: round 2 opens with him, and ordering up hands the other side's dealer a
+    trump (both bowers, for instance, are both bowers in next too; docs/strength.md,
+    sessions 7 and 9)."""
     if alone:
         return should_go_alone(hand, up // 13, seat, dealer, up)
-    return order_points(hand, up, seat, dealer) >= ORDER_THRESHOLD
+    points = order_points(hand, up, seat, dealer)
+    if (seat - dealer) % 4 == 1 and hand_points(hand, 3 - up // 13) >= points:  # 3 - suit: its colour's other suit
+        return False
+    return points >= ORDER_THRESHOLD
 
 
 def best_call(hand: int, turned_down: int) -> tuple[int, float]:
