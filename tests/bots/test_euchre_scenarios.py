@@ -210,17 +210,21 @@ def test_dealer_does_not_pick_up_two_trumps_that_are_euchred_too_often(bot):
 
 
 
-def test_only_a_bid_where_the_rules_pass_is_vetoed_by_its_euchre_risk():
-    from tricktable.bots.euchre import vetoes_a_risky_bid
+def test_only_the_dealers_pick_up_where_the_rules_pass_is_vetoed_by_its_euchre_risk():
+    from tricktable.bots.euchre import vetoes_a_risky_pick_up
 
-    state = position(hand_of(0, "9C KC JD 10H 10S", up="9D", dealer=0), ["pass"] * 3)
-    obs = state.observe(0)
+    dealer = position(hand_of(0, "9C KC JD 10H 10S", up="9D", dealer=0), ["pass"] * 3).observe(0)
     three_in_ten = [(1.0, 1.0)] * 7 + [(1.0, -2.0)] * 3
     two_in_ten = [(1.0, 1.0)] * 8 + [(1.0, -2.0)] * 2
-    assert vetoes_a_risky_bid(obs, "order up", "pass", three_in_ten)
-    assert not vetoes_a_risky_bid(obs, "order up", "pass", two_in_ten)
+    assert vetoes_a_risky_pick_up(dealer, "order up", "pass", three_in_ten)
+    assert not vetoes_a_risky_pick_up(dealer, "order up", "pass", two_in_ten)
     # the worlds' weights count: the same three euchres in lighter worlds are 18 %
-    assert not vetoes_a_risky_bid(obs, "order up", "pass", [(1.0, 1.0)] * 7 + [(0.5, -2.0)] * 3)
+    assert not vetoes_a_risky_pick_up(dealer, "order up", "pass", [(1.0, 1.0)] * 7 + [(0.5, -2.0)] * 3)
     # the rules' own bid, and a pass where the rules bid, are never vetoed
-    assert not vetoes_a_risky_bid(obs, "order up", "order up", three_in_ten)
-    assert not vetoes_a_risky_bid(obs, "pass", "order up", three_in_ten)
+    assert not vetoes_a_risky_pick_up(dealer, "order up", "order up", three_in_ten)
+    assert not vetoes_a_risky_pick_up(dealer, "pass", "order up", three_in_ten)
+    # nor another seat's order, nor a call in round 2 (their rollouts judged the risk well)
+    partner = position(hand_of(0, "9C KC JD 10H 10S", up="9D", dealer=2), ["pass"]).observe(0)
+    assert not vetoes_a_risky_pick_up(partner, "order up", "pass", three_in_ten)
+    round_two = position(hand_of(0, "9C KC JD 10H 10S", up="9D", dealer=0), ["pass"] * 4).observe(0)
+    assert not vetoes_a_risky_pick_up(round_two, "call S", "pass", three_in_ten)

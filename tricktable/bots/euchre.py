@@ -543,30 +543,32 @@ def switch_z(obs: Observation, action: str, default: str) -> float:
     return BID_SWITCH_Z if makes_trump_where_the_rules_pass(obs, action, default) else SWITCH_Z
 
 
-BID_EUCHRE_RISK = 0.3
-"""The largest share of the (weighted) worlds in which a bid where the rules pass may be
-euchred.  Search's rollouts judge a contract's risk well while it is small and too
-kindly once it is not: over 156 contracts of search at the hard level in all seats
-(seeds diag-s9a/b), the contracts whose own rollouts were euchred in under 30 % of the
-worlds were euchred about as often as the rollouts said (0.04 / 0.15 / 0.24 estimated,
-0.00 / 0.20 / 0.26 real, 141 contracts), those at 30 % or more in 60 % (estimated 40 %,
-15 contracts, 12 of them bids the rules would not make: mostly the dealer picking up two
-small trumps after three passes, at 5 to 17 standard errors of advantage, which no
-``BID_SWITCH_Z`` would stop; docs/strength.md, session 9)."""
+DEALER_EUCHRE_RISK = 0.3
+"""The largest share of the (weighted) worlds in which the dealer's pick-up where the
+rules pass may be euchred.  Search at the hard level in all seats (main, seeds
+diag-s9a/b, 238 contracts with a choice; ``scripts/euchre_bid_calibration.py``) judged
+its contracts' risk about right (rollouts euchred in 15 % of the worlds, real 17 %),
+bids the rules would not make included (the dealer's partner's orders: 21 % and 15 %;
+round 2: 38 % and 33 %), but for one: the dealer picking up, mostly two small trumps
+after three passes, where the rules pass: rollouts 38 %, real 58 % (7 of 12), −0.75
+points per contract against −0.11 estimated, at 5 to 17 standard errors of advantage
+over passing, which no ``BID_SWITCH_Z`` would stop (docs/strength.md, session 9)."""
 
 
-def vetoes_a_risky_bid(obs: Observation, action: str, default: str, values: Sequence[tuple[float, float]]) -> bool:
-    """``SearchGame.veto``: a bid where the rules pass whose makers are euchred (the only
-    deal a maker's side ends below zero) in ``BID_EUCHRE_RISK`` of the worlds or more."""
-    if not makes_trump_where_the_rules_pass(obs, action, default):
+def vetoes_a_risky_pick_up(obs: Observation, action: str, default: str, values: Sequence[tuple[float, float]]) -> bool:
+    """``SearchGame.veto``: the dealer's pick-up where the rules pass, when its makers are
+    euchred (the only deal a maker's side ends below zero) in ``DEALER_EUCHRE_RISK`` of
+    the worlds or more."""
+    assert isinstance(obs, EuchreObservation)
+    if obs.phase != Phase.ROUND1 or obs.seat != obs.dealer or not makes_trump_where_the_rules_pass(obs, action, default):
         return False
     total = sum(weight for weight, _ in values)
     euchred = sum(weight for weight, value in values if value < 0)
-    return total > 0 and euchred >= BID_EUCHRE_RISK * total
+    return total > 0 and euchred >= DEALER_EUCHRE_RISK * total
 
 
 SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action, cards=CARDS),
-                    heuristic_text, playout, trial, switch_z, vetoes_a_risky_bid)
+                    heuristic_text, playout, trial, switch_z, vetoes_a_risky_pick_up)
 
 WORLDS_PER_MS = 4.0
 """Sampled worlds per millisecond of budget, measured on the 2-core machine with
