@@ -24,7 +24,7 @@ from typing import Any, Sequence
 from tricktable.bots import euchre, search
 from tricktable.bots.players import candidates, search_game
 from tricktable.core.record import parse_record
-from tricktable.games.euchre.state import PASS, ROUND1, ROUND2
+from tricktable.games.euchre.state import PASS, ROUND1, ROUND2, EuchreState, action_text
 
 SEATS = {1: "first", 2: "dealer's partner", 3: "third", 0: "dealer"}
 RISK_BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 1.01)
@@ -52,7 +52,7 @@ def searched_again(obs: Any, bid: str, seed: str) -> dict[str, float]:
                         10_000.0, actions)
     finally:
         search._choose = choose
-    bid_at, pass_at = seen["actions"].index(bid), seen["actions"].index(euchre.action_text(PASS))
+    bid_at, pass_at = seen["actions"].index(bid), seen["actions"].index(action_text(PASS))
     bids = [(w, v[bid_at]) for w, v in seen["samples"] if v[bid_at] is not None]
     passes = [(w, v[pass_at]) for w, v in seen["samples"] if v[pass_at] is not None]
     return {"est_bid": weighted_mean(bids), "est_pass": weighted_mean(passes),
@@ -63,23 +63,24 @@ def contract(path: Path) -> dict[str, Any] | None:
     """The making bid of one record, searched again, and what happened."""
     record = parse_record(json.loads(path.read_text(encoding="utf-8")))
     state = record.start()
+    assert isinstance(state, EuchreState)
     found: dict[str, Any] | None = None
     for text in record.actions:
         if found is None and state.phase in (ROUND1, ROUND2) and state.parse_action(text) != PASS:
             seat = state.to_move
             obs = state.observe(seat)
-            if euchre.action_text(PASS) not in obs.legal:
+            if action_text(PASS) not in obs.legal:
                 return None  # the stuck dealer had no choice
             found = {"path": str(path), "seat": seat, "round": 1 if state.phase == ROUND1 else 2,
                      "where": SEATS[(seat - state.dealer) % 4], "bid": text,
-                     "departure": euchre.heuristic_text(obs) == euchre.action_text(PASS),
+                     "departure": euchre.heuristic_text(obs) == action_text(PASS),
                      **searched_again(obs, text, str(path))}
         state.apply_any(state.parse_action(text))
     if found is None:
         return None
     points = state.returns()
     found["real"] = points[found["seat"]] - points[(found["seat"] + 1) % 4]
-    found["euchred"] = getattr(state, "outcome") == "euchred"
+    found["euchred"] = state.outcome == "euchred"
     return found
 
 

@@ -257,7 +257,7 @@ def test_euchre_trial_ends_every_candidate_like_the_real_game(kernel, monkeypatc
     assert fast.trial is not None
     slow = dataclasses.replace(fast, playout=None, trial=None)
     tried = declined = lone = 0
-    for state in _positions("euchre", 600, 9, defend_alone=True, dealers_partner_alone=True):
+    for state in _positions("euchre", 700, 9, defend_alone=True, dealers_partner_alone=True):
         seat = state.to_move
         history = list(state.history)
         for action in state.legal_actions():
