@@ -57,15 +57,14 @@ def test_do_not_ask_for_the_reveal_when_the_partner_holds_the_trick():
     assert decide(t, "hidden-trump", reveal=True) != "reveal"
 
 
-def test_the_hiders_opponents_ask_only_for_a_trick_that_matters():
-    """A reveal mostly helps the side that chose trump: seat 0 (hider 3's
-    opponent) lets an ordinary trick go, but asks when it would give the callers
-    their seventh trick."""
+def test_the_hiders_opponents_ask_whenever_the_trick_is_not_theirs():
+    """Seat 0 (hider 3's opponent), void in hearts: seat 1's AH holds the trick,
+    so he asks to see trump, in an ordinary trick too (not only for the callers'
+    seventh: a trump of his may win it).  His partner's KH, still open to an ace
+    after him: no reveal."""
     t = face_down(table(0, "5S 6S 10D JD", [(1, "AH")]), hider=3)
-    assert decide(t, "hidden-trump", reveal=True) != "reveal"
-    t.captured = (3, 6)
     assert decide(t, "hidden-trump", reveal=True) == "reveal"
-    t = face_down(table(0, "5S 6S 10D JD", [(1, "AH")]), hider=1)
+    t = face_down(table(0, "5S 6S 10D JD", [(2, "KH"), (1, "2H")]), hider=3)
     assert decide(t, "hidden-trump", reveal=True) != "reveal"
     t = face_down(table(1, "5S 6S 10D", [(2, "AH")]), hider=3)  # the hider's partner: it is our suit, ask
     assert decide(t, "hidden-trump", reveal=True) == "reveal"

@@ -24,6 +24,17 @@ def test_throw_a_ten_on_the_partners_sure_winner_when_void():
     assert choose(t) == "10C"
 
 
+def test_do_not_trump_the_partners_sure_winner_with_the_ten_of_trump():
+    """Void in hearts, the partner's AH sure: 10C goes on it, but never 10S (a
+    trump on a trick the partner holds); without another ten, the family's card."""
+    t = table(0, "10S 10C 4D", [(2, "AH"), (1, "5H")], trump=SPADES)
+    assert choose(t) == "10C"
+    t = table(0, "10S 4D 7D", [(2, "AH"), (1, "5H")], trump=SPADES)
+    assert choose(t) == "4D"
+    t = table(0, "10S 4S 7D", [(2, "AS"), (1, "5S")], trump=SPADES)
+    assert choose(t) == "10S"  # trump led: following with the ten is no ruff
+
+
 def test_keep_the_ten_back_when_the_partners_trick_is_not_sure():
     # Partner's KH can still be beaten by AH in seat 3's hand.
     t = table(0, "10H 4H 2C", [(2, "KH"), (1, "5H")], trump=SPADES)
@@ -61,12 +72,12 @@ def test_do_not_lead_an_unsafe_ten():
     assert choose(t) == "10H"  # the boss, and no trump left out
 
 
-def test_the_hiders_opponent_asks_for_trump_to_save_a_ten():
+def test_the_hiders_opponent_asks_for_trump_with_or_without_a_ten():
+    """As in Hidden Trump: the opponents' trick is worth a reveal whether a ten is in it or not."""
     t = face_down(table(0, "5S 6S 10D JD", [(1, "10C")]), hider=3)
     assert decide(t, "mendikot", reveal=True) == "reveal"
-    assert decide(t, "hidden-trump", reveal=True) != "reveal"
     t = face_down(table(0, "5S 6S 10D JD", [(1, "9C")]), hider=3)
-    assert decide(t, "mendikot", reveal=True) != "reveal"
+    assert decide(t, "mendikot", reveal=True) == "reveal"
 
 
 def test_put_the_ten_of_trump_face_down():

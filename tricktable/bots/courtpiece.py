@@ -72,7 +72,6 @@ class Table:
     own_down: int = -1  # Hidden Trump, Mendikot: the card this seat put face down (-1: none or not his)
     trump_hidden: bool = False  # a card lies face down
     trump_by: int = -1
-    captured: tuple[int, int] = (0, 0)
     after_reveal: bool = False  # this seat just asked to see trump
     trump_trick: int = 0  # Be-Ranga: the trick that set trump
 
@@ -98,8 +97,8 @@ def table_from_state(state: CourtPieceState) -> Table:
     playing = state.phase == PLAYING
     return Table(seat, state.hands[seat] if playing else state.first_five[seat], state.trump, trick, gone, voids,
                  state.pile if on_pile else -1, state.open_seat if on_pile else -1, len(state.tricks), state.phase,
-                 state.down if seat == state.trump_by else -1, state.down >= 0, state.trump_by,
-                 (state.captured[0], state.captured[1]), state.must_trump, state.trump_trick)
+                 state.down if seat == state.trump_by else -1, state.down >= 0, state.trump_by, state.must_trump,
+                 state.trump_trick)
 
 
 _LAST_TALLY: list[tuple[CourtPieceState | None, int, int, tuple[int, ...]]] = [(None, 0, 0, (0, 0, 0, 0))]
@@ -140,7 +139,7 @@ def table_from_observation(obs: CourtPieceObservation) -> Table:
                  pile.pile if pile else -1, open_seat, len(obs.tricks), obs.phase,
                  hidden.hidden_card if hidden and hidden.hidden_card is not None else -1,
                  bool(hidden and hidden.trump_hidden), obs.trump_by if obs.trump_by is not None else -1,
-                 obs.captured, bool(obs.actions) and obs.actions[-1] == (obs.seat, "reveal"), obs.trump_trick)
+                 bool(obs.actions) and obs.actions[-1] == (obs.seat, "reveal"), obs.trump_trick)
 
 
 # -- card play (in the kernel) --------------------------------------------------------
@@ -174,8 +173,7 @@ def choose_card(table: Table, legal: Sequence[int], card_rules: int = 0) -> int:
     action = kernel.choose_action(table.seat, table.hand, cards, may_reveal, table.trump,
                                   trick[0][0] if trick else table.seat, [c for _, c in trick], table.gone,
                                   list(table.voids), table.pile, table.open_seat, table.tricks_played,
-                                  table.trump_trick, list(table.captured), down, table.trump_by, table.after_reveal,
-                                  card_rules)
+                                  table.trump_trick, down, table.trump_by, table.after_reveal, card_rules)
     return REVEAL if action == kernel.REVEAL else action
 
 
@@ -414,7 +412,7 @@ def kernel_action(state: CourtPieceState, card_rules: int) -> int:
     rules = _rules_for_cards(state)
     if rules < 0:
         return -1
-    action = kernel.decide(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured,
+    action = kernel.decide(state.hands, state.trump, state.leader, state.trick, state.tricks,
                            state.pile, state.open_seat, state.trump_trick, state.down, state.trump_by,
                            state.must_trump, rules | card_rules)
     return REVEAL if action == kernel.REVEAL else action

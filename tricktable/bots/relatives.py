@@ -14,10 +14,10 @@ changing trump here):
   down knows the suit and keeps its cards when he throws off (they will be
   trumps), and nobody leads a boss into a hand known to be void (a void may ask
   for trump and ruff it).  **Reveal** when void and the trick is going the
-  wrong way: the hider and his partner ask at once (trump is their suit); the
-  hider's opponents ask only for a rich trick (Mendikot: a ten in it; Hidden
-  Trump: a trick that would give the callers their seventh), since the reveal
-  mostly helps the side that chose trump.  After the reveal the asker plays the
+  wrong way: the hider and his partner ask at once (trump is their suit), and
+  so do the hider's opponents whenever the trick is not their side's (a trump of
+  theirs may win it; keeping the reveal for a rich trick only lost, in both
+  Hidden Trump and Mendikot).  After the reveal the asker plays the
   cheapest trump, or his highest when an opponent after him has shown out.
 * **Be-Ranga** — while no trump is set, a void player's card makes trump: he
   picks the suit he is longest and strongest in and plays its lowest card.  A
