@@ -5,7 +5,9 @@
 Starts ``tricktable serve`` itself on free loopback ports (its own SQLite file
 per server) and lets ``--people`` simulated people play whole matches of every
 game (person *i* starts with game *i* mod 7 and goes on to the next game), each
-with its own identity, its own event stream per match, and a thinking time
+with its own identity and loopback address (127.0.0.2, 127.0.0.3, ...: people
+connect from addresses of their own, which ``serve --workers`` steers by), its
+own event stream per match, and a thinking time
 drawn from ``--think`` seconds before each action.  Per run it prints person
 actions per second, click→own state (the action's response) and click→first
 computer player's card (its ``step`` on the stream) p50/p95/p99, errors (any
@@ -95,7 +97,8 @@ class Server:
     """``tricktable serve`` from ``source`` in a child process, with its own
     SQLite file, or its own new database on ``postgres``."""
 
-    def __init__(self, source: Path, bot: str | None, workers: int | None, postgres: Any = None):
+    def __init__(self, source: Path, bot: str | None, workers: int | None, postgres: Any = None,
+                 steer: str | None = None):
         self.folder = tempfile.mkdtemp(prefix="tricktable-load-")
         self.database = postgres.new_database() if postgres is not None else f"sqlite:///{self.folder}/load.db"
         self.port = free_port()
@@ -108,12 +111,16 @@ class Server:
                    "--database", self.database]
         if workers is not None:  # (today's main has one process and no --workers)
             command += ["--workers", str(workers)]
-        self.process = subprocess.Popen(command, cwd=self.folder, env=env, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE)
+        if steer is not None:
+            command += ["--steer", steer]
+        # The server's log goes to a file: a pipe nobody reads while it runs would block it once full.
+        self.log = Path(self.folder) / "server.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(command, cwd=self.folder, env=env, stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise SystemExit(f"server exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+                raise SystemExit(f"server exited: {self.log.read_text(errors='replace')[-2000:]}")
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1, **PLAIN_HTTP).status_code == 200:
                     try:
@@ -254,8 +261,11 @@ class Http:
     server, so it must cost little: httpx took about half as much CPU per
     person action as the server itself (6-8 ms)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, address: str = "127.0.0.1"):
+        """``address``: the person's own (loopback) address her connections come
+        from, as a person's page connects from hers (``serve`` steers by it)."""
         self.port = port
+        self.address = address
         self.cookies: dict[str, str] = {}
         self.received = 0  # the last answer's body bytes, as they came
         self._connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
@@ -278,7 +288,7 @@ class Http:
         if self._connection is not None and self._connection[0].at_eof():
             self.close()  # the server closed the idle connection (its keep-alive ran out): a new one, as browsers do
         if self._connection is None:
-            self._connection = await asyncio.open_connection("127.0.0.1", self.port)
+            self._connection = await self.connect()
         reader, writer = self._connection
         body = orjson.dumps(payload) if payload is not None else b""
         try:
@@ -295,6 +305,9 @@ class Http:
             data = gzip.decompress(data)
         return status, (orjson.loads(data) if data and headers.get("content-type", "").startswith(
             "application/json") else None)
+
+    async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        return await asyncio.open_connection("127.0.0.1", self.port, local_addr=(self.address, 0))
 
     async def read_head(self, reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
         head = await reader.readuntil(b"\r\n\r\n")
@@ -330,7 +343,7 @@ class Stream:
     async def _read(self, http: Http, path: str, figures: Figures) -> None:
         writer = None
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", http.port)
+            reader, writer = await http.connect()
             writer.write(http.head("GET", path, extra="Accept: text/event-stream"))
             status, headers = await http.read_head(reader)
             if status != 200 or headers.get("transfer-encoding") != "chunked":
@@ -392,9 +405,14 @@ CLIENT_ERRORS = (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError
 """What a person's request may fail with (each counts as an error)."""
 
 
+def person_address(number: int) -> str:
+    """Person ``number``'s loopback address (127.0.0.1 is a proxy's, which ``serve`` does not steer by)."""
+    return f"127.0.{number // 250}.{2 + number % 250}"
+
+
 async def person(number: int, port: int, think: tuple[float, float], stop_at: float, figures: Figures) -> None:
     rng = random.Random(f"load/{number}")
-    http = Http(port)
+    http = Http(port, person_address(number))
     try:
         await http.request("POST", "/api/identity")  # servers that issue identities want one
         game_index = number
@@ -472,9 +490,9 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
 
 
 def run(source: Path, bot: str | None, workers: int | None, people: int, think: tuple[float, float],
-        seconds: float, postgres: Any = None) -> dict[str, Any]:
+        seconds: float, postgres: Any = None, steer: str | None = None) -> dict[str, Any]:
     """One server, ``people`` playing for ``seconds``; its figures."""
-    server = Server(source, bot, workers, postgres)
+    server = Server(source, bot, workers, postgres, steer)
     figures = Figures()
     try:
         cpu_before, _ = server.usage()
@@ -663,6 +681,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgresql", action="store_true",
                         help="each server on its own database of a throwaway PostgreSQL cluster (as the tests start: "
                              "fsync off) instead of a SQLite file (not with --soak)")
+    parser.add_argument("--steer", choices=("address", "none"), default=None,
+                        help="one run: the server's --steer (default: its own default)")
     parser.add_argument("--instant-people", type=int, nargs="+", default=[16, 32],
                         help="with --json: instant runs at each of these numbers of people (default 16 32)")
     parser.add_argument("--instant-seconds", type=float, default=30.0)
@@ -691,7 +711,7 @@ def measured_and_printed(args: argparse.Namespace) -> int:
     if not args.json:
         workers = args.workers if supports_workers(args.source) else None
         print(json.dumps(run(args.source, args.bot, workers, args.people, tuple(args.think), args.seconds,
-                             args.postgres), indent=1))
+                             args.postgres, args.steer), indent=1))
         return 0
     started = time.monotonic()
     sources = [args.source.resolve(), *([args.compare.resolve()] if args.compare else [])]

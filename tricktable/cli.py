@@ -267,6 +267,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="server processes on the one port (default: the number of cores)")
     w.add_argument("--think-processes", type=int, default=None,
                    help="processes each server's computer players think in (default: cores / workers, at least 1)")
+    w.add_argument("--steer", choices=("address", "none"), default="address",
+                   help="with several workers: send each client's connections to one worker by her address "
+                   "(default), or let the system spread them (none: behind a load balancer on another machine)")
 
     a = commands.add_parser("arena", help="duplicate deals between two bots (A minus B)")
     a.add_argument("game", choices=sorted(GAMES))
@@ -350,7 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "serve":
             from tricktable.server.serve import serve
 
-            serve(args.host, args.port, args.database, workers=args.workers, think_processes=args.think_processes)
+            serve(args.host, args.port, args.database, workers=args.workers, think_processes=args.think_processes,
+                  steer=args.steer)
         elif args.command == "arena":
             from tricktable.arena import Baseline, arena
 

@@ -1,13 +1,20 @@
 """``tricktable serve``: run the app under uvicorn, in ``--workers`` processes
-on one port (uvicorn's worker model: each is a whole server; they share the
-database, which decides every race, and see each other's moves through its
-change feed), each with its own pool of processes the computer players
-think in."""
+on one port (each is a whole server; they share the database, which decides
+every race, and see each other's moves through its change feed), each with its
+own pool of processes the computer players think in.  Each worker accepts from
+its own socket, and the kernel steers a client's connections to one of them by
+her address (``steering.py``): her stream is where her actions are committed.
+A worker that dies is started again on its socket."""
 
 from __future__ import annotations
 
 import gc
+import logging
+import multiprocessing
 import os
+import signal
+import socket
+import threading
 from typing import Any
 
 import uvicorn
@@ -17,6 +24,7 @@ from tricktable.bots import BOTS
 from tricktable.server.app import create_app
 from tricktable.server.lifeline import follow_parent
 from tricktable.server.scheduler import BotFactory, default_bot_factory, forced_bot
+from tricktable.server.steering import listening_sockets
 from tricktable.store import Store, default_database_url
 
 THINK_PROCESSES_VARIABLE = "TRICKTABLE_THINK_PROCESSES"
@@ -84,7 +92,7 @@ def app_from_environment() -> FastAPI:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, workers: int | None = None,
-          think_processes: int | None = None) -> None:
+          think_processes: int | None = None, steer: str = "address") -> None:
     url = database or default_database_url()
     workers = max(1, workers or cores())
     think_processes = max(1, think_processes or cores() // workers)
@@ -108,7 +116,63 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None
     os.environ[THINK_PROCESSES_VARIABLE] = str(think_processes)
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     Store(url).close()  # migrate once, before the workers start
-    uvicorn.run("tricktable.server.serve:app_from_environment", factory=True, workers=workers, **options)
+    config = uvicorn.Config("tricktable.server.serve:app_from_environment", factory=True, **options)
+    raise SystemExit(Supervisor(config, listening_sockets(host, port, workers, steer)).run())
+
+
+STARTUP_FAILURE = 3
+"""A uvicorn worker's exit code when its app could not start (``uvicorn.config``):
+it would fail the same way again, so the supervisor stops."""
+log = logging.getLogger("tricktable.server")
+
+
+def _worker(config: uvicorn.Config, listener: socket.socket) -> None:
+    config.configure_logging()
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+class Supervisor:
+    """One worker process per listening socket (a new one if it dies), until
+    SIGINT or SIGTERM, which it passes on.  Unlike uvicorn's supervisor, each
+    worker keeps its own socket: the kernel's steering names sockets, so a
+    replacement must take over its predecessor's (the supervisor holds them all
+    open meanwhile: the connections steered there wait in its queue)."""
+
+    def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]):
+        self.config = config
+        self.sockets = sockets
+        self._stop = threading.Event()
+
+    def run(self) -> int:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, lambda *_: self._stop.set())
+        processes = [self._start(listener) for listener in self.sockets]
+        failed = False
+        while not self._stop.wait(0.5):
+            for index, process in enumerate(processes):
+                if process.is_alive():
+                    continue
+                if process.exitcode == STARTUP_FAILURE:
+                    log.error("serve: a server process could not start; stopping")
+                    failed = True
+                    self._stop.set()
+                    break
+                log.warning("serve: server process %s ended (exit code %s); starting another", process.pid,
+                            process.exitcode)
+                processes[index] = self._start(self.sockets[index])
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(GRACEFUL_SHUTDOWN_SECONDS + 5)
+            if process.is_alive():
+                process.kill()
+        return 1 if failed else 0
+
+    def _start(self, listener: socket.socket) -> multiprocessing.process.BaseProcess:
+        process = multiprocessing.get_context("spawn").Process(target=_worker, args=(self.config, listener))
+        process.start()
+        return process
 
 
 def _safe(url: str) -> str:
