@@ -23,7 +23,7 @@ def configured(folder: Path, upstreams: list[int], port: int) -> Path:
     """The example with this test's upstreams and port (and nothing else changed)."""
     text = CONFIG.read_text()
     servers = "".join(f"        server 127.0.0.1:{p} max_fails=3 fail_timeout=10s;\n" for p in upstreams)
-    text, count = re.subn(r"(        server 10\.0\.0\.\d+:8000[^\n]*\n)+", servers, text)
+    text, count = re.subn(r"(        server 10\.0\.0\.\d+:80\d\d[^\n]*\n)+", servers, text)
     assert count == 1
     text = text.replace("listen 80;", f"listen 127.0.0.1:{port};")
     path = folder / "nginx.conf"
