@@ -287,6 +287,11 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--preset", help="both bots play under this option preset of the game (e.g. doppelkopf ddv)")
     a.add_argument("--rules-version", help="both bots play this older rules version of the game (e.g. double-sar-1, "
                    "the rules of a --b-commit that predates the current ones)")
+    a.add_argument("--results", type=Path, metavar="FILE",
+                   help="append each finished deal to FILE at once (JSON lines after a header naming the experiment "
+                        "and the bots' code), so that a stopped run loses only the deals in play; the same command "
+                        "resumes: it plays only the deals FILE lacks (--deals is the total) and sums up all of them. "
+                        "A FILE of another experiment or of other bots is refused (exit 2)")
     a.add_argument("--json", action="store_true")
 
     j = commands.add_parser("schema", help="the JSON Schema of what the page receives for a game's seat")
@@ -361,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = _progress_printer() if args.progress else None
             baseline = Baseline(args.b_commit, args.b_budget_ms, args.b) if args.b_commit else None
             _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
-                         not args.no_hard_stop, baseline, args.preset, args.rules_version), args.json)
+                         not args.no_hard_stop, baseline, args.preset, args.rules_version, args.results), args.json)
         elif args.command == "bench" and args.inference:
             from tricktable.inference_check import measure
 

@@ -68,13 +68,18 @@ def decisions(game: str, count: int, seed: str = "bench") -> list[dict[str, Any]
     return found
 
 
-def baseline_tree(commit: str, repo: Path = ROOT) -> Path:
-    """The source tree of ``commit`` (any name git knows), unpacked once into the build directory."""
+def full_commit(commit: str, repo: Path = ROOT) -> str:
+    """The full hash of ``commit`` (any name git knows)."""
     try:
-        full = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", f"{commit}^{{commit}}"],
+        return subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", f"{commit}^{{commit}}"],
                               check=True, capture_output=True, text=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError) as error:
         raise GameError(f"baseline commit {commit!r} is not in the repository at {repo}") from error
+
+
+def baseline_tree(commit: str, repo: Path = ROOT) -> Path:
+    """The source tree of ``commit`` (any name git knows), unpacked once into the build directory."""
+    full = full_commit(commit, repo)
     target = repo / "build" / "baseline" / full
     if not (target / "tricktable" / "bots" / "search.py").exists():
         archive = subprocess.run(["git", "-C", str(repo), "archive", full, "tricktable"],
@@ -119,6 +124,27 @@ class Worker:
     def _pipes(self) -> tuple[IO[str], IO[str]]:
         assert self.process.stdin is not None and self.process.stdout is not None
         return self.process.stdin, self.process.stdout
+
+
+_KERNEL_STATUS = """
+import json
+from tricktable import speedups
+for name in speedups.kernels():
+    speedups.load(name)
+print(json.dumps(speedups.status()))
+"""
+
+
+def kernel_status(root: Path) -> dict[str, str]:
+    """How each compiled kernel of the tree at ``root`` loads (``speedups.status()``: compiled,
+    or pure Python and why), asked in a process of its own as a worker on that tree loads it;
+    none for a commit from before the compiled kernels (whose bots are pure Python)."""
+    if not (root / "tricktable" / "speedups.py").exists():  # (the editable install would lend it this checkout's)
+        return {}
+    done = subprocess.run([sys.executable, "-c", _KERNEL_STATUS], cwd=root, env=_env(root), check=True,
+                          capture_output=True, text=True)
+    status: dict[str, str] = json.loads(done.stdout)
+    return status
 
 
 def _env(root: Path) -> dict[str, str]:

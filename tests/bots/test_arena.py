@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tricktable import cli
 from tricktable.arena import arena, percentiles
@@ -116,3 +117,121 @@ def test_an_older_rules_version_is_played_by_both_bots():
     assert arena("double-sar", "heuristic", "random", 2, "v1", rules_version="double-sar-1")["deals"] == 2
     with pytest.raises(ValueError, match="no rules version"):
         arena("double-sar", "heuristic", "random", 2, "v1", rules_version="double-sar-9")
+
+
+# -- the results file (--results): a run that adds up across stops and sessions ----------------------------
+def _played_indices(monkeypatch):
+    """The deal indices this process plays from now on (with one job, the deals are played here)."""
+    from tricktable import arena as arena_module
+
+    played = []
+    play = arena_module.duplicate_deal
+
+    def recorded(game, a, b, seed, index, *args, **kwargs):
+        played.append(index)
+        return play(game, a, b, seed, index, *args, **kwargs)
+
+    monkeypatch.setattr(arena_module, "duplicate_deal", recorded)
+    return played
+
+
+def _lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_results_file_adds_up_to_one_uninterrupted_run(tmp_path, monkeypatch):
+    """Three deals, then the same run resumed to eight (in two jobs): the file holds a header and
+    deals 0-7 once each, enough to recompute the summary, which is that of eight deals in one go;
+    a third run of a complete file plays nothing and gives the same summary."""
+    from tricktable.arena import DealResult, summary
+
+    results = tmp_path / "arena.jsonl"
+    whole = arena("euchre", "heuristic", "random", 8, "resume")
+    assert arena("euchre", "heuristic", "random", 3, "resume", results=results)["deals"] == 3
+    reports = []
+    resumed = arena("euchre", "heuristic", "random", 8, "resume", jobs=2, progress=reports.append, results=results)
+    assert (resumed["deals"], resumed["mean_diff"], resumed["stderr"]) == (8, whole["mean_diff"], whole["stderr"])
+    assert [report["deals"] for report in reports] == [4, 5, 6, 7, 8]  # --progress counts the file's deals too
+    header, *deals = _lines(results)
+    assert header["experiment"]["seed"] == "resume" and sorted(deal["index"] for deal in deals) == list(range(8))
+    from_file = [DealResult(deal["diff"], deal["tables"], deal["a_ms"], deal["b_ms"])
+                 for deal in sorted(deals, key=lambda deal: deal["index"])]
+    assert summary("euchre", "heuristic", "random", from_file) == resumed
+    played = _played_indices(monkeypatch)
+    assert arena("euchre", "heuristic", "random", 8, "resume", results=results) == resumed and played == []
+
+
+def test_a_deal_cut_short_by_a_kill_is_played_again(tmp_path, monkeypatch):
+    results = tmp_path / "arena.jsonl"
+    arena("doppelkopf", "heuristic", "random", 4, "cut", results=results)
+    content = results.read_bytes()
+    results.write_bytes(content[:-40])  # the last deal's line, killed halfway through its write
+    whole = arena("doppelkopf", "heuristic", "random", 4, "cut")
+    played = _played_indices(monkeypatch)
+    resumed = arena("doppelkopf", "heuristic", "random", 4, "cut", results=results)
+    assert played == [3] and (resumed["mean_diff"], resumed["stderr"]) == (whole["mean_diff"], whole["stderr"])
+    assert results.read_bytes().endswith(b"\n") and [deal["index"] for deal in _lines(results)[1:]] == [0, 1, 2, 3]
+
+
+def test_a_results_file_of_another_experiment_or_other_bots_is_refused(tmp_path, monkeypatch, capsys):
+    from tricktable import arena as arena_module
+
+    results = tmp_path / "arena.jsonl"
+    command = ["arena", "double-sar", "--a", "heuristic", "--b", "random", "--deals", "2", "--seed", "one",
+               "--results", str(results)]
+    assert cli.main(command) == 0
+    before = results.read_bytes()
+    assert cli.main([*command[:-4], "--seed", "two", *command[-2:]]) == 2
+    assert "experiment.seed: 'one' in the file, 'two' in this run" in capsys.readouterr().err
+    monkeypatch.setattr(arena_module, "sources_hash", lambda: "the bots of another commit")
+    assert cli.main(command) == 2
+    assert "bots.sources" in capsys.readouterr().err and results.read_bytes() == before
+
+
+def test_the_bots_sources_hash_follows_the_code_they_play_with(tmp_path):
+    """Two runs have the same bots when the playing layers' sources are the same: an edit of a bot
+    changes the hash, an edit of the server (or of docs, tests: outside the package) does not."""
+    import shutil
+
+    from tricktable.arena import sources_hash
+
+    package = tmp_path / "tricktable"
+    shutil.copytree(Path(cli.__file__).parent, package, ignore=shutil.ignore_patterns("_native", "__pycache__"))
+    same = sources_hash(package)
+    assert same == sources_hash(Path(cli.__file__).parent)
+    (package / "server" / "app.py").write_text("# another server\n")
+    assert sources_hash(package) == same
+    search = package / "bots" / "search.py"
+    search.write_text(search.read_text() + "\n# another bot\n")
+    assert sources_hash(package) != same
+
+
+def test_a_run_killed_with_kill_9_resumes_where_it_stopped(tmp_path):
+    """The real stop: two jobs of search deals, ``kill -9`` once a few deals are in the file (the
+    pool processes then end and free the file), and the same command resumed to a few more deals
+    sums up what one uninterrupted run of those deals gives."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    results = tmp_path / "arena.jsonl"
+    command = [sys.executable, "-m", "tricktable.cli", "arena", "euchre", "--a", "search", "--b", "random",
+               "--budget-ms", "5", "--no-hard-stop", "--seed", "kill", "--jobs", "2", "--results", str(results)]
+
+    def finished():
+        content = results.read_bytes() if results.exists() else b""
+        return [json.loads(line)["index"] for line in content[:content.rfind(b"\n") + 1].splitlines()[1:]]
+
+    run = subprocess.Popen([*command, "--deals", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while run.poll() is None and time.monotonic() < deadline and len(finished()) < 3:
+        time.sleep(0.05)
+    assert run.poll() is None, "the run stopped before it was killed"
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    deals = max(finished()) + 3  # (the deals in play at the kill, if any, among them)
+    resumed = subprocess.run([*command, "--deals", str(deals), "--json"], capture_output=True, text=True, check=True)
+    whole = arena("euchre", "search", "random", deals, "kill", budget_ms=5, hard_stop=False)
+    assert {key: json.loads(resumed.stdout)[key] for key in ("deals", "mean_diff", "stderr")} == \
+        {key: whole[key] for key in ("deals", "mean_diff", "stderr")}
