@@ -78,21 +78,20 @@ def socket_for(address_word: int, sockets: int) -> int | None:
 
 
 def listening_sockets(host: str, port: int, count: int, steer: str = "address") -> list[socket.socket]:
-    """``count`` sockets listening on (host, port) in one ``SO_REUSEPORT`` group,
-    in the order the program's indices name them; steered by the client's
-    address unless ``steer`` is ``none`` or the system cannot (then the kernel
-    spreads the connections, as uvicorn's shared socket did)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sockets = []
+    """A listening socket on (host, port) for each of ``count`` workers.  On
+    Linux, sockets of one ``SO_REUSEPORT`` group, in the order the program's
+    indices name them, steered by the client's address unless ``steer`` is
+    ``none`` or the program cannot be attached (then the kernel spreads the
+    connections).  Elsewhere ``SO_REUSEPORT`` does not spread a group's
+    connections (BSD and macOS give them all to one socket): there every
+    worker shares one socket, as under uvicorn's supervisor."""
+    if not sys.platform.startswith("linux"):
+        log.warning("serve: no steering by address on %s; connections are spread by the system", sys.platform)
+        return [_listener(host, port, reuse_port=False)] * count
+    sockets: list[socket.socket] = []
     try:
         for _ in range(count):
-            listener = socket.socket(family, socket.SOCK_STREAM)
-            sockets.append(listener)
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-            listener.bind((host, port))
-            listener.listen(2048)
-            listener.set_inheritable(True)
+            sockets.append(_listener(host, port, reuse_port=True))
     except OSError:
         for listener in sockets:
             listener.close()
@@ -102,12 +101,23 @@ def listening_sockets(host: str, port: int, count: int, steer: str = "address") 
     return sockets
 
 
+def _listener(host: str, port: int, reuse_port: bool) -> socket.socket:
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        listener.bind((host, port))
+        listener.listen(2048)  # (uvicorn's backlog)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
 def attach_steering(listener: socket.socket, sockets: int) -> bool:
-    """Attach the program to ``listener``'s group; False (and a warning) where
-    the system does not have it (not Linux, or a kernel before 4.5)."""
-    if not sys.platform.startswith("linux"):
-        log.warning("serve: no steering by address on %s; connections are spread by the system", sys.platform)
-        return False
+    """Attach the program to ``listener``'s group (Linux); False, with a
+    warning, where the kernel refuses it (before 4.5)."""
     program = steering_program(sockets)
     instructions = (_Instruction * len(program))(*(_Instruction(*instruction) for instruction in program))
     fprog = _Program(len(program), instructions)
