@@ -5,8 +5,10 @@ cross to another process through the database."""
 
 from __future__ import annotations
 
+import os
 import queue
 import random
+import signal
 import socket
 import sqlite3
 import threading
@@ -150,3 +152,43 @@ def until_settled(events: "queue.Queue[dict]", version: int) -> dict:
         data = events.get(timeout=30)
         if data["version"] >= version and data["thinking"] is None:
             return data
+
+
+def workers_of(supervisor: int) -> set[int]:
+    """The server processes ``serve --workers`` started (its direct children but
+    multiprocessing's resource tracker)."""
+    found = set()
+    for task in os.listdir(f"/proc/{supervisor}/task"):
+        with open(f"/proc/{supervisor}/task/{task}/children") as children:
+            for child in children.read().split():
+                try:
+                    with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                        command = cmdline.read()
+                except OSError:
+                    continue
+                if b"spawn_main" in command and b"resource_tracker" not in command:
+                    found.add(int(child))
+    return found
+
+
+def test_a_worker_killed_with_sigkill_is_started_again_on_its_socket(tmp_path):
+    """Steering names sockets, so a dead worker's people keep being sent to its
+    socket: the supervisor starts a new worker on it, and the connections that
+    came meanwhile wait in its queue, then are served (they would wait for
+    ever if nobody took the socket over)."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'restart.db'}", workers=2).start()
+    try:
+        assert server.process is not None
+        deadline = time.monotonic() + 60
+        while len(before := workers_of(server.process.pid)) < 2:
+            assert time.monotonic() < deadline, "the two workers did not start"
+            time.sleep(0.1)
+        os.kill(min(before), signal.SIGKILL)
+        addresses = [f"127.0.0.{last}" for last in range(2, 14)]  # both sockets (the test above)
+        for address in addresses:
+            with httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=60) as http:
+                assert http.get(f"{server.url}/healthz").status_code == 200, address
+        after = workers_of(server.process.pid)
+        assert len(after) == 2 and min(before) not in after
+    finally:
+        server.stop()
