@@ -358,8 +358,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "serve":
             from tricktable.server.serve import serve
 
-            serve(args.host, args.port, args.database, workers=args.workers, think_processes=args.think_processes,
-                  steer=args.steer)
+            return serve(args.host, args.port, args.database, workers=args.workers,
+                         think_processes=args.think_processes, steer=args.steer)
         elif args.command == "arena":
             from tricktable.arena import Baseline, arena
 

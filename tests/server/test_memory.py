@@ -150,7 +150,9 @@ def test_the_servers_processes_get_two_malloc_arenas_unless_the_operator_chose(s
 
     for name in ("TRICKTABLE_DATABASE_URL", serve_module.THINK_PROCESSES_VARIABLE, serve_module.SUPERVISOR_VARIABLE):
         monkeypatch.setenv(name, "")  # (restored after the test: ``serve`` sets them for its workers)
-    monkeypatch.setattr(serve_module.uvicorn, "run", lambda *_args, **_options: None)
+    monkeypatch.setattr(serve_module.uvicorn, "run", lambda *_args, **_options: None)  # one worker
+    monkeypatch.setattr(serve_module, "listening_sockets", lambda *_args: [])  # several: no socket,
+    monkeypatch.setattr(serve_module.Supervisor, "run", lambda _self: 0)  # no process started
     monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
     serve_module.serve(database=sqlite_url, workers=workers)
     assert os.environ["MALLOC_ARENA_MAX"] == "2"

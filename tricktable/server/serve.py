@@ -92,7 +92,8 @@ def app_from_environment() -> FastAPI:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, workers: int | None = None,
-          think_processes: int | None = None, steer: str = "address") -> None:
+          think_processes: int | None = None, steer: str = "address") -> int:
+    """Serve until stopped; the exit code (1: a worker could not start)."""
     url = database or default_database_url()
     workers = max(1, workers or cores())
     think_processes = max(1, think_processes or cores() // workers)
@@ -111,13 +112,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None
         app = create_app(url, bot_factory=bot_factory_from_environment(), think_processes=think_processes)
         tune_collector()
         uvicorn.run(app, **options)
-        return
+        return 0
     os.environ["TRICKTABLE_DATABASE_URL"] = url
     os.environ[THINK_PROCESSES_VARIABLE] = str(think_processes)
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     Store(url).close()  # migrate once, before the workers start
     config = uvicorn.Config("tricktable.server.serve:app_from_environment", factory=True, **options)
-    raise SystemExit(Supervisor(config, listening_sockets(host, port, workers, steer)).run())
+    return Supervisor(config, listening_sockets(host, port, workers, steer)).run()
 
 
 STARTUP_FAILURE = 3
