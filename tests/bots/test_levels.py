@@ -51,6 +51,19 @@ def test_normal_and_hard_are_both_search_and_the_default_is_normal():
 
     assert DEFAULT_LEVEL == "normal"
     assert best_bot("euchre", "easy").name == "easy" and LEVELS["easy"][0] == "easy"
-    normal, hard = best_bot("euchre", "normal"), best_bot("euchre", "hard")
+    normal, hard = best_bot("doppelkopf", "normal"), best_bot("doppelkopf", "hard")
     assert isinstance(normal, SearchBot) and isinstance(hard, SearchBot) and normal.budget_ms < hard.budget_ms
     assert hard.inference and not normal.inference  # docs/strength.md: inference costs normal's CPU for nothing measured
+
+
+def test_euchres_normal_level_weighs_its_worlds_by_inference_at_the_normal_budget():
+    """Euchre's normal is search with inference at normal's 50 ms (docs/strength.md, session 10):
+    fewer worlds than the unweighted search at the same budget, far fewer than hard's."""
+    from tricktable.bots import euchre
+
+    normal, hard = best_bot("euchre", "normal"), best_bot("euchre", "hard")
+    assert isinstance(normal, SearchBot) and normal.inference and normal.budget_ms == LEVELS["normal"][1]
+    assert euchre.worlds_for(normal.budget_ms, inference=True) < euchre.worlds_for(normal.budget_ms, inference=False)
+    assert euchre.worlds_for(normal.budget_ms) < euchre.worlds_for(hard.budget_ms)
+    others = [game for game in sorted(GAMES) if game != "euchre"]
+    assert all(best_bot(game, "normal").name == "search-noinfer" for game in others)

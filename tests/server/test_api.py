@@ -256,7 +256,8 @@ def test_computer_players_do_not_block_other_requests(make_client):
 def test_the_strongest_available_bot_plays(make_client):
     client = make_client(default_bot_factory)
     bots = client.get("/healthz").json()["bots"]
-    assert bots["euchre"] == "search-noinfer"  # the default level, normal: search without inference (bots.levels)
+    assert bots["euchre"] == "search"  # the default level, normal: Euchre's weighs its worlds (bots.levels)
+    assert bots["mendikot"] == "search-noinfer"  # the others' normal: search without inference
     state = new_game(client)
     started = time.monotonic()
     state = act(client, state, first_legal(state))

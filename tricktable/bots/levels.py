@@ -6,7 +6,8 @@
   the same (the web app's default: its moves come quickly enough for a live table,
   and it is what the server pays for most).  Weighing the worlds by what the others'
   decisions reveal (``bots.inference``) costs 40–70 % more CPU per decision at this
-  budget and measured no stronger (docs/strength.md), so normal goes without it.
+  budget and measured no stronger (docs/strength.md), so normal goes without it —
+  except where a game's own entry in ``GAME_LEVELS`` says otherwise.
 * hard — ``search`` with the full budget and inference.
 """
 
@@ -23,11 +24,24 @@ LEVELS: dict[str, tuple[str, float]] = {
 }
 DEFAULT_LEVEL = "normal"
 
+GAME_LEVELS: dict[str, dict[str, tuple[str, float]]] = {
+    "euchre": {"normal": ("search", 50.0)},
+}
+"""A game's levels where they differ from ``LEVELS``.  Euchre's normal weighs its worlds
+by inference: at 50 ms that is 200 weighted worlds instead of 350 unweighted ones, for
+about the same CPU per decision (Euchre's inference replays the whole history in the
+kernel), and it measured stronger than the unweighted 350 (docs/strength.md, session 10)."""
+
+
+def level_bot(game: str, level: str) -> tuple[str, float]:
+    """The bot's name and budget (0: none) that play ``game`` at ``level``."""
+    if level not in LEVELS:
+        raise GameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+    return GAME_LEVELS.get(game, {}).get(level, LEVELS[level])
+
 
 def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
     """The computer player for ``game`` at ``level``."""
-    if level not in LEVELS:
-        raise GameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+    name, budget_ms = level_bot(game, level)
     entry(game)  # an unknown game is a clear error here, not at the first decision
-    name, budget_ms = LEVELS[level]
     return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)
