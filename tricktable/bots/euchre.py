@@ -580,9 +580,11 @@ search passes the first seat's JS JC AD 9H 10D under a turned 9S to call clubs
 ("next"), which the rules order up; passing measured better, and the scenario tests
 now say so."""
 WORLDS_PER_MS_WITHOUT_INFERENCE = 7.0
-"""The same without inference's weight (the ``search-noinfer`` bot, the normal level):
-the 50 ms budget uses 17.1 ms CPU p50, 41.3 ms p95 since session 6's search work (at
-2.7, session 5's rate: 7.7 / 17.4 ms; session 5 at 2.6: 22 / 42 ms)."""
+"""The same without inference's weight (the ``search-noinfer`` bot, Euchre's normal level
+until session 10): the 50 ms budget uses 17.1 ms CPU p50, 41.3 ms p95 since session 6's
+search work (at 2.7, session 5's rate: 7.7 / 17.4 ms; session 5 at 2.6: 22 / 42 ms).
+Euchre's normal level is now ``search`` at 50 ms, 200 worlds with inference: 17.3 / 29.0 ms
+(``bots.levels.GAME_LEVELS``)."""
 
 
 def worlds_for(budget_ms: float, actions: int = 2, inference: bool = True) -> int:
