@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -24,8 +23,6 @@ import orjson
 from tricktable.server.responses import PREVIOUS_DEAL
 
 if TYPE_CHECKING:
-    import queue
-
     from tricktable.store import Store
 
 
@@ -195,31 +192,6 @@ def read_events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any] 
         event = lines.line(line)
         if event is not None:
             yield event
-
-
-def listen(http: httpx.Client, game_id: str, version: int, into: "queue.Queue[tuple[float, str, dict[str, Any]]]",
-           stop: threading.Event) -> None:
-    """Read a game's event stream from ``version`` in a thread, each event with
-    its arrival time into ``into``, until ``stop``; returns once the stream is
-    open (a commit after it is told on it)."""
-    opened = threading.Event()
-
-    def run() -> None:
-        try:
-            with http.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as response:
-                opened.set()
-                for kind, data in read_events(response):
-                    if data is not None:
-                        into.put((time.monotonic(), kind, data))
-                    if stop.is_set():
-                        return
-        except httpx.TransportError:
-            if not stop.is_set():  # (the servers stopping at the test's end close the stream)
-                raise
-
-    threading.Thread(target=run, daemon=True).start()
-    if not opened.wait(30):
-        raise TimeoutError(f"the event stream of {game_id} did not open")
 
 
 def events_until_settled(http: httpx.Client, game_id: str, version: int,
