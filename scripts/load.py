@@ -16,7 +16,7 @@ and the server's CPU seconds and memory (its whole process tree, from /proc), an
 the action answers and the event streams carried per person action.
 
 ``--json`` runs the issue's two measurements on servers it starts itself
-(about 4 minutes per checkout) and prints exactly ``{"instant": {"actions_per_s",
+(about 5 minutes per checkout) and prints exactly ``{"instant": {"actions_per_s",
 "p99_ms", "errors", "workers_2_vs_1"}, "default": {"people", "first_bot_p95_ms",
 "errors"}}``; every run's figures go to ``--details`` (build/load.json), and with
 ``--compare DIR`` (e.g. /work/base) that checkout is measured in the same run,
@@ -29,7 +29,10 @@ configuration by configuration in turn, its summary on stderr and in the details
   their number only sets how long the queue is: the summary's figure is the
   highest rate among the two-process runs whose p99 is within the target's
   ``P99_BOUND_MS`` (or, if none is, the highest rate), and ``workers_2_vs_1``
-  compares the two counts of processes at the largest number of people;
+  compares the two counts of processes at the largest number of people: the
+  median of ``--pairs`` ratios, each of a one-process run and the two-process
+  run right after it (this machine's speed drifts by a quarter within minutes,
+  so one pair is as likely to show that drift as the processes);
 * default: the default-level computer players, ``--people`` (default 40)
   thinking 1–3 s, for ``--default-seconds``, with ``--workers`` processes.
 
@@ -545,12 +548,28 @@ def chosen_instant(instant: list[dict[str, Any]]) -> dict[str, Any]:
     return max(candidates, key=lambda r: (within_bound(r), r["actions_per_s"]))
 
 
+def machine_busy(run: dict[str, Any]) -> float:
+    """The share of the machine's cores the server and the simulated people used."""
+    return (run["server_cpu_s"] + run["load_script_cpu_s"]) / (run["seconds"] * (os.cpu_count() or 1))
+
+
+def workers_pairs(instant: list[dict[str, Any]]) -> list[dict[str, float]]:
+    """At the largest number of people, each one-process run with the
+    two-process run after it: the ratio of their rates, and how busy the
+    machine was in each (the two processes share the cores with the people)."""
+    crowd = max(r["people"] for r in instant)
+    ones = [r for r in instant if r["people"] == crowd and r["workers"] == 1]
+    twos = [r for r in instant if r["people"] == crowd and r["workers"] == 2]
+    return [{"ratio": round(two["actions_per_s"] / one["actions_per_s"], 3),
+             "busy_1": round(machine_busy(one), 3), "busy_2": round(machine_busy(two), 3)}
+            for one, two in zip(ones, twos)]
+
+
 def summary(instant: list[dict[str, Any]], default: dict[str, Any]) -> dict[str, Any]:
     """The issue's shape from one checkout's runs."""
     best = chosen_instant(instant)
-    crowd = max(r["people"] for r in instant)
-    at_crowd = {r["workers"]: r for r in instant if r["people"] == crowd}
-    ratio = round(at_crowd[2]["actions_per_s"] / at_crowd[1]["actions_per_s"], 2) if 2 in at_crowd else None
+    pairs = workers_pairs(instant)
+    ratio = round(statistics.median(pair["ratio"] for pair in pairs), 2) if pairs else None
     return {
         "instant": {"actions_per_s": best["actions_per_s"], "p99_ms": best["click_to_own_ms"]["p99"],
                     "errors": sum(r["errors"] for r in instant), "workers_2_vs_1": ratio},
@@ -565,7 +584,8 @@ def measure(sources: list[Path], args: argparse.Namespace) -> list[dict[str, Any
     them alike); per checkout its summary and its runs."""
     scalable = {source: supports_workers(source) for source in sources}
     crowd = max(args.instant_people)
-    configurations = [(1, crowd), *((2, people) for people in sorted(set(args.instant_people)))]
+    configurations = [*[(1, crowd), (2, crowd)] * args.pairs,
+                      *((2, people) for people in sorted(set(args.instant_people)) if people != crowd)]
     instant: dict[Path, list[dict[str, Any]]] = {source: [] for source in sources}
     for workers, people in configurations:
         for source in sources:
@@ -576,6 +596,7 @@ def measure(sources: list[Path], args: argparse.Namespace) -> list[dict[str, Any
                            args.default_seconds, args.postgres) for source in sources}
     return [{"source": str(source), **summary(instant[source], default[source]),
              "instant_run": {key: chosen_instant(instant[source])[key] for key in ("workers", "people")},
+             "workers_pairs": workers_pairs(instant[source]),
              "runs": [*instant[source], default[source]]} for source in sources]
 
 
@@ -685,7 +706,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="one run: the server's --steer (default: its own default)")
     parser.add_argument("--instant-people", type=int, nargs="+", default=[16, 32],
                         help="with --json: instant runs at each of these numbers of people (default 16 32)")
-    parser.add_argument("--instant-seconds", type=float, default=30.0)
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="with --json: one- and two-process instant runs, in turn, this many times (default 3)")
+    parser.add_argument("--instant-seconds", type=float, default=20.0)
     parser.add_argument("--default-seconds", type=float, default=90.0)
     args = parser.parse_args(argv)
     if args.postgresql and args.soak is not None:
@@ -721,7 +744,8 @@ def measured_and_printed(args: argparse.Namespace) -> int:
     args.details.parent.mkdir(parents=True, exist_ok=True)
     args.details.write_text(json.dumps(details, indent=1))
     for checkout in measured:  # a line per checkout for people, on stderr
-        print(f"{checkout['source']}: " + json.dumps({key: checkout[key] for key in ("instant", "instant_run", "default")}),
+        print(f"{checkout['source']}: " + json.dumps({key: checkout[key] for key in
+                                                      ("instant", "instant_run", "workers_pairs", "default")}),
               file=sys.stderr)
     print(json.dumps({key: measured[0][key] for key in ("instant", "default")}))
     return 0
