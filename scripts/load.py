@@ -31,8 +31,8 @@ configuration by configuration in turn, its summary on stderr and in the details
   ``P99_BOUND_MS`` (or, if none is, the highest rate), and ``workers_2_vs_1``
   compares the two counts of processes at the largest number of people: the
   median of ``--pairs`` ratios, each of a one-process run and the two-process
-  run right after it (this machine's speed drifts by a quarter within minutes,
-  so one pair is as likely to show that drift as the processes);
+  run right after it, at the same machine speed (``workers_pairs``: this
+  machine's speed changed threefold within minutes, more than the processes do);
 * default: the default-level computer players, ``--people`` (default 40)
   thinking 1–3 s, for ``--default-seconds``, with ``--workers`` processes.
 
@@ -553,16 +553,34 @@ def machine_busy(run: dict[str, Any]) -> float:
     return (run["server_cpu_s"] + run["load_script_cpu_s"]) / (run["seconds"] * (os.cpu_count() or 1))
 
 
+def load_cpu_per_action(run: dict[str, Any]) -> float:
+    return run["load_script_cpu_s"] / max(1, run["actions"])
+
+
 def workers_pairs(instant: list[dict[str, Any]]) -> list[dict[str, float]]:
     """At the largest number of people, each one-process run with the
-    two-process run after it: the ratio of their rates, and how busy the
-    machine was in each (the two processes share the cores with the people)."""
+    two-process run after it: the ratio of their rates as measured
+    (``measured``) and at the same machine speed (``ratio``), the ratio had
+    the two-process run kept every core busy (``ceiling``: the two processes
+    share the cores with the people), and how busy the machine was in each.  The machine's speed is gauged by the simulated people's own
+    CPU per action, the same work in both runs: in one run of session 11 it
+    went from 0.25 to 0.81 ms within two minutes, and a pair measured
+    2.39 that was 1.33 at one speed.  (The gauge leans against two
+    processes: more switching between more processes costs the people a
+    little CPU too.)"""
     crowd = max(r["people"] for r in instant)
     ones = [r for r in instant if r["people"] == crowd and r["workers"] == 1]
     twos = [r for r in instant if r["people"] == crowd and r["workers"] == 2]
-    return [{"ratio": round(two["actions_per_s"] / one["actions_per_s"], 3),
-             "busy_1": round(machine_busy(one), 3), "busy_2": round(machine_busy(two), 3)}
-            for one, two in zip(ones, twos)]
+    pairs = []
+    for one, two in zip(ones, twos):
+        measured = two["actions_per_s"] / one["actions_per_s"]
+        slower = load_cpu_per_action(two) / load_cpu_per_action(one)  # > 1: the two-process run had a slower machine
+        # Had the two processes and the people kept every core busy, at their CPU per action:
+        busy_rate = (os.cpu_count() or 1) * two["actions"] / (two["server_cpu_s"] + two["load_script_cpu_s"])
+        pairs.append({"ratio": round(measured * slower, 3), "measured": round(measured, 3),
+                      "ceiling": round(busy_rate / one["actions_per_s"] * slower, 3),
+                      "busy_1": round(machine_busy(one), 3), "busy_2": round(machine_busy(two), 3)})
+    return pairs
 
 
 def summary(instant: list[dict[str, Any]], default: dict[str, Any]) -> dict[str, Any]:
