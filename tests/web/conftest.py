@@ -17,7 +17,9 @@ import pytest
 
 from tricktable.bots.base import Bot
 from tricktable.core.observation import Observation
+from tricktable.server.room import Room
 from tricktable.server.testing import ServerProcess, free_port
+from tricktable.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -87,6 +89,13 @@ class Page:
         self.page.wait_for_function("page => document.querySelector('#main').dataset.page === page", arg=route)
         self.settle()
 
+    def open_game(self, game: str, game_id: str) -> None:
+        """The table of the match ``game_id`` (e.g. one of ``seeded_game``), as if
+        this profile had started it."""
+        self.open("#/")
+        self.page.evaluate("([key, id]) => localStorage.setItem(key, id)", [f"tt.game.{game}", game_id])
+        self.open(f"#/play/{game}")
+
     def settle(self) -> None:
         """Wait until no animation runs and the person can act (or a dialog waits)."""
         self.page.wait_for_function(
@@ -103,7 +112,6 @@ class Page:
         as if the person had been here since before today: its daily is ranked."""
         from tricktable.server.identity import COOKIE
         from tricktable.server.testing import backdate_identities
-        from tricktable.store import Store
 
         cookie = next(c["value"] for c in self.context.cookies() if c["name"] == COOKIE)
         store = Store(self.server.database)
@@ -114,6 +122,17 @@ class Page:
 
     def close(self) -> None:
         self.context.close()
+
+
+def seeded_game(server: ServerProcess, game: str, seed: str) -> str:
+    """A new match of ``game`` dealt from ``seed`` in ``server``'s database (the
+    HTTP API never takes a seed): the id.  Its computer players make their
+    opening moves once a page loads it."""
+    store = Store(server.database)
+    try:
+        return Room(store).new_game(game, {}, seed=seed)["id"]
+    finally:
+        store.close()
 
 
 @pytest.fixture

@@ -9,11 +9,10 @@ import tempfile
 
 import pytest
 
+from tests.web.conftest import seeded_game
 from tricktable.bots import make_bot
 from tricktable.games import get_spec
-from tricktable.server.room import Room
 from tricktable.server.testing import ServerProcess
-from tricktable.store import Store
 
 
 
@@ -49,15 +48,6 @@ def seed_where(situation: str, reply) -> str:
     raise AssertionError(f"no seed reaches {situation!r}")
 
 
-def start(server, seed: str, monkeypatch) -> str:
-    monkeypatch.setenv("TRICKTABLE_BOT", "heuristic")  # the same players as the server's
-    store = Store(server.database)
-    try:
-        return Room(store).new_game("doppelkopf", {}, seed=seed)["id"]
-    finally:
-        store.close()
-
-
 def choose_cards(p, game_id: str, verb: str) -> str:
     """Select the cards of the first legal give/return by clicking them; confirm."""
     page = p.page
@@ -76,9 +66,7 @@ def choose_cards(p, game_id: str, verb: str) -> str:
 def open_game(make_page, server, game_id: str):
     p = make_page()
     p.server = server
-    p.open("#/")
-    p.page.evaluate("id => localStorage.setItem('tt.game.doppelkopf', id)", game_id)
-    p.open("#/play/doppelkopf")
+    p.open_game("doppelkopf", game_id)
     return p
 
 
@@ -87,9 +75,9 @@ def actions_of_person(p, game_id: str) -> list[str]:
     return [text for seat, text in view["actions"] if seat == 0]
 
 
-def test_giving_three_cards_in_a_poverty(make_page, heuristic_server, monkeypatch):
+def test_giving_three_cards_in_a_poverty(make_page, heuristic_server):
     seed = seed_where("poverty: give", lambda v: "poverty" if "poverty" in v["legal"] else None)
-    game_id = start(heuristic_server, seed, monkeypatch)
+    game_id = seeded_game(heuristic_server, "doppelkopf", seed)
     p = open_game(make_page, heuristic_server, game_id)
     p.page.locator('button.action[data-action="poverty"]').click()
     p.settle()
@@ -98,9 +86,9 @@ def test_giving_three_cards_in_a_poverty(make_page, heuristic_server, monkeypatc
     p.shot("doppelkopf-poverty-desktop")
 
 
-def test_taking_a_poverty_and_returning_three_cards(make_page, heuristic_server, monkeypatch):
+def test_taking_a_poverty_and_returning_three_cards(make_page, heuristic_server):
     seed = seed_where("poverty: return", lambda v: next((a for a in ("healthy", "accept") if a in v["legal"]), None))
-    game_id = start(heuristic_server, seed, monkeypatch)
+    game_id = seeded_game(heuristic_server, "doppelkopf", seed)
     p = open_game(make_page, heuristic_server, game_id)
     for _ in range(3):  # say healthy, then take the poverty when it is offered
         legal = p.page.request.get(f"{p.server.url}/api/games/{game_id}").json()["view"]["legal"]
