@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tricktable.core.record import replay
-from tricktable.server.testing import ServerProcess, read_events
+from tricktable.server.testing import ServerProcess, listen, read_events
 from tricktable.store import Store
 
 LEASE_SECONDS = "2"
@@ -25,27 +25,6 @@ def shared_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'shared.db'}"
     return request.getfixturevalue("postgres").new_database()
-
-
-def listen(http: httpx.Client, game_id: str, version: int, into: "queue.Queue[tuple[float, str, dict]]",
-           stop: threading.Event) -> threading.Thread:
-    """Read a game's event stream in a thread, each event with its arrival time."""
-
-    def run() -> None:
-        try:
-            with http.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as response:
-                for kind, data in read_events(response):
-                    if data is not None:
-                        into.put((time.monotonic(), kind, data))
-                    if stop.is_set():
-                        return
-        except httpx.TransportError:
-            if not stop.is_set():  # (the servers stopping at the test's end close the stream)
-                raise
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
 
 
 def wait_for_step(events: "queue.Queue[tuple[float, str, dict]]", version: int, timeout: float = 30) -> float:

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tricktable.server.steering import listening_sockets, socket_for
-from tricktable.server.testing import ServerProcess, free_port, read_events
+from tricktable.server.testing import ServerProcess, free_port, listen
 
 
 def accepted_by(sockets: list[socket.socket], port: int, address: str) -> int:
@@ -91,17 +91,17 @@ def test_a_person_on_two_workers_is_told_her_steps_by_the_process_that_committed
     server = ServerProcess(f"sqlite:///{database}", workers=2).start()
     rng = random.Random(5)
     person = "127.0.0.23"
-    stop = threading.Event()
     try:
         for match in range(12):
             page = httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address=person))
             stream = httpx.Client(base_url=server.url, timeout=30,
                                   transport=httpx.HTTPTransport(local_address=person))
+            stop = threading.Event()  # the match's stream ends with it: closing its client then is no error
             try:
                 state = page.post("/api/games", json={"game": "euchre"}).json()
                 state = wait_for_turn(page, state)
-                events: "queue.Queue[dict]" = queue.Queue()
-                listen(stream, state, events, stop)
+                events: "queue.Queue[tuple[float, str, dict]]" = queue.Queue()
+                listen(stream, state["id"], state["version"], events, stop)
                 answer = page.post(f"/api/games/{state['id']}/actions",
                                    json={"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
                 assert answer.status_code == 200, answer.text
@@ -109,10 +109,10 @@ def test_a_person_on_two_workers_is_told_her_steps_by_the_process_that_committed
                 assert told["version"] > state["version"]
                 assert frames_after(str(database), state["id"], state["version"]) == 0, f"match {match}"
             finally:
+                stop.set()
                 page.close()
                 stream.close()
     finally:
-        stop.set()
         server.stop()
 
 
@@ -126,31 +126,11 @@ def wait_for_turn(http: httpx.Client, state: dict) -> dict:
     return state
 
 
-def listen(http: httpx.Client, state: dict, into: "queue.Queue[dict]", stop: threading.Event) -> None:
-    """The game's stream from ``state``, its steps into ``into``, in a thread."""
-    opened = threading.Event()
-
-    def run() -> None:
-        try:
-            with http.stream("GET", f"/api/games/{state['id']}/events", params={"version": state["version"]}) as response:
-                opened.set()
-                for kind, data in read_events(response):
-                    if data is not None and kind in ("step", "state"):
-                        into.put(data)
-                    if stop.is_set():
-                        return
-        except httpx.TransportError:
-            pass  # closed at the end of the match
-
-    threading.Thread(target=run, daemon=True).start()
-    assert opened.wait(10), "the stream did not open"
-
-
-def until_settled(events: "queue.Queue[dict]", version: int) -> dict:
+def until_settled(events: "queue.Queue[tuple[float, str, dict]]", version: int) -> dict:
     """The stream's steps until the computer players have answered the action at ``version``."""
     while True:
-        data = events.get(timeout=30)
-        if data["version"] >= version and data["thinking"] is None:
+        _arrived, kind, data = events.get(timeout=30)
+        if kind in ("step", "state") and data["version"] >= version and data["thinking"] is None:
             return data
 
 

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ import orjson
 from tricktable.server.responses import PREVIOUS_DEAL
 
 if TYPE_CHECKING:
+    import queue
+
     from tricktable.store import Store
 
 
@@ -192,6 +195,42 @@ def read_events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any] 
         event = lines.line(line)
         if event is not None:
             yield event
+
+
+def listen(http: httpx.Client, game_id: str, version: int, into: "queue.Queue[tuple[float, str, dict[str, Any]]]",
+           stop: threading.Event, timeout: float = 30.0) -> None:
+    """Read a game's event stream from ``version`` in a thread, each event with
+    its arrival time into ``into``, until ``stop`` (looked at after each event;
+    the stream closed after ``stop``, by its client or a stopping server, just
+    ends the thread).  Returns once the server has answered 200: it subscribed
+    to the game before, so every commit after this call is told on the stream;
+    raises what kept the stream from opening."""
+    opened = threading.Event()
+    unopened: list[BaseException] = []  # why it did not open, for the caller
+
+    def run() -> None:
+        try:
+            with http.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as response:
+                response.raise_for_status()
+                opened.set()
+                for kind, data in read_events(response):
+                    if data is not None:
+                        into.put((time.monotonic(), kind, data))
+                    if stop.is_set():
+                        return
+        except BaseException as error:
+            if not opened.is_set():
+                unopened.append(error)  # the caller raises it
+            elif not (stop.is_set() and isinstance(error, httpx.TransportError)):
+                raise  # the stream broke while the test still listens
+        finally:
+            opened.set()  # (also when it failed: the caller is not kept waiting)
+
+    threading.Thread(target=run, daemon=True).start()
+    if not opened.wait(timeout):
+        raise TimeoutError(f"the event stream of {game_id} did not open in {timeout} s")
+    if unopened:
+        raise RuntimeError(f"the event stream of {game_id} did not open") from unopened[0]
 
 
 def events_until_settled(http: httpx.Client, game_id: str, version: int,
