@@ -436,8 +436,8 @@ def card_disagreements(state: DealState, world: DealState, me: int, limit: int,
     if rules < 0:
         return None
     start = len(state.history)
-    differ = kernel.disagreements(state.hands, state.trump, state.leader, state.trick, state.tricks, state.captured,
-                                  state.pile, state.open_seat, state.open_card, state.trump_trick, state.down,
+    differ = kernel.disagreements(state.hands, state.trump, state.leader, state.trick, state.tricks, state.pile,
+                                  state.open_seat, state.open_card, state.trump_trick, state.down,
                                   state.trump_by, state.must_trump, state.trumps_from,
                                   rules | card_rules.get(state.spec.name, 0), world.history[start:], REVEAL, me,
                                   limit)

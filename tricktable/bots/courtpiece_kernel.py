@@ -451,61 +451,121 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], gone: 
     ``down`` is the card ``hider`` put face down (-1: none; trump is hidden until
     a void asks), ``must_trump`` the asker's duty to trump, ``trumps_from`` the
     first card of this trick whose trumps count (the trick of a reveal)."""
-    has_pile = rules & PILE != 0
-    played = len(trick)
-    seat = (leader + 3 * played) % 4
-    cards = list(trick) + [0] * (4 - played)
-    win_seat, win_card, led = _trick_so_far(cards, played, leader, trump, trumps_from)
+    play = CardPlay(hands, trump, leader, trick, gone, voids, tricks_played, pile, open_seat, open_card,
+                    trump_trick, down, hider, must_trump, trumps_from, rules)
     while True:
-        card = _action(seat, hands[seat], trump, cards, played, leader, led, gone, voids, pile if has_pile else -1,
-                       open_seat if has_pile else -1, tricks_played, trump_trick, down, hider, must_trump, rules)
-        hand = hands[seat]
-        if card == REVEAL:  # the card is shown and goes back to its owner; the asker must trump
-            trump = down // 13
-            hands[hider] |= 1 << down
-            down, must_trump, trumps_from = -1, True, played
+        action = play.rules_action()
+        if action == REVEAL:
+            play.reveal()
             continue
-        must_trump = False
-        hands[seat] = hand ^ (1 << card)
-        gone |= 1 << card
-        if played == 0:
-            led, win_seat, win_card = card // 13, seat, card
-        else:
-            if card // 13 != led:
-                voids[seat] |= 1 << led
-                if trump == NO_TRUMP and rules & FIRST_VOID:
-                    trump, trump_trick = card // 13, tricks_played + 1  # Be-Ranga: this card sets trump
-            if _beats(trump, card, win_card):
-                win_seat, win_card = seat, card
-        cards[played] = card
-        played += 1
-        if played < 4:
-            seat = (seat + 3) % 4
+        winner = play.play(action)
+        if winner < 0:
             continue
-        tricks_played += 1
-        trumps_from = 0
+        team = winner % 2
+        captured[team] = captured[team] + play.taken  # (on ints: see ``CardPlay.play``)
         if rules & TENS:
-            tens[win_seat % 2] += ((cards[0] % 13 == TEN) + (cards[1] % 13 == TEN) + (cards[2] % 13 == TEN)
-                                   + (cards[3] % 13 == TEN))
-        if not has_pile:
-            captured[win_seat % 2] += 1
-        else:
-            pile += 1
-            if tricks_played == TRICKS:
-                captured[win_seat % 2] += pile
-                pile = 0
-            elif open_seat != win_seat:
-                open_seat, open_card = win_seat, win_card
-            elif _capture_blocked(rules, trump, open_card, win_card, tricks_played, trump_trick):
-                open_card = win_card
-            else:
-                captured[win_seat % 2] += pile
-                pile, open_seat, open_card = 0, -1, -1
+            cards = play.cards  # the finished trick's, until the next lead
+            tens[team] = tens[team] + ((cards[0] % 13 == TEN) + (cards[1] % 13 == TEN) + (cards[2] % 13 == TEN)
+                                       + (cards[3] % 13 == TEN))
         a, b = captured[0], captured[1]
-        if tricks_played == TRICKS or (rules & SEVEN_TRICKS and ((a >= TRICKS_TO_WIN and b > 0)
-                                                                  or (b >= TRICKS_TO_WIN and a > 0))):
+        if play.tricks_played == TRICKS or (rules & SEVEN_TRICKS and ((a >= TRICKS_TO_WIN and b > 0)
+                                                                       or (b >= TRICKS_TO_WIN and a > 0))):
             return
-        played, seat, leader, led = 0, win_seat, win_seat, -1
+
+
+class CardPlay:
+    """One deal's card play on masks, action by action, from a state's trick on: the
+    hands, the cards gone, the voids shown, the trick so far (``cards``: the finished
+    trick's until the next lead) and who holds it, the trump and the card face down,
+    the pile.  ``play_out`` plays the rules' actions with it, ``disagreements``
+    replays a history's (one step for both).  ``hands`` and ``voids`` are updated in
+    place; the pile is kept only under ``PILE`` rules (-1 otherwise, as the rules see
+    it), and what the last finished trick gives its winner's team is ``taken``."""
+
+    def __init__(self, hands: list[int], trump: int, leader: int, trick: list[int], gone: int, voids: list[int],
+                 tricks_played: int, pile: int, open_seat: int, open_card: int, trump_trick: int, down: int,
+                 hider: int, must_trump: bool, trumps_from: int, rules: int) -> None:
+        has_pile = rules & PILE != 0
+        self.hands, self.trump, self.leader, self.gone, self.voids = hands, trump, leader, gone, voids
+        self.tricks_played, self.trump_trick, self.rules = tricks_played, trump_trick, rules
+        self.pile, self.open_seat = (pile, open_seat) if has_pile else (-1, -1)
+        self.open_card = open_card
+        self.down, self.hider, self.must_trump, self.trumps_from = down, hider, must_trump, trumps_from
+        self.played = len(trick)
+        self.seat = (leader + 3 * self.played) % 4
+        self.cards = list(trick) + [0] * (4 - self.played)
+        self.win_seat, self.win_card, self.led = _trick_so_far(self.cards, self.played, leader, trump, trumps_from)
+        self.taken = 0
+
+    def rules_action(self) -> int:
+        """The rules' action for the seat to move: a card, or ``REVEAL``."""
+        seat = self.seat
+        return _action(seat, self.hands[seat], self.trump, self.cards, self.played, self.leader, self.led,
+                       self.gone, self.voids, self.pile, self.open_seat, self.tricks_played, self.trump_trick,
+                       self.down, self.hider, self.must_trump, self.rules)
+
+    def may_reveal(self) -> bool:
+        """Whether the seat to move may ask to see the card face down."""
+        return _may_reveal(self.hands[self.seat], self.down, self.played, self.led)
+
+    def reveal(self) -> None:
+        """The seat to move asks: the card face down is shown and goes back to its
+        owner, its suit is trump, and the asker must trump."""
+        hands, down = self.hands, self.down
+        self.trump = down // 13
+        hands[self.hider] = hands[self.hider] | (1 << down)
+        self.down, self.must_trump, self.trumps_from = -1, True, self.played
+
+    def playable(self) -> int:
+        """The cards the seat to move may play."""
+        return _playable(self.hands[self.seat], self.trump, self.led, self.played, self.must_trump)
+
+    def play(self, card: int) -> int:
+        """The seat to move plays ``card``; the winner of the trick it completes (who
+        leads next), -1 while the trick goes on."""
+        seat, played, hands = self.seat, self.played, self.hands
+        self.must_trump = False
+        hands[seat] = hands[seat] ^ (1 << card)  # not ^=: mypyc does an item's augmented assignment on objects
+        self.gone |= 1 << card
+        if played == 0:
+            self.led, self.win_seat, self.win_card = card // 13, seat, card
+        else:
+            led = self.led
+            if card // 13 != led:
+                voids = self.voids
+                voids[seat] = voids[seat] | (1 << led)
+                if self.trump == NO_TRUMP and self.rules & FIRST_VOID:
+                    self.trump, self.trump_trick = card // 13, self.tricks_played + 1  # Be-Ranga: this card sets trump
+            if _beats(self.trump, card, self.win_card):
+                self.win_seat, self.win_card = seat, card
+        self.cards[played] = card
+        if played < 3:
+            self.played, self.seat = played + 1, (seat + 3) % 4
+            return -1
+        winner = self.win_seat
+        self.tricks_played += 1
+        self.trumps_from = 0
+        self.taken = self._count_trick()
+        self.played, self.seat, self.leader, self.led = 0, winner, winner, -1
+        return winner
+
+    def _count_trick(self) -> int:
+        """What the trick just won counts for its winner's team (one trick, or the pile
+        it captures), and the pile's state after it."""
+        if not self.rules & PILE:
+            return 1
+        pile, number, win_seat, win_card = self.pile + 1, self.tricks_played, self.win_seat, self.win_card
+        if number == TRICKS:
+            self.pile = 0
+            return pile
+        if self.open_seat != win_seat:
+            self.pile, self.open_seat, self.open_card = pile, win_seat, win_card
+            return 0
+        if _capture_blocked(self.rules, self.trump, self.open_card, win_card, number, self.trump_trick):
+            self.pile, self.open_card = pile, win_card
+            return 0
+        self.pile, self.open_seat, self.open_card = 0, -1, -1
+        return pile
 
 
 def _trick_so_far(cards: list[int], played: int, leader: int, trump: int, trumps_from: int) -> tuple[int, int, int]:
@@ -532,9 +592,14 @@ def _action(seat: int, hand: int, trump: int, cards: list[int], played: int, lea
         legal = hand & (ALL_RANKS << (13 * led)) or hand
     else:
         legal = hand
-    may_reveal = down >= 0 and (not hand or (played > 0 and not _ranks(hand, led)))
+    may_reveal = _may_reveal(hand, down, played, led)
     return _among(seat, hand, legal, may_reveal, trump, cards, played, leader, gone, voids, pile, open_seat,
                   tricks_played, trump_trick, down, hider, must_trump, rules)
+
+
+def _may_reveal(hand: int, down: int, played: int, led: int) -> bool:
+    """A card lies face down and the seat to move cannot follow (or holds nothing)."""
+    return down >= 0 and (not hand or (played > 0 and not _ranks(hand, led)))
 
 
 def choose_action(seat: int, hand: int, legal: int, may_reveal: bool, trump: int, leader: int, trick: list[int],
@@ -669,27 +734,22 @@ def _note_trick(voids: list[int], leader: int, cards: list[int]) -> int:
 
 # -- inference: the card play of a sampled world, replayed on masks ------------------
 def disagreements(hands: list[int], trump: int, leader: int, trick: list[int],
-                  tricks: list[tuple[int, tuple[int, ...], int]], captured: list[int], pile: int, open_seat: int,
-                  open_card: int, trump_trick: int, down: int, hider: int, must_trump: bool, trumps_from: int,
-                  rules: int, actions: list[int], reveal: int, me: int, limit: int) -> list[int] | None:
+                  tricks: list[tuple[int, tuple[int, ...], int]], pile: int, open_seat: int, open_card: int,
+                  trump_trick: int, down: int, hider: int, must_trump: bool, trumps_from: int, rules: int,
+                  actions: list[int], reveal: int, me: int, limit: int) -> list[int] | None:
     """Replay ``actions`` (the cards played, and ``reveal``: the game's own code of
-    asking to see trump) from a state given as ``play_deal``'s arguments, and return
+    asking to see trump) from a state given as ``play_deal``'s arguments but the counts
+    (the rules do not look at them), and return
     the indices of ``actions`` at which another seat than ``me`` did not take the
     rules' action (``decide`` there: exactly what ``bots.inference`` counts with the
     rules policy; a forced card always agrees), at most ``limit`` of them (-1: all; the
     caller's weight is at its floor with that many).  The replay stops at an action that is
     not legal there (the reference replay raises there); None for an action that is
     neither a card nor ``reveal`` (the caller replays those through the game)."""
-    hands = list(hands)
-    captured = list(captured)
     voids = [0, 0, 0, 0]
     gone = _tally(voids, leader, trick, tricks)
-    has_pile = rules & PILE != 0
-    tricks_played = len(tricks)
-    played = len(trick)
-    seat = (leader + 3 * played) % 4
-    cards = list(trick) + [0] * (4 - played)
-    win_seat, win_card, led = _trick_so_far(cards, played, leader, trump, trumps_from)
+    play = CardPlay(list(hands), trump, leader, trick, gone, voids, len(tricks), pile, open_seat, open_card,
+                    trump_trick, down, hider, must_trump, trumps_from, rules)
     differ: list[int] = []
     for index in range(len(actions)):
         action = actions[index]
@@ -697,46 +757,18 @@ def disagreements(hands: list[int], trump: int, leader: int, trick: list[int],
             action = REVEAL
         elif not 0 <= action < 52:
             return None
-        hand = hands[seat]
-        if seat != me:
-            choice = _action(seat, hand, trump, cards, played, leader, led, gone, voids, pile if has_pile else -1,
-                             open_seat if has_pile else -1, tricks_played, trump_trick, down, hider, must_trump,
-                             rules)
-            if choice != action:
-                differ.append(index)
-                if len(differ) == limit:
-                    return differ  # enough to bring the weight to its floor
+        if play.seat != me and play.rules_action() != action:
+            differ.append(index)
+            if len(differ) == limit:
+                return differ  # enough to bring the weight to its floor
         if action == REVEAL:
-            if down < 0 or not (not hand or (played > 0 and not _ranks(hand, led))):
+            if not play.may_reveal():
                 return differ  # not offered here: the reference replay stops
-            trump = down // 13
-            hands[hider] |= 1 << down
-            down, must_trump, trumps_from = -1, True, played
-            continue
-        if not _playable(hand, trump, led, played, must_trump) >> action & 1:
-            return differ
-        must_trump = False
-        hands[seat] = hand ^ (1 << action)
-        gone |= 1 << action
-        if played == 0:
-            led, win_seat, win_card = action // 13, seat, action
+            play.reveal()
+        elif play.playable() >> action & 1:
+            play.play(action)
         else:
-            if action // 13 != led:
-                voids[seat] |= 1 << led
-                if trump == NO_TRUMP and rules & FIRST_VOID:
-                    trump, trump_trick = action // 13, tricks_played + 1
-            if _beats(trump, action, win_card):
-                win_seat, win_card = seat, action
-        cards[played] = action
-        played += 1
-        if played < 4:
-            seat = (seat + 3) % 4
-            continue
-        tricks_played += 1
-        trumps_from = 0
-        pile, open_seat, open_card = _count_trick(rules, captured, pile, open_seat, open_card, win_seat, win_card,
-                                                  tricks_played, trump, trump_trick)
-        played, seat, leader, led = 0, win_seat, win_seat, -1
+            return differ
     return differ
 
 
@@ -748,21 +780,3 @@ def _playable(hand: int, trump: int, led: int, played: int, must_trump: bool) ->
         return hand & (ALL_RANKS << (13 * led)) or hand
     return hand
 
-
-def _count_trick(rules: int, captured: list[int], pile: int, open_seat: int, open_card: int, win_seat: int,
-                 win_card: int, number: int, trump: int, trump_trick: int) -> tuple[int, int, int]:
-    """Trick ``number`` won by ``win_seat`` with ``win_card``: what each team counts
-    (``captured``, in place) and the pile's (pile, open seat, open card) after it."""
-    if not rules & PILE:
-        captured[win_seat % 2] += 1
-        return pile, open_seat, open_card
-    pile += 1
-    if number == TRICKS:
-        captured[win_seat % 2] += pile
-        return 0, open_seat, open_card
-    if open_seat != win_seat:
-        return pile, win_seat, win_card
-    if _capture_blocked(rules, trump, open_card, win_card, number, trump_trick):
-        return pile, open_seat, win_card
-    captured[win_seat % 2] += pile
-    return 0, -1, -1
