@@ -6,7 +6,8 @@ seed, deal index and public action prefix.  Two worker processes
 (``speed_worker.py``) then time the search bot on exactly those decisions,
 alternating decision by decision so that the machine's load hits both alike: one
 runs this checkout, the other the same worker on a baseline commit's tree
-(``git archive`` of it, unpacked once under ``build/baseline/<commit>``).  Both
+(``git archive`` of it, unpacked once under ``build/baseline/<commit>``, its
+compiled kernels built as ``make install`` builds this checkout's).  Both
 search without the hard stop, so each uses its full budget whatever the load.
 
 A rollout is one sampled world finished for one candidate action, by policy or
@@ -28,6 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any, Sequence
 
+from tricktable import speedups
 from tricktable.arena import deal_state
 from tricktable.bots import make_bot
 from tricktable.core.errors import GameError
@@ -95,7 +97,56 @@ def baseline_tree(commit: str, repo: Path = ROOT) -> Path:
             unpacked.rename(target)
         except OSError:  # another process unpacked it meanwhile
             shutil.rmtree(unpacked)
+    compile_kernels(target)
     return target
+
+
+def compile_kernels(tree: Path) -> dict[str, str]:
+    """Give the baseline ``tree`` its compiled kernels, as ``make install`` gives this
+    checkout its own: otherwise a baseline from after the kernels would be timed in pure
+    Python, about four times slower than it ran.  A kernel whose source equals one this
+    checkout has compiled gets a copy of that build (same source, same mypyc, same Python);
+    the others are compiled by the tree's own ``speedups build``.  Returns how each kernel
+    loads (``kernel_status``); nothing for a tree from before the kernels, and nothing is
+    built while ``TRICKTABLE_PURE`` asks for pure Python on both sides."""
+    status = kernel_status(tree)
+    if os.environ.get(speedups.PURE_ENV):
+        return status
+    stale = [name for name, how in status.items() if not how.startswith("compiled")]
+    if not stale:
+        return status
+    if _same_file(tree / "tricktable" / "speedups.py", Path(speedups.__file__)):
+        stale = [name for name in stale if not _copy_build(name, tree)]
+    if stale:
+        _build(tree, stale)
+    return kernel_status(tree)
+
+
+def _build(tree: Path, names: list[str]) -> None:
+    """The tree's own ``speedups build`` of kernels ``names`` (a failed compile leaves the
+    pure module, as at install)."""
+    subprocess.run([sys.executable, "-m", "tricktable.speedups", "build", *names], cwd=tree, env=_env(tree),
+                   capture_output=True, check=False)
+
+
+def _copy_build(name: str, tree: Path) -> bool:
+    """Copy this checkout's fresh build of kernel ``name`` into ``tree`` if the tree's source
+    of it is the same; whether it did."""
+    fresh, _ = speedups.compiled_is_fresh(name)
+    source = tree.joinpath("tricktable", *name.split(".")[1:]).with_suffix(".py")
+    if not fresh or not _same_file(source, speedups.source_of(name)):
+        return False
+    native = tree / "tricktable" / speedups.NATIVE_DIR.name
+    native.mkdir(exist_ok=True)
+    for artefact in speedups.artefacts(name):  # the extension first: a stamp never vouches for a missing build
+        copied = native / (artefact.name + ".new")
+        shutil.copyfile(artefact, copied)
+        os.replace(copied, native / artefact.name)
+    return True
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    return first.exists() and second.exists() and first.read_bytes() == second.read_bytes()
 
 
 class Worker:
@@ -186,4 +237,5 @@ def bench_search(game: str, count: int = 30, budget_ms: float = 250.0, baseline_
     same = sum(a["action"] == b["action"] for a, b in zip(new_results, old_results))
     return {"game": game, **summary(new_results), "decisions": len(jobs), "budget_ms": budget_ms,
             "same_choice": same, "kernels": new_results[-1].get("kernels", {}) if new_results else {},
-            "baseline": {"commit": baseline_commit, **summary(old_results)}}
+            "baseline": {"commit": baseline_commit, **summary(old_results),
+                         "kernels": old_results[-1].get("kernels", {}) if old_results else {}}}

@@ -63,14 +63,15 @@ def source_hash(name: str) -> str:
     return hashlib.sha256(source_of(name).read_bytes()).hexdigest()
 
 
-def _artefacts(name: str) -> tuple[Path, Path]:
+def artefacts(name: str) -> tuple[Path, Path]:
+    """The compiled extension of kernel ``name`` and the stamp of the source it was built from."""
     native = native_name(name)
     return NATIVE_DIR / (native + SUFFIX), NATIVE_DIR / (native + ".sha256")
 
 
 def compiled_is_fresh(name: str) -> tuple[bool, str]:
     """Whether a compiled build of ``name`` exists and matches its source now, and why not."""
-    extension, stamp = _artefacts(name)
+    extension, stamp = artefacts(name)
     if not extension.exists() or not stamp.exists():
         return False, "not compiled (run make install)"
     if stamp.read_text().strip() != source_hash(name):
@@ -99,7 +100,7 @@ def _load_extension(name: str) -> ModuleType:
     native = native_name(name)
     if native in sys.modules:
         return sys.modules[native]
-    extension, _ = _artefacts(name)
+    extension, _ = artefacts(name)
     spec = importlib.util.spec_from_file_location(native, extension)
     if spec is None or spec.loader is None:
         raise ImportError(f"no loader for {extension}")
@@ -127,7 +128,7 @@ def build(names: list[str] | None = None) -> list[str]:
         error = _build_one(name)
         if error:
             failed.append(name)
-            for path in _artefacts(name):
+            for path in artefacts(name):
                 path.unlink(missing_ok=True)
             print(f"speedups: {name} NOT compiled, the pure-Python module will be used: {error}", file=sys.stderr)
         else:
@@ -151,7 +152,7 @@ def _build_one(name: str) -> str:
     if done.returncode != 0 or not built.exists():
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-8:])
         return f"mypyc failed (exit {done.returncode}):\n{tail}"
-    extension, stamp = _artefacts(name)
+    extension, stamp = artefacts(name)
     # A new file renamed over the old one: a process that has the old build loaded
     # keeps its own (overwriting a loaded extension in place crashes that process).
     fresh = extension.with_name(extension.name + ".new")

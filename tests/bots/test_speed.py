@@ -44,6 +44,43 @@ def test_bench_search_prints_both_sides_on_the_same_decisions(capsys):
         assert 0 < side["cpu_ms_per_decision"]["p50"] <= side["cpu_ms_per_decision"]["p95"]
         assert 0 < side["wall_ms_per_decision"]["p50"] <= side["wall_ms_per_decision"]["p95"]
     assert result["rollouts"] == result["baseline"]["rollouts"]
+    assert result["baseline"]["kernels"] == result["kernels"]  # compiled alike (or pure alike)
+
+
+def _tree_of_this_checkout(tmp_path: Path) -> Path:
+    """A baseline tree as ``baseline_tree`` unpacks one: the sources, no builds."""
+    import shutil
+
+    shutil.copytree(ROOT / "tricktable", tmp_path / "tricktable",
+                    ignore=shutil.ignore_patterns("_native", "__pycache__"))
+    return tmp_path
+
+
+def test_a_baseline_tree_gets_this_checkouts_builds_of_the_same_kernels(tmp_path, monkeypatch):
+    from tricktable import speed, speedups
+
+    monkeypatch.delenv(speedups.PURE_ENV, raising=False)
+    tree = _tree_of_this_checkout(tmp_path)
+    assert not any(how.startswith("compiled") for how in speed.kernel_status(tree).values())
+    monkeypatch.setattr(speed, "_build", lambda tree, names: pytest.fail(f"built {names}: a copy was due"))
+    status = speed.compile_kernels(tree)
+    assert set(status) == set(speedups.kernels())
+    assert all(how.startswith("compiled") for how in status.values()), status
+
+
+def test_a_baseline_kernel_that_differs_is_built_by_the_trees_own_build(tmp_path, monkeypatch):
+    from tricktable import speed, speedups
+
+    monkeypatch.delenv(speedups.PURE_ENV, raising=False)
+    tree = _tree_of_this_checkout(tmp_path)
+    edited = tree / "tricktable" / "bots" / "euchre_kernel.py"
+    edited.write_text(edited.read_text() + "\n# the baseline's own version\n")
+    built: list[list[str]] = []
+    monkeypatch.setattr(speed, "_build", lambda tree, names: built.append(names))
+    status = speed.compile_kernels(tree)
+    assert built == [["tricktable.bots.euchre_kernel"]]
+    assert status.pop("tricktable.bots.euchre_kernel").startswith("pure Python")  # (the build was a stand-in)
+    assert all(how.startswith("compiled") for how in status.values()), status
 
 
 def test_plain_bench_still_counts_random_deals(capsys):
@@ -61,11 +98,11 @@ def _artefacts_in(tmp_path, monkeypatch):
 
     from tricktable import speedups
 
-    for path in speedups._artefacts(KERNEL):
+    for path in speedups.artefacts(KERNEL):
         assert path.exists(), "run make install: the kernel is not compiled"
         shutil.copy(path, tmp_path / path.name)
     monkeypatch.setattr(speedups, "NATIVE_DIR", tmp_path)
-    return speedups._artefacts(KERNEL)
+    return speedups.artefacts(KERNEL)
 
 
 def test_a_fresh_compiled_kernel_is_loaded_under_its_own_name(tmp_path, monkeypatch):
