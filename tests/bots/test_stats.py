@@ -57,6 +57,12 @@ def test_doppelkopf_stats_count_announcements_by_level_and_solo_wins(capsys):
     assert levels["no 60"]["n"] == 0  # the rules never announce beyond no 90
     assert stats["announcements_against_solos"]["n"] == 0  # nor against a solo
     assert 0 <= stats["solo_win_rate"] <= 1 and 0 <= stats["silent_solo_win_rate"] <= 1
+    by_contract = stats["announcements_by_contract"]
+    split = [team for teams in by_contract.values() for team in teams.values()]
+    assert sum(team["n"] for team in split) == made
+    assert abs(sum(team["n"] * team["success"] for team in split) - won) < 0.01 * made
+    assert {"normal", "marriage", "poverty"} <= set(by_contract) <= {"normal", "marriage", "poverty", "solo", "silent solo"}
+    assert set(by_contract["normal"]) == {"re", "kontra"} and "kontra" not in by_contract.get("solo", {})
 
 
 def test_court_piece_stats_in_every_game_of_the_family(capsys):

@@ -77,10 +77,13 @@ class EuchreStats(Stats):
         }
 
 
+ANNOUNCED = "announced by"
+
+
 class DoppelkopfStats(Stats):
     """Contracts, solos and whether the soloist won them, and announcements: a team's
     announcement succeeds when the team wins (its target is that of its highest
-    announcement), counted in all and by that highest level."""
+    announcement), counted in all, by that highest level, and by contract and team."""
 
     @staticmethod
     def declared_solo(state: GameState) -> bool | None:
@@ -113,6 +116,8 @@ class DoppelkopfStats(Stats):
                 counts["further announcements"] += level >= 1
                 counts[f"highest {ANNOUNCE_NAMES[level]}"] += 1
                 counts[f"highest {ANNOUNCE_NAMES[level]} won"] += won
+                counts[f"{ANNOUNCED} {kind} {team.name.lower()}"] += 1
+                counts[f"{ANNOUNCED} {kind} {team.name.lower()} won"] += won
                 if kind == "solo" and team == Team.KONTRA:
                     counts["against a solo"] += 1
                     counts["against a solo won"] += won
@@ -136,7 +141,18 @@ class DoppelkopfStats(Stats):
                 for name in ANNOUNCE_NAMES},
             "announcements_against_solos": {"n": c["against a solo"],
                                             "success": rate(c["against a solo won"], c["against a solo"])},
+            "announcements_by_contract": self.by_contract(),
         }
+
+    def by_contract(self) -> dict[str, dict[str, dict[str, float]]]:
+        """Announcements and their success by contract and announcing team (Kontra's are
+        the rarer and the harder to win), e.g. ``{"normal": {"re": {"n": 550, "success": 0.81}}}``."""
+        table: dict[str, dict[str, dict[str, float]]] = {}
+        for key, made in sorted(self.counts.items()):
+            if key.startswith(ANNOUNCED) and not key.endswith(" won"):
+                kind, team = key.removeprefix(f"{ANNOUNCED} ").rsplit(" ", 1)
+                table.setdefault(kind, {})[team] = {"n": made, "success": rate(self.counts[f"{key} won"], made)}
+        return table
 
 
 class CourtPieceStats(Stats):
