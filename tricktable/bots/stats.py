@@ -77,13 +77,14 @@ class EuchreStats(Stats):
         }
 
 
-ANNOUNCED = "announced by"
-
-
 class DoppelkopfStats(Stats):
     """Contracts, solos and whether the soloist won them, and announcements: a team's
     announcement succeeds when the team wins (its target is that of its highest
     announcement), counted in all, by that highest level, and by contract and team."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.announced: Counter[tuple[str, str, bool]] = Counter()  # (contract, team, won)
 
     @staticmethod
     def declared_solo(state: GameState) -> bool | None:
@@ -116,8 +117,7 @@ class DoppelkopfStats(Stats):
                 counts["further announcements"] += level >= 1
                 counts[f"highest {ANNOUNCE_NAMES[level]}"] += 1
                 counts[f"highest {ANNOUNCE_NAMES[level]} won"] += won
-                counts[f"{ANNOUNCED} {kind} {team.name.lower()}"] += 1
-                counts[f"{ANNOUNCED} {kind} {team.name.lower()} won"] += won
+                self.announced[kind, team.name.lower(), won] += 1
                 if kind == "solo" and team == Team.KONTRA:
                     counts["against a solo"] += 1
                     counts["against a solo won"] += won
@@ -148,10 +148,9 @@ class DoppelkopfStats(Stats):
         """Announcements and their success by contract and announcing team (Kontra's are
         the rarer and the harder to win), e.g. ``{"normal": {"re": {"n": 550, "success": 0.81}}}``."""
         table: dict[str, dict[str, dict[str, float]]] = {}
-        for key, made in sorted(self.counts.items()):
-            if key.startswith(ANNOUNCED) and not key.endswith(" won"):
-                kind, team = key.removeprefix(f"{ANNOUNCED} ").rsplit(" ", 1)
-                table.setdefault(kind, {})[team] = {"n": made, "success": rate(self.counts[f"{key} won"], made)}
+        for kind, team in sorted({(kind, team) for kind, team, _ in self.announced}):
+            won, lost = self.announced[kind, team, True], self.announced[kind, team, False]
+            table.setdefault(kind, {})[team] = {"n": won + lost, "success": rate(won, won + lost)}
         return table
 
 
