@@ -114,8 +114,9 @@ def test_go_alone_with_a_laydown_hand(bot):
     assert decide(DEAL_A, ["order up"], bot) == "alone"
 
 
-def test_do_not_go_alone_with_a_merely_good_hand():
-    assert decide(hand_of(1, "JS AS KS 9C 9H"), ["order up"]) == "with partner"
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_do_not_go_alone_with_a_merely_good_hand(bot):
+    assert decide(hand_of(1, "JS AS KS 9C 9H"), ["order up"], bot) == "with partner"
 
 
 def test_stuck_dealer_names_his_best_suit():
@@ -228,3 +229,23 @@ def test_only_the_dealers_pick_up_where_the_rules_pass_is_vetoed_by_its_euchre_r
     assert not vetoes_a_risky_pick_up(partner, "order up", "pass", three_in_ten)
     round_two = position(hand_of(0, "9C KC JD 10H 10S", up="9D", dealer=0), ["pass"] * 4).observe(0)
     assert not vetoes_a_risky_pick_up(round_two, "call S", "pass", three_in_ten)
+
+
+def test_a_lone_hand_the_rules_would_not_play_must_march_in_most_worlds():
+    # Issue 14: lone hands in at most 8 % of contracts.  Search's lone hands that the rules
+    # would not play are kept only where they take all five tricks in LONE_MARCH_SHARE of
+    # the worlds (docs/strength.md, session 14).
+    from tricktable.bots.euchre import LONE_MARCH_SHARE, heuristic_text, veto
+
+    maker = position(hand_of(1, "JS AS KS 9C 9H"), ["order up"]).observe(1)
+    assert heuristic_text(maker) == "with partner"
+    share = int(LONE_MARCH_SHARE * 10)
+    enough = [(1.0, 4.0)] * share + [(1.0, 1.0)] * (10 - share)
+    too_few = [(1.0, 4.0)] * (share - 1) + [(1.0, 1.0)] * (11 - share)
+    assert not veto(maker, "alone", "with partner", enough)
+    assert veto(maker, "alone", "with partner", too_few)
+    # the worlds' weights count: the same marches in lighter worlds are fewer
+    assert veto(maker, "alone", "with partner", [(0.5, 4.0)] * share + [(1.0, 1.0)] * (10 - share))
+    # playing with the partner, or alone where the rules go alone, is never vetoed
+    assert not veto(maker, "with partner", "alone", too_few)
+    assert not veto(maker, "alone", "alone", too_few)
