@@ -591,8 +591,8 @@ play must march (take all five tricks: the only outcome in which going alone sco
 than the partner's help).  See ``LONE_SWITCH_Z``: no bar on the advantage alone brought
 search's lone hands below 11.6 % of contracts (five standard errors); the march share
 picks the surest (docs/strength.md, session 14)."""
-LONE_MARCH = 4.0
-"""``seat_value`` of a lone march for the maker."""
+LONE_MARCH = float(deal_score(5, True)[1])
+"""``seat_value`` of a lone march for the maker (the score table's, 4)."""
 
 
 def vetoes_an_unsure_lone_hand(obs: Observation, action: str, default: str,
