@@ -239,6 +239,32 @@ def test_the_person_s_card_lands_before_the_server_answers(make_page):
     p.settle()
 
 
+def test_a_request_the_server_never_answers_gives_up_with_a_retry(make_page):
+    """A stalled answer (api.js, ``REQUEST_TIMEOUT_MS`` = 15 s) must not leave the table
+    pending for good: the card goes back to the hand with a retry, as when offline."""
+    p = make_page(viewport=PHONE)
+    page = p.page
+    p.open("#/play/euchre")
+    rng = random.Random(10)
+    play_cards_until(p, rng, lambda: page.locator(".hand button.legal").count() > 0 and not page.locator("dialog[open]").count())
+    version = game_state(p, "euchre")["version"]
+    page.route("**/actions", lambda route: None)  # held: never answered, never sent on
+    card = page.locator(".hand button.legal").first
+    played = card.get_attribute("data-card")
+    card.click(position=CORNER)
+    page.wait_for_selector(f'.trick .slot.south .card[data-card="{played}"]', timeout=2000)
+    page.wait_for_selector(".notice #retry", timeout=30000)
+    assert "back in your hand" in page.locator(".notice").inner_text()
+    assert page.locator(f'.hand button.legal[data-card="{played}"]').count() >= 1
+    assert game_state(p, "euchre")["version"] == version
+    p.shot("euchre-stalled-request-phone")
+    page.unroute("**/actions")
+    page.locator("#retry").click()
+    p.settle()
+    assert game_state(p, "euchre")["version"] > version
+    assert page.locator(".notice").inner_text() == ""
+
+
 def test_focus_returns_to_the_hand_and_computer_players_are_announced(make_page):
     p = make_page()
     page = p.page

@@ -7,8 +7,13 @@ export class ApiError extends Error {
   }
 }
 
+// A request the server never answers must not leave the table waiting for good: after
+// this long it fails like a lost connection, and the person can try again (a retried
+// action the server did store meets a stale version, and the page reloads the game).
+export const REQUEST_TIMEOUT_MS = 15000;
+
 async function request(method, path, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: {}, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -19,7 +24,12 @@ async function request(method, path, body) {
   } catch {
     throw new ApiError(0, "offline"); // the page says so in words; never "Failed to fetch"
   }
-  const data = await response.json().catch(() => ({}));
+  let data = {};
+  try {
+    data = await response.json();
+  } catch {
+    if (init.signal.aborted) throw new ApiError(0, "offline"); // the answer stalled halfway
+  }
   if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
   return data;
 }
