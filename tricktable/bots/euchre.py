@@ -547,7 +547,8 @@ _ALONE = action_text(ALONE)
 
 def goes_alone_where_the_rules_do_not(obs: Observation, action: str, default: str) -> bool:
     """``action`` is a lone hand where the rules' ``default`` plays with the partner."""
-    return isinstance(obs, EuchreObservation) and obs.phase == Phase.ALONE_CHOICE and action == _ALONE != default
+    return (isinstance(obs, EuchreObservation) and obs.phase == Phase.ALONE_CHOICE
+            and action == _ALONE and default != _ALONE)
 
 
 def switch_z(obs: Observation, action: str, default: str) -> float:
