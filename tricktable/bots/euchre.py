@@ -577,10 +577,10 @@ over passing, which no ``BID_SWITCH_Z`` would stop (docs/strength.md, session 9)
 BID_EUCHRE_RISK = 0.4
 """The same for every other bid where the rules pass.  Such bids are the hard level's
 euchres above the rules' own: at 250 ms (main at 72a58dc, seeds behave-s14a/b, 987 contracts
-with a choice) search's 156 departures were euchred 31 % of the time against 11 % for the
-rules' bids, its rollouts judging both about right (``scripts/euchre_bid_calibration.py``).
-Those its worlds euchre 40 % of the time or more are mostly round-2 calls that lose less
-than passing (rollouts −0.30 against −0.61 points), a defence the euchred-rate target of
+with a choice) search's 156 departures were euchred 35 % of the time (its rollouts: 30 %)
+against 11 % for the rules' bids (``scripts/euchre_bid_calibration.py``).  Those its worlds
+euchre 40 % of the time or more are round-2 calls that lose less than passing would
+(rollouts −0.30 against −0.61 points), a defence the euchred-rate target of
 issue 14 (≤ 15 % of contracts) does not leave room for: with the veto the hard level was
 euchred in 14.4 % of 2,000 contracts against 15.2 % on the same deals (docs/strength.md,
 session 15)."""
