@@ -10,7 +10,7 @@ export class ApiError extends Error {
 // A request the server never answers must not leave the table waiting for good: after
 // this long it fails like a lost connection, and the person can try again (a retried
 // action the server did store meets a stale version, and the page reloads the game).
-export const REQUEST_TIMEOUT_MS = 15000;
+const REQUEST_TIMEOUT_MS = 15000;
 
 async function request(method, path, body) {
   const init = { method, headers: {}, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
