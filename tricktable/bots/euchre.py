@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from tricktable import speedups
 from tricktable.bots.base import note_trick, spare_partners_trick
@@ -586,6 +586,12 @@ euchred in 14.4 % of 2,000 contracts against 15.2 % on the same deals (docs/stre
 session 15)."""
 
 
+def weights_where(values: Sequence[tuple[float, float]], holds: Callable[[float], bool]) -> tuple[float, float]:
+    """The weight of the worlds whose value ``holds`` and the total weight of all of
+    them, from a candidate's ``(weight, value)`` pairs: the two sums a veto compares."""
+    return sum(weight for weight, value in values if holds(value)), sum(weight for weight, _ in values)
+
+
 def vetoes_a_risky_bid(obs: Observation, action: str, default: str, values: Sequence[tuple[float, float]]) -> bool:
     """``SearchGame.veto``: a bid where the rules pass, when its makers are euchred (the
     only deal a maker's side ends below zero) in ``DEALER_EUCHRE_RISK`` (the dealer's
@@ -595,8 +601,7 @@ def vetoes_a_risky_bid(obs: Observation, action: str, default: str, values: Sequ
         return False
     dealer_picks_up = obs.phase == Phase.ROUND1 and obs.seat == obs.dealer
     risk = DEALER_EUCHRE_RISK if dealer_picks_up else BID_EUCHRE_RISK
-    total = sum(weight for weight, _ in values)
-    euchred = sum(weight for weight, value in values if value < 0)
+    euchred, total = weights_where(values, lambda value: value < 0)
     return total > 0 and euchred >= risk * total
 
 
@@ -616,8 +621,7 @@ def vetoes_an_unsure_lone_hand(obs: Observation, action: str, default: str,
     ``LONE_MARCH_SHARE`` of the worlds or more."""
     if not goes_alone_where_the_rules_do_not(obs, action, default):
         return False
-    total = sum(weight for weight, _ in values)
-    marches = sum(weight for weight, value in values if value >= LONE_MARCH)
+    marches, total = weights_where(values, lambda value: value >= LONE_MARCH)
     return total <= 0 or marches < LONE_MARCH_SHARE * total
 
 
