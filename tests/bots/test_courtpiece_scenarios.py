@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -10,28 +11,21 @@ from hypothesis import strategies as st
 
 from tricktable.bots import make_bot
 from tricktable.bots import courtpiece as cb
-from tricktable.cards import card_text, parse_card, parse_cards
+from tricktable.cards import card_text, parse_cards
 from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import DECK, HEARTS, SPADES
 
 from ..games.courtpiece.helpers import observation_of
+from .relatives_helpers import table as table_with_trump
 
 SPECS = {"double-sar": DOUBLE_SAR, "single-sar": SINGLE_SAR}
 
 
-def table(seat: int, hand: str, trick: list[tuple[int, str]], played: str = "", pile: int = -1,
-          open_seat: int = -1, tricks_played: int = 0, voids: dict[int, int] | None = None) -> cb.Table:
-    gone = 0
-    for c in parse_cards(played) + [parse_card(t) for _, t in trick]:
-        gone |= 1 << c
-    void_masks = [0, 0, 0, 0]
-    for s, suit in (voids or {}).items():
-        void_masks[s] |= 1 << suit
-    hand_mask = sum(1 << c for c in parse_cards(hand))
-    return cb.Table(seat, hand_mask, SPADES, [(s, parse_card(t)) for s, t in trick], gone, void_masks, pile,
-                    open_seat, tricks_played)
+def table(seat: int, hand: str, trick: list[tuple[int, str]], **known: Any) -> cb.Table:
+    """What ``seat`` knows, with spades trump (``relatives_helpers.table``, the family's one builder)."""
+    return table_with_trump(seat, hand, trick, SPADES, **known)
 
 
 def play(t: cb.Table) -> str:
