@@ -1,4 +1,4 @@
-"""Shared pieces of the relatives' bot tests: tables, explicit deals, random views."""
+"""Shared pieces of the Court Piece family's bot tests: tables, explicit deals, random views."""
 
 from __future__ import annotations
 
