@@ -634,21 +634,22 @@ def veto(obs: Observation, action: str, default: str, values: Sequence[tuple[flo
 SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_for(heuristic_action, cards=CARDS),
                     heuristic_text, playout, trial, switch_z, veto)
 
-WORLDS_PER_MS = 4.0
-"""Sampled worlds per millisecond of budget, measured on the 2-core machine with
-margin for the decisions with the most legal actions: the hard level (250 ms,
-inference, 1,000 worlds) uses 70.7 ms CPU p50, 125.4 ms p95, 3.0x session 6's 1.4 in
-the same run (23.2 / 41.2 ms; timing of 4 deals, no hard stop, load average 10-15; see
-docs/strength.md, session 7).  Session 6 kept 1.4 because with 190 worlds or more
-search passes the first seat's JS JC AD 9H 10D under a turned 9S to call clubs
-("next"), which the rules order up; passing measured better, and the scenario tests
-now say so."""
-WORLDS_PER_MS_WITHOUT_INFERENCE = 7.0
+WORLDS_PER_MS = 7.0
+"""Sampled worlds per millisecond of budget, so that a budget costs at most about that much
+CPU at p95 on the 2-core machine, as in Court Piece (``courtpiece.ROLLOUTS_PER_MS``).
+Session 17, ``python -m tricktable.bots.timing euchre --bot search --deals 4 --no-hard-stop``
+at four world counts in one run (docs/strength.md, session 17), CPU ms p50 / p95:
+200 worlds 16.2 / 24.0, 350 worlds 24.8 / 39.9, 1,000 worlds 74.5 / 108.6, 1,750 worlds
+127.1 / 195.2 (wall = CPU, max 203.5): the normal level (50 ms) searches 350 worlds and
+hard (250 ms) 1,750, within 250 ms wall at p95.  Session 7 had set 4.0 on a loaded
+machine, before the kernels' later speed-ups: a 50 ms budget then bought 24 ms at p95.
+Session 6 kept 1.4 because with 190 worlds or more search passes the first seat's
+JS JC AD 9H 10D under a turned 9S to call clubs ("next"), which the rules order up;
+passing measured better, and the scenario tests now say so."""
+WORLDS_PER_MS_WITHOUT_INFERENCE = 9.0
 """The same without inference's weight (the ``search-noinfer`` bot, Euchre's normal level
-until session 10): the 50 ms budget uses 17.1 ms CPU p50, 41.3 ms p95 since session 6's
-search work (at 2.7, session 5's rate: 7.7 / 17.4 ms; session 5 at 2.6: 22 / 42 ms).
-Euchre's normal level is now ``search`` at 50 ms, 200 worlds with inference: 17.3 / 29.0 ms
-(``bots.levels.GAME_LEVELS``)."""
+until session 10; no level plays it now): session 17, 350 worlds 17.7 / 35.9 ms, 600 worlds
+31.3 / 62.7 ms (CPU p50 / p95, the same timing), so 450 at 50 ms."""
 
 
 def worlds_for(budget_ms: float, actions: int = 2, inference: bool = True) -> int:

@@ -28,10 +28,11 @@ GAME_LEVELS: dict[str, dict[str, tuple[str, float]]] = {
     "euchre": {"normal": ("search", 50.0)},
 }
 """A game's levels where they differ from ``LEVELS``.  Euchre's normal weighs its worlds
-by inference: at 50 ms that is 200 weighted worlds instead of 350 unweighted ones, for
-about the same CPU per decision (Euchre's inference replays the whole history in the
-kernel), and it measured stronger than the unweighted 350: +0.067 ± 0.030 points per deal over 240
-duplicate deals (docs/strength.md, session 10)."""
+by inference: at 50 ms that is 350 weighted worlds instead of 450 unweighted ones
+(``euchre.WORLDS_PER_MS``, session 17).  At session 10's rates (200 weighted against 350
+unweighted, about the same CPU per decision: Euchre's inference replays the whole history
+in the kernel) it measured stronger: +0.067 ± 0.030 points per deal over 240 duplicate
+deals (docs/strength.md, session 10)."""
 
 
 def level_bot(game: str, level: str) -> tuple[str, float]:
