@@ -641,8 +641,8 @@ Session 17, ``python -m tricktable.bots.timing euchre --bot search --deals 4 --n
 at four world counts in one run (docs/strength.md, session 17), CPU ms p50 / p95:
 200 worlds 16.2 / 24.0, 350 worlds 24.8 / 39.9, 1,000 worlds 74.5 / 108.6, 1,750 worlds
 127.1 / 195.2 (wall = CPU, max 203.5): the normal level (50 ms) searches 350 worlds and
-hard (250 ms) 1,750, within 250 ms wall at p95.  Session 7 had set 4.0 on a loaded
-machine, before the kernels' later speed-ups: a 50 ms budget then bought 24 ms at p95.
+hard (250 ms) 1,750, within 250 ms wall at p95.  At session 7's 4.0 (set on a loaded
+machine, before later speed-ups of the kernels) a 50 ms budget bought 24 ms at p95.
 Session 6 kept 1.4 because with 190 worlds or more search passes the first seat's
 JS JC AD 9H 10D under a turned 9S to call clubs ("next"), which the rules order up;
 passing measured better, and the scenario tests now say so."""
