@@ -2,8 +2,8 @@
 
 For every contract of a folder of records (``tricktable selfplay euchre --records DIR``)
 whose maker had the choice to pass, the making bid's position is searched again as the
-hard level would (``worlds_for(250)``: 1,750 worlds since session 17, 1,000 before; inference) and its rollouts are compared with what
-happened: the share of the worlds in which the bid was euchred against the real euchre
+hard level would (``worlds_for(250)`` worlds, inference) and its rollouts are compared
+with what happened: the share of the worlds in which the bid was euchred against the real euchre
 rate, the estimated value of the bid and of passing against the bid's real points.
 Contracts are grouped by the rollouts' euchre share, and by whether the rules would
 have made the bid ("departure": search made trump where the rules pass) with the
