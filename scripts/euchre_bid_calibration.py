@@ -35,9 +35,9 @@ def weighted_mean(pairs: Sequence[tuple[float, float]]) -> float:
     return sum(w * v for w, v in pairs) / total
 
 
-def searched_again(obs: Any, bid: str, seed: str) -> dict[str, float]:
-    """The bid's and the pass's rollout values at ``obs`` (the worlds' rows, read from the
-    search's own choice step)."""
+def world_rows(obs: Any, worlds: int, seed: str) -> tuple[list[str], list[tuple[float, list[float | None]]]]:
+    """The candidates searched at ``obs`` and each sampled world's (weight, candidate values),
+    read from the search's own choice step (``scripts/euchre_lone_value.py`` uses it too)."""
     seen: dict[str, Any] = {}
     choose = search._choose
 
@@ -48,13 +48,18 @@ def searched_again(obs: Any, bid: str, seed: str) -> dict[str, float]:
     actions = candidates(euchre, obs)
     search._choose = keep
     try:
-        search.evaluate(search_game(euchre, obs), obs, random.Random(seed), euchre.worlds_for(250.0, len(actions)),
-                        10_000.0, actions)
+        search.evaluate(search_game(euchre, obs), obs, random.Random(seed), worlds, 10_000.0, actions)
     finally:
         search._choose = choose
-    bid_at, pass_at = seen["actions"].index(bid), seen["actions"].index(action_text(PASS))
-    bids = [(w, v[bid_at]) for w, v in seen["samples"] if v[bid_at] is not None]
-    passes = [(w, v[pass_at]) for w, v in seen["samples"] if v[pass_at] is not None]
+    return seen["actions"], seen["samples"]
+
+
+def searched_again(obs: Any, bid: str, seed: str) -> dict[str, float]:
+    """The bid's and the pass's rollout values at ``obs``, as the hard level searches it."""
+    actions, samples = world_rows(obs, euchre.worlds_for(250.0), seed)
+    bid_at, pass_at = actions.index(bid), actions.index(action_text(PASS))
+    bids = [(w, v[bid_at]) for w, v in samples if v[bid_at] is not None]
+    passes = [(w, v[pass_at]) for w, v in samples if v[pass_at] is not None]
     return {"est_bid": weighted_mean(bids), "est_pass": weighted_mean(passes),
             "est_euchre": weighted_mean([(w, 1.0 if v < 0 else 0.0) for w, v in bids])}
 
