@@ -14,7 +14,8 @@ playing with the partner is
 
 Every row is written to ``--json``; ``--rules`` then reads such files and prints, for each
 selection rule, how often it goes alone, how often those lone hands are made and what it
-gains per deal over always playing with the partner::
+gains per deal over always playing with the partner and, paired deal by deal, over main's
+rule (docs/strength.md, session 18)::
 
     python scripts/euchre_lone_value.py RECORDS_DIR --json rows.json
     python scripts/euchre_lone_value.py --rules rows-a.json rows-b.json
