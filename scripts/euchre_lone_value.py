@@ -135,8 +135,9 @@ def report(rows: Sequence[dict[str, Any]], deals: int) -> None:
     for name, goes_alone in RULES.items():
         lone = [r for r in rows if goes_alone(r)]
         made = sum(r["real_alone"] > 0 for r in lone)
-        gain, spread = mean_and_stderr(gains(goes_alone))
-        over, over_spread = mean_and_stderr([g - m for g, m in zip(gains(goes_alone), mains)])
+        rule_gains = gains(goes_alone)
+        gain, spread = mean_and_stderr(rule_gains)
+        over, over_spread = mean_and_stderr([g - m for g, m in zip(rule_gains, mains)])
         print(f"{name:34s} alone {len(lone) / len(rows):6.1%} ({len(lone):4d}) made {made / max(len(lone), 1):6.1%}  "
               f"gain per deal over the partner {gain:+.4f} ± {spread:.4f}, over main {over:+.4f} ± {over_spread:.4f}")
 
