@@ -46,15 +46,16 @@ def searched(obs: Any, seed: str) -> dict[str, float]:
     """Going alone against playing with the partner in the normal level's worlds."""
     actions, samples = world_rows(obs, euchre.worlds_for(NORMAL_MS), seed)
     alone_at, partner_at = actions.index(ALONE_TEXT), actions.index(PARTNER_TEXT)
-    pairs = [(w, float(v[alone_at]), float(v[partner_at])) for w, v in samples]  # two candidates: no halving
-    total = sum(w for w, _, _ in pairs)
-    squares = sum(w * w for w, _, _ in pairs)
-    advantage = sum(w * (a - p) for w, a, p in pairs) / total
-    variance = sum(w * (a - p - advantage) ** 2 for w, a, p in pairs) / total
-    effective = total * total / squares
-    return {"advantage": advantage, "stderr": math.sqrt(variance / max(effective - 1, 1)),
-            "march": sum(w for w, a, _ in pairs if a >= euchre.LONE_MARCH) / total,
-            "euchre": sum(w for w, a, _ in pairs if a < 0) / total}
+    paired = search._paired(samples, alone_at, partner_at)  # two candidates: every world tried both
+    assert paired is not None
+    advantage, stderr = paired
+    total = sum(w for w, _ in samples)
+
+    def share(holds: Callable[[float], bool]) -> float:
+        return sum(w for w, v in samples if holds(float(v[alone_at] or 0.0))) / total
+
+    return {"advantage": advantage, "stderr": stderr,
+            "march": share(lambda value: value >= euchre.LONE_MARCH), "euchre": share(lambda value: value < 0)}
 
 
 def played_out(state: EuchreState, seat: int, choice: str, seed: str) -> dict[str, Any]:
