@@ -36,10 +36,12 @@ CASES: list[tuple[str, dict[str, Any], Feature]] = [
     ("double-sar", {"ace_on_ace": True, "counting": "kots"}, ANY),
     ("double-sar", {"trump_ace_cannot_seal": True, "no_pile_on_11_12": True}, ANY),
     ("double-sar", {"new_cards": "any seat"}, ANY),
+    ("double-sar", {"new_cards_on_turn": True, "call_any_suit": True}, ANY),  # rules version 1
     ("single-sar", {}, ANY),
     ("single-sar", {"change_trump": False}, ANY),
     ("hidden-trump", {}, lambda world: world.revealed >= 0),  # face down, then shown in the card play
     ("be-ranga", {}, lambda world: world.trump_trick > 0),  # a void set trump
+    ("be-ranga", {"new_cards_on_turn": True, "new_cards": "any seat"}, lambda world: world.trump_trick > 0),
     ("mendikot", {}, lambda world: world.down >= 0),  # still face down
     ("euchre", {}, ANY),
     ("euchre", {"defend_alone": True}, lambda world: world.lone_defender >= 0),
@@ -55,7 +57,7 @@ CASES: list[tuple[str, dict[str, Any], Feature]] = [
 ]
 """Every game with its bots' options, the options that change its card play or what
 is offered in it (the pile's house rules, new cards in the first trick, lone hands
-and defenders), and the phases of its own (the card face down, trump set by a void)."""
+and defenders, the first rules version's legacy options), and the phases of its own (the card face down, trump set by a void)."""
 
 
 KERNELS = {"tricktable.bots.courtpiece": "tricktable.bots.courtpiece_kernel",

@@ -119,6 +119,25 @@ def test_the_court_piece_kernel_follows_the_pile_house_rules_and_counting(game, 
 
 
 @pytest.mark.parametrize("game", COURT_PIECE)
+def test_the_court_piece_kernel_plays_under_the_first_rules_version_too(game, monkeypatch):
+    """The legacy options that replay each game's rules version 1 (``new_cards_on_turn``,
+    ``call_any_suit``; docs/changelog-court-piece.md) change only the calling and when new
+    cards may be asked: the kernel finishes the rollouts under them, as the real game does.
+    (Searches against the frozen baseline play ``--rules-version GAME-1``; in the real game
+    they cost four times the CPU.)"""
+    calls = _count_kernel_calls(monkeypatch)
+    fast = _search(game)
+    slow = dataclasses.replace(fast, playout=None)
+    rng = random.Random(game)
+    states = _positions(game, 150, 8, new_cards="any seat", **entry(game).spec.legacy_rules[f"{game}-1"])
+    for state in states:
+        assert state.options["new_cards_on_turn"]
+        seat = rng.randrange(4)
+        assert rollout(state.clone(), fast, seat) == rollout(state.clone(), slow, seat)
+    assert len(calls) >= len(states) // 3
+
+
+@pytest.mark.parametrize("game", COURT_PIECE)
 def test_the_compiled_court_piece_kernel_plays_the_same_rollouts_as_the_pure_one(game, monkeypatch):
     """The kernel mypyc compiled at ``make install`` and its pure-Python source end
     every rollout alike (the compiled one must be there and fresh)."""

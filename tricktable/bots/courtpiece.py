@@ -309,11 +309,14 @@ def sparing_partner(obs: CourtPieceObservation, legal: list[str]) -> list[str]:
 
 # -- fast playout (rollouts) --------------------------------------------------------
 PLAYOUT_OPTIONS = frozenset({"counting", "target_points", "target_kots", "new_cards", "person_seat", "change_trump",
-                             "first_game", "ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12"})
+                             "first_game", "ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12",
+                             "new_cards_on_turn", "call_any_suit"})
 """The options the fast playout follows: the pile's house rules (kernel rule bits),
 the counting (the game's own scoring applies it); the others only change the
-calling, which is over when it starts.  Any other option away from its default
-keeps the rollout in the real game."""
+calling, which is over when it starts, or when new cards may be asked (the bots
+never ask) — the first rules version's legacy options among them, so a search
+under ``--rules-version GAME-1`` runs in the kernel too.  Any other option away
+from its default keeps the rollout in the real game."""
 
 
 def playout(state: GameState, seat: int, card_rules: int) -> float | None:
