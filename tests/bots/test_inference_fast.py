@@ -57,7 +57,8 @@ CASES: list[tuple[str, dict[str, Any], Feature]] = [
 ]
 """Every game with its bots' options, the options that change its card play or what
 is offered in it (the pile's house rules, new cards in the first trick, lone hands
-and defenders, the first rules version's legacy options), and the phases of its own (the card face down, trump set by a void)."""
+and defenders, the first rules version's legacy options), and the phases of its own
+(the card face down, trump set by a void)."""
 
 
 KERNELS = {"tricktable.bots.courtpiece": "tricktable.bots.courtpiece_kernel",

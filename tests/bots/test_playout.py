@@ -123,8 +123,8 @@ def test_the_court_piece_kernel_plays_under_the_first_rules_version_too(game, mo
     """The legacy options that replay each game's rules version 1 (``new_cards_on_turn``,
     ``call_any_suit``; docs/changelog-court-piece.md) change only the calling and when new
     cards may be asked: the kernel finishes the rollouts under them, as the real game does.
-    (Searches against the frozen baseline play ``--rules-version GAME-1``; in the real game
-    they cost four times the CPU.)"""
+    (The arena plays against the frozen baseline under ``--rules-version GAME-1``; through
+    the real game its searches cost five times the CPU.)"""
     calls = _count_kernel_calls(monkeypatch)
     fast = _search(game)
     slow = dataclasses.replace(fast, playout=None)
