@@ -1,5 +1,5 @@
 """``python -m tricktable.bots.timing``: decision times under today's rules or an older
-rules version (issue 14, Levels: hard ≤ 250 ms wall p95; docs/strength.md, Session 20)."""
+rules version (issue 14, Levels: hard ≤ 250 ms wall p95; docs/strength.md, Session 21)."""
 
 from __future__ import annotations
 
