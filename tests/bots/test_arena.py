@@ -46,7 +46,7 @@ def test_levels_map_onto_bots_and_budgets():
     assert list(LEVELS) == ["easy", "normal", "hard"]
     assert best_bot("euchre", "easy").name == "easy"
     normal, hard = best_bot("mendikot", "normal"), best_bot("mendikot", "hard")
-    assert (normal.name, hard.name) == ("search-noinfer", "search") and normal.budget_ms < hard.budget_ms
+    assert (normal.name, hard.name) == ("search-noinfer", "search-noinfer") and normal.budget_ms < hard.budget_ms
     assert best_bot("euchre", "normal").name == "search"  # Euchre's normal weighs its worlds (levels.GAME_LEVELS)
 
 

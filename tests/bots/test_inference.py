@@ -281,4 +281,4 @@ def test_the_decisions_replayed_are_the_others_choices_only():
 def test_search_without_inference_weighs_every_world_alike_and_is_the_normal_level():
     bot = make_bot("search-noinfer", budget_ms=20)
     assert isinstance(bot, SearchBot) and not bot.inference and make_bot("search").inference
-    assert LEVELS["normal"][0] == "search-noinfer" and LEVELS["hard"][0] == "search"
+    assert LEVELS["normal"][0] == "search-noinfer" and LEVELS["hard"][0] == "search-noinfer"

@@ -8,7 +8,8 @@
   decisions reveal (``bots.inference``) costs 40–70 % more CPU per decision at this
   budget and measured no stronger (docs/strength.md), so normal goes without it —
   except where a game's own entry in ``GAME_LEVELS`` says otherwise.
-* hard — ``search`` with the full budget and inference.
+* hard — the same search with the full budget, and likewise without inference
+  except where ``GAME_LEVELS`` says otherwise.
 """
 
 from __future__ import annotations
@@ -20,19 +21,26 @@ from tricktable.games import entry
 LEVELS: dict[str, tuple[str, float]] = {
     "easy": ("easy", 0.0),
     "normal": ("search-noinfer", 50.0),
-    "hard": ("search", 250.0),
+    "hard": ("search-noinfer", 250.0),
 }
 DEFAULT_LEVEL = "normal"
 
 GAME_LEVELS: dict[str, dict[str, tuple[str, float]]] = {
-    "euchre": {"normal": ("search", 50.0)},
+    "euchre": {"normal": ("search", 50.0), "hard": ("search", 250.0)},
+    "doppelkopf": {"hard": ("search", 250.0)},
 }
-"""A game's levels where they differ from ``LEVELS``.  Euchre's normal weighs its worlds
-by inference: at 50 ms that is 350 weighted worlds instead of 450 unweighted ones
-(``euchre.WORLDS_PER_MS``, session 17).  At session 10's rates (200 weighted against 350
-unweighted, about the same CPU per decision: Euchre's inference replays the whole history
-in the kernel) it measured stronger: +0.067 ± 0.030 points per deal over 240 duplicate
-deals (docs/strength.md, session 10)."""
+"""A game's levels where they differ from ``LEVELS``.
+
+Euchre weighs its worlds by inference: at 50 ms that is 350 weighted worlds instead of
+450 unweighted ones (``euchre.WORLDS_PER_MS``, session 17).  At session 10's rates (200
+weighted against 350 unweighted, about the same CPU per decision: Euchre's inference
+replays the whole history in the kernel) it measured stronger: +0.067 ± 0.030 points per
+deal over 240 duplicate deals (docs/strength.md, session 10).
+
+Doppelkopf's hard keeps inference: its hard clause was met with it (+0.349 ± 0.084 over
+500 deals, session 23) and inference was never measured at Doppelkopf's hard budget.
+In the five Court Piece games inference at hard's budget measured weaker: −0.052 ± 0.015
+a deal pooled over 2,300 deals (docs/strength.md, session 23)."""
 
 
 def level_bot(game: str, level: str) -> tuple[str, float]:
