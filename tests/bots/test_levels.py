@@ -80,3 +80,31 @@ def test_euchres_normal_level_weighs_its_worlds_by_inference_at_the_normal_budge
     assert euchre.worlds_for(normal.budget_ms) < euchre.worlds_for(hard.budget_ms)
     others = [game for game in sorted(GAMES) if game != "euchre"]
     assert all(best_bot(game, "normal").name == "search-noinfer" for game in others)
+
+
+@pytest.mark.parametrize("game", ["double-sar", "euchre"])
+def test_the_hint_searches_as_the_hard_level_does(game, monkeypatch):
+    """The page's Hint button shows what the hard computer player would do (README): the
+    same budget, and worlds weighed by inference exactly where hard weighs them."""
+    from tricktable.bots import players
+    from tricktable.bots.levels import level_hint
+
+    searched = []
+
+    def recording(game_search, obs, rng, worlds, hard_ms, actions):
+        searched.append((game_search.weight is not None, worlds))
+        return evaluate(game_search, obs, rng, worlds, hard_ms, actions)
+
+    evaluate = players.evaluate
+    monkeypatch.setattr(players, "evaluate", recording)
+    spec = entry(game).spec
+    options = spec.normalize_options(entry(game).bot_options)
+    state = spec.new_deal(spec.deal_from_seed("hint-1", 0, options), options)
+    while len(state.legal_actions()) < 2:
+        state.act(state.to_move, make_bot("heuristic").choose(state.observe(state.to_move)))
+    obs = state.observe(state.to_move)
+    hard = best_bot(game, "hard")
+    ranked = level_hint(obs, seed="hint-1")
+    assert sorted(r["action"] for r in ranked) == sorted(obs.legal)
+    module = players.game_module(game)
+    assert searched == [(hard.inference, module.worlds_for(hard.budget_ms, len(obs.legal), inference=hard.inference))]

@@ -14,7 +14,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tricktable.bots.base import Bot, make_bot
+from tricktable.bots.players import SearchBot, hint
+from tricktable.core.observation import Observation
 from tricktable.core.errors import GameError
 from tricktable.games import entry
 
@@ -55,3 +59,12 @@ def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
     name, budget_ms = level_bot(game, level)
     entry(game)  # an unknown game is a clear error here, not at the first decision
     return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)
+
+
+def level_hint(obs: Observation, seed: str = "hint", level: str = "hard") -> list[dict[str, Any]]:
+    """``players.hint`` as the search that plays ``obs.game`` at ``level`` sees it (the
+    page's Hint button: what the hard computer player would do in the person's seat)."""
+    bot = best_bot(obs.game, level, seed)
+    if not isinstance(bot, SearchBot):
+        raise GameError(f"the {level} level does not search: no hint from it")
+    return hint(obs, budget_ms=bot.budget_ms, seed=seed, inference=bot.inference)

@@ -84,9 +84,7 @@ class SearchBot(Bot):
         if len(actions) == 1:
             return actions[0]
         worlds = module.worlds_for(self.budget_ms, len(actions), inference=self.inference)
-        game = search_game(module, obs)
-        if not self.inference:
-            game = replace(game, weight=None)
+        game = search_game(module, obs, self.inference)
         return best_action(game, obs, self.rng_for(obs), worlds, self.hard_ms, actions)
 
 
@@ -104,22 +102,23 @@ def candidates(module: ModuleType, obs: Observation) -> list[str]:
     return list(chooser(obs)) if chooser else list(obs.legal)
 
 
-def search_game(module: ModuleType, obs: Observation) -> SearchGame:
+def search_game(module: ModuleType, obs: Observation, inference: bool = True) -> SearchGame:
+    """The game's search, its worlds weighed by inference or (without) all alike."""
     chooser = getattr(module, "search_game", None)
     game: SearchGame = chooser(obs) if chooser else module.SEARCH
-    return game
+    return game if inference else replace(game, weight=None)
 
 
-def hint(obs: Observation, budget_ms: float = 250.0, seed: str = "hint") -> list[dict[str, Any]]:
-    """What ``search`` would play for this observation first, then the other
-    legal actions by expected value (points for the seat's side per deal).
-    Empty when the seat has no legal action."""
+def hint(obs: Observation, budget_ms: float = 250.0, seed: str = "hint", inference: bool = True) -> list[dict[str, Any]]:
+    """What ``search`` (``search-noinfer`` without ``inference``) would play for this
+    observation first, then the other legal actions by expected value (points for the
+    seat's side per deal).  Empty when the seat has no legal action."""
     if not obs.legal:
         return []
     module = game_module(obs.game)
     rng = Bot(seed=seed).rng_for(obs)
     actions = list(obs.legal)
-    worlds = module.worlds_for(budget_ms, len(actions))
-    evaluation = evaluate(search_game(module, obs), obs, rng, worlds, HARD_STOP_MS, actions)
+    worlds = module.worlds_for(budget_ms, len(actions), inference=inference)
+    evaluation = evaluate(search_game(module, obs, inference), obs, rng, worlds, HARD_STOP_MS, actions)
     estimates = sorted(evaluation.estimates, key=lambda e: e.action != evaluation.choice)  # stable: by value after
     return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]
