@@ -18,8 +18,8 @@ from typing import Any
 
 from tricktable.bots.base import Bot, make_bot
 from tricktable.bots.players import SearchBot, hint
-from tricktable.core.observation import Observation
 from tricktable.core.errors import GameError
+from tricktable.core.observation import Observation
 from tricktable.games import entry
 
 LEVELS: dict[str, tuple[str, float]] = {
