@@ -503,16 +503,18 @@ SEARCH = SearchGame(_spec(), heuristic_action, team_value, weight=weight_for(heu
 """The spec in ``SEARCH`` is only a default: ``search_game`` picks the observation's game."""
 
 ROLLOUTS_PER_MS = 3.8
-"""Rollouts per millisecond of budget on the 2-core machine, so that a 250 ms budget
-costs at most about 230 ms CPU at p95 (hard: at most 250 ms wall at p95 on a quiet
-machine).  Session 5 (world sampling kept per observation, inference replayed in the
+"""Rollouts per millisecond of budget on the 2-core machine for ``search`` (worlds weighed
+by inference: the arena's measure of it; no level plays it since session 24), so that a
+250 ms budget costs at most about 230 ms CPU at p95.  Session 5 (world sampling kept per observation, inference replayed in the
 kernel): the 30 bench decisions at 2.8 gave p95 167 ms (Double Sar) and 152 ms
 (Single Sar) on a loaded machine (load average 12-14), 197 / 205 ms at 3.8; session
 4: 2.8, 1.5 before the kernel."""
 ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 6.5
-"""The same without inference's weight (``search-noinfer``, the normal level, 50 ms):
-about 50 ms CPU at p95 (session 5: 14 / 18 ms at 2.8, 51 / 53 ms at 7.0, the same
-decisions and load)."""
+"""The same without inference's weight (``search-noinfer``: the normal level at 50 ms, and
+since session 24 the hard level at 250 ms): about 50 ms CPU at p95 at 50 ms (session 5:
+14 / 18 ms at 2.8, 51 / 53 ms at 7.0, the same decisions and load).  Today's kernels spend
+far less: hard's 250 ms costs 31–37 ms CPU p50 and 54–74 ms p95 (docs/strength.md,
+session 24)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
