@@ -87,15 +87,15 @@ def test_the_hint_searches_as_the_hard_level_does(game, monkeypatch):
     """The page's Hint button shows what the hard computer player would do (README): the
     same budget, and worlds weighed by inference exactly where hard weighs them."""
     from tricktable.bots import players
-    from tricktable.bots.levels import level_hint
+    from tricktable.bots.levels import hard_hint
 
     searched = []
+    evaluate = players.evaluate
 
     def recording(game_search, obs, rng, worlds, hard_ms, actions):
         searched.append((game_search.weight is not None, worlds))
         return evaluate(game_search, obs, rng, worlds, hard_ms, actions)
 
-    evaluate = players.evaluate
     monkeypatch.setattr(players, "evaluate", recording)
     spec = entry(game).spec
     options = spec.normalize_options(entry(game).bot_options)
@@ -104,7 +104,7 @@ def test_the_hint_searches_as_the_hard_level_does(game, monkeypatch):
         state.act(state.to_move, make_bot("heuristic").choose(state.observe(state.to_move)))
     obs = state.observe(state.to_move)
     hard = best_bot(game, "hard")
-    ranked = level_hint(obs, seed="hint-1")
+    ranked = hard_hint(obs, seed="hint-1")
     assert sorted(r["action"] for r in ranked) == sorted(obs.legal)
     module = players.game_module(game)
     assert searched == [(hard.inference, module.worlds_for(hard.budget_ms, len(obs.legal), inference=hard.inference))]

@@ -61,10 +61,9 @@ def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
     return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)
 
 
-def level_hint(obs: Observation, seed: str = "hint", level: str = "hard") -> list[dict[str, Any]]:
-    """``players.hint`` as the search that plays ``obs.game`` at ``level`` sees it (the
-    page's Hint button: what the hard computer player would do in the person's seat)."""
-    bot = best_bot(obs.game, level, seed)
-    if not isinstance(bot, SearchBot):
-        raise GameError(f"the {level} level does not search: no hint from it")
+def hard_hint(obs: Observation, seed: str = "hint") -> list[dict[str, Any]]:
+    """``players.hint`` as the hard level's search sees it (the page's Hint button: what
+    the hard computer player would do in the person's seat)."""
+    bot = best_bot(obs.game, "hard", seed)
+    assert isinstance(bot, SearchBot)  # every game's hard level searches
     return hint(obs, budget_ms=bot.budget_ms, seed=seed, inference=bot.inference)

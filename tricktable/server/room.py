@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, level_hint
+from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, hard_hint
 from tricktable.core.errors import GameError, GameOver, NotYourTurn
 from tricktable.core.record import RECORD_FORMAT, parse_record, record_of
 from tricktable.games import get_spec
@@ -216,7 +216,7 @@ class Room:
         if state.is_terminal() or state.to_move != HUMAN or not state.legal_actions():
             raise NotYourTurn("a hint is for your own turn")
         obs = state.observe(HUMAN)
-        return {"version": row.version, "hints": level_hint(obs, seed=f"{row.record['seed']}/hint/{row.version}")}
+        return {"version": row.version, "hints": hard_hint(obs, seed=f"{row.record['seed']}/hint/{row.version}")}
 
     # -- the live channel -----------------------------------------------------------
     def catch_up(self, game_id: str, version: int) -> list[Event]:
