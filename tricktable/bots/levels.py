@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from tricktable.bots.base import Bot, make_bot
-from tricktable.bots.players import SearchBot, hint
+from tricktable.bots.players import SearchBot
 from tricktable.core.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.games import entry
@@ -62,8 +62,8 @@ def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
 
 
 def hard_hint(obs: Observation, seed: str = "hint") -> list[dict[str, Any]]:
-    """``players.hint`` as the hard level's search sees it (the page's Hint button: what
-    the hard computer player would do in the person's seat)."""
+    """The page's Hint button: what the hard computer player would do in the person's
+    seat, and every legal action's value to it (``SearchBot.ranked``)."""
     bot = best_bot(obs.game, "hard", seed)
     assert isinstance(bot, SearchBot)  # every game's hard level searches
-    return hint(obs, budget_ms=bot.budget_ms, seed=seed, inference=bot.inference)
+    return bot.ranked(obs)

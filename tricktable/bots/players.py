@@ -83,9 +83,26 @@ class SearchBot(Bot):
         actions = candidates(module, obs)
         if len(actions) == 1:
             return actions[0]
-        worlds = module.worlds_for(self.budget_ms, len(actions), inference=self.inference)
-        game = search_game(module, obs, self.inference)
+        game, worlds = self._search(module, obs, actions)
         return best_action(game, obs, self.rng_for(obs), worlds, self.hard_ms, actions)
+
+    def ranked(self, obs: Observation) -> list[dict[str, Any]]:
+        """What this bot would play for this observation first, then the other legal
+        actions by expected value (points for the seat's side per deal): the hint.
+        Empty when the seat has no legal action."""
+        if not obs.legal:
+            return []
+        module = game_module(obs.game)
+        actions = list(obs.legal)
+        game, worlds = self._search(module, obs, actions)
+        evaluation = evaluate(game, obs, self.rng_for(obs), worlds, self.hard_ms, actions)
+        estimates = sorted(evaluation.estimates, key=lambda e: e.action != evaluation.choice)  # stable: by value after
+        return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]
+
+    def _search(self, module: ModuleType, obs: Observation, actions: list[str]) -> tuple[SearchGame, int]:
+        """The game's search as this bot weighs its worlds, and how many its budget buys."""
+        worlds = module.worlds_for(self.budget_ms, len(actions), inference=self.inference)
+        return search_game(module, obs, self.inference), worlds
 
 
 class SearchWithoutInferenceBot(SearchBot):
@@ -109,16 +126,7 @@ def search_game(module: ModuleType, obs: Observation, inference: bool = True) ->
     return game if inference else replace(game, weight=None)
 
 
-def hint(obs: Observation, budget_ms: float = 250.0, seed: str = "hint", inference: bool = True) -> list[dict[str, Any]]:
-    """What ``search`` (``search-noinfer`` without ``inference``) would play for this
-    observation first, then the other legal actions by expected value (points for the
-    seat's side per deal).  Empty when the seat has no legal action."""
-    if not obs.legal:
-        return []
-    module = game_module(obs.game)
-    rng = Bot(seed=seed).rng_for(obs)
-    actions = list(obs.legal)
-    worlds = module.worlds_for(budget_ms, len(actions), inference=inference)
-    evaluation = evaluate(search_game(module, obs, inference), obs, rng, worlds, HARD_STOP_MS, actions)
-    estimates = sorted(evaluation.estimates, key=lambda e: e.action != evaluation.choice)  # stable: by value after
-    return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]
+def hint(obs: Observation, budget_ms: float = 250.0, seed: str = "hint") -> list[dict[str, Any]]:
+    """``SearchBot.ranked``: what ``search`` at ``budget_ms`` would play first, then the
+    other legal actions by expected value."""
+    return SearchBot(seed=seed, budget_ms=budget_ms).ranked(obs)
