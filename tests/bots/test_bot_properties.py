@@ -92,7 +92,7 @@ def test_end_of_hand_solver_agrees_with_exhaustive_minimax():
         if state.is_terminal():
             continue
         checked += 1
-        assert eb.solved_value(state, state.to_move) == brute_force(state, state.to_move)
+        assert eb.exact_value(state, state.to_move) == brute_force(state, state.to_move)
     assert checked > 60
 
 
@@ -115,8 +115,30 @@ def test_end_of_hand_solver_agrees_with_exhaustive_minimax_against_a_lone_defend
         if state.is_terminal() or state.lone_defender < 0:
             continue
         checked += 1
-        assert eb.solved_value(state, state.to_move) == brute_force(state, state.to_move)
+        assert eb.exact_value(state, state.to_move) == brute_force(state, state.to_move)
     assert checked > 40
+
+
+def test_rollouts_play_the_rules_for_three_tricks_and_solve_the_last_two():
+    """``SOLVE_TRICKS`` (session 25): a rollout from the first lead plays the rules' cards
+    for three tricks and solves the last two with every hand open, so its value is the
+    exact value of the position the rules reach after three tricks, not of the first
+    lead's."""
+    assert eb.SOLVE_TRICKS == 2
+    differ = 0
+    for index in range(60):
+        state = SPEC.new_deal(SPEC.deal_from_seed(derive_seed("solve-two", index), index % 4, OPTIONS), OPTIONS)
+        while state.phase != eb.PLAYING:
+            state.apply(eb.heuristic_action(state))
+        seat = state.to_move
+        after_three = state.clone()
+        while len(after_three.tricks) < 3:
+            after_three.apply(eb.heuristic_action(after_three))
+        assert eb.solved_value(state, seat) is None
+        assert eb.solved_value(after_three, seat) == eb.exact_value(after_three, seat)
+        assert rollout(state.clone(), eb.SEARCH, seat) == eb.exact_value(after_three, seat)
+        differ += eb.exact_value(state, seat) != eb.exact_value(after_three, seat)
+    assert differ > 0  # the rules' three tricks are not always best play
 
 
 def test_rollout_with_the_solver_scores_like_the_deal_played_out():

@@ -273,18 +273,29 @@ seat_value = team_value
 
 
 # -- exact solving of the end of a hand --------------------------------------------------
-SOLVE_TRICKS = 3
-"""Solve exactly (all hands open) once this many tricks or fewer remain: the whole
-card play (a Euchre deal is small enough to solve whole)."""
+SOLVE_TRICKS = 2
+"""Rollouts solve exactly (all hands open) once this many tricks or fewer remain; the
+rules play the tricks before.  Since session 25 two, before three: the solver plays
+as if every seat knew every card, and the fewer tricks it decides, the less a
+candidate is valued for guesses nobody at the table could make.  At the hard level
+two measured +0.043 ± 0.023 points per deal over three (450 duplicate deals against
+the baseline, deal by deal; docs/strength.md, session 25); session 18's four tricks
+gained nothing."""
 
 
 def solved_value(state: GameState, seat: int) -> float | None:
-    """The deal's value for ``seat`` with best play by all from here, once few
-    enough tricks remain; None before that (the rollout goes on)."""
+    """The deal's value for ``seat`` with best play by all from here, once
+    ``SOLVE_TRICKS`` or fewer tricks remain; None before that (the rollout goes on)."""
     assert isinstance(state, EuchreState)
     if state.phase != PLAYING or len(state.tricks) < 5 - SOLVE_TRICKS:
         return None
-    return _finished_value(state, seat)
+    return exact_value(state, seat)
+
+
+def exact_value(state: EuchreState, seat: int) -> float:
+    """The deal's value for ``seat`` with best play by all from here, however many
+    tricks remain (every hand open)."""
+    return _finished_value(state, seat, solve_from=len(state.tricks))
 
 
 def first_card(state: EuchreState) -> int:
@@ -293,10 +304,13 @@ def first_card(state: EuchreState) -> int:
     return len(state.history) - len(state.tricks) * (4 - state.out.bit_count()) - len(state.trick)
 
 
-def _finished_value(state: EuchreState, seat: int, card: int = -1) -> float:
+def _finished_value(state: EuchreState, seat: int, card: int = -1, solve_from: int = -1) -> float:
     """``seat``'s value of the hand finished on masks (``euchre_kernel.finish``): the
     cards played so far replayed (and ``card``, if one is given, played next), the
-    rules' cards until ``SOLVE_TRICKS`` tricks remain, then best play by all."""
+    rules' cards until ``solve_from`` tricks are done (-1: until ``SOLVE_TRICKS``
+    remain), then best play by all."""
+    if solve_from < 0:
+        solve_from = 5 - SOLVE_TRICKS
     trump, out, maker, dealer, discard = state.trump, state.out, state.maker, state.dealer, state.discard
     played = state.history[first_card(state):]
     if card >= 0:
@@ -305,7 +319,7 @@ def _finished_value(state: EuchreState, seat: int, card: int = -1) -> float:
     dealer_only = 1 << discard if discard >= 0 else 0  # only the dealer saw his discard
     numbering = _SOLVER_CARDS[trump]
     makers_tricks = kernel.finish(trump, maker, out, dealer, list(state.hands), public, dealer_only,
-                                  NEXT_ACTIVE[out][dealer], played, 5 - SOLVE_TRICKS, FOLLOWING[out], numbering.bits,
+                                  NEXT_ACTIVE[out][dealer], played, solve_from, FOLLOWING[out], numbering.bits,
                                   numbering.block_of)
     return deal_value(makers_tricks, state.alone, state.lone_defender >= 0, maker % 2, seat)
 
