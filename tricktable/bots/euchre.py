@@ -273,14 +273,13 @@ seat_value = team_value
 
 
 # -- exact solving of the end of a hand --------------------------------------------------
-SOLVE_TRICKS = 2
+SOLVE_TRICKS = 3
 """Rollouts solve exactly (all hands open) once this many tricks or fewer remain; the
-rules play the tricks before.  Since session 25 two, before three: the solver plays
-as if every seat knew every card, and the fewer tricks it decides, the less a
-candidate is valued for guesses nobody at the table could make.  At the hard level
-two measured +0.043 ± 0.023 points per deal over three (450 duplicate deals against
-the baseline, deal by deal; docs/strength.md, session 25); session 18's four tricks
-gained nothing."""
+rules play the tricks before.  Neither more nor fewer measured stronger: four gained
+nothing at the normal level (session 18); two, +0.042 ± 0.022 points per deal at the
+hard level on the 500 deals it was picked on, was then −0.0040 ± 0.0099 against three
+at the normal level on 2,000 other duplicate deals, deal by deal (docs/strength.md,
+session 25)."""
 
 
 def solved_value(state: GameState, seat: int) -> float | None:
