@@ -16,6 +16,8 @@ from tricktable.bots.levels import DEFAULT_LEVEL
 from tricktable.server.scheduler import default_bot_factory
 from tricktable.server.testing import act, backdate_identities, frame_view, settle
 
+PERSON = "person"  # the identity that owns the games these tests make through the room
+
 
 def new_game(client, game="euchre", **options):
     """A new game once the computer players' opening moves are in."""
@@ -311,18 +313,18 @@ def test_a_load_that_settles_the_calling_clock_answers_with_the_timeout_step(sql
     try:
         room = Room(store)  # no scheduler runs: only the load below can settle the clock
         for index in range(40):
-            state = room.new_game("double-sar", {}, seed=f"clock-{index}")
+            state = room.new_game("double-sar", {}, seed=f"clock-{index}", owner=PERSON)
             if state["view"]["to_move"] == HUMAN and state["view"]["phase"] in ("calling", "partner calling"):
                 break
         else:
             pytest.fail("the person never called first in 40 deals")
-        assert room.load(state["id"])["steps"] == []  # not due yet
+        assert room.load(state["id"], PERSON)["steps"] == []  # not due yet
         with store.engine.begin() as db:
             db.execute(update(games).where(games.c.id == state["id"]).values(deadline=0))
-        answer = room.load(state["id"])
+        answer = room.load(state["id"], PERSON)
         assert answer["version"] == state["version"] + 1
         assert [(step["seat"], step["text"]) for step in answer["steps"]] == [(HUMAN, "timeout")]
-        assert room.load(state["id"])["steps"] == []  # settled once
+        assert room.load(state["id"], PERSON)["steps"] == []  # settled once
     finally:
         store.close()
 

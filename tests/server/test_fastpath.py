@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 
 from tricktable.server import fastpath
-from tricktable.server.testing import settle
+from tricktable.server.testing import identity_of, settle
 
 
 def twins(client) -> tuple[dict, dict]:
     room = client.app.state.room
-    made = [room.new_game("euchre", {}, seed="twins") for _ in range(2)]
+    made = [room.new_game("euchre", {}, seed="twins", owner=identity_of(client)) for _ in range(2)]
     for game in made:
         room.resume(game["id"])
     return settle(client, made[0]), settle(client, made[1])

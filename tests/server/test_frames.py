@@ -32,6 +32,8 @@ from tricktable.store import db as store_db
 from tests.server.test_referee import random_action, wait_for_the_person
 from tests.server.test_store_actions import RECORD, alembic_to
 
+PERSON = "person"  # the identity that owns the games these tests make through the room
+
 
 class Listener:
     """A stream of the game on ``room``, as the app runs it (``event_stream``
@@ -106,7 +108,7 @@ def a_persons_turn_before_the_computer_players(room: Room, game_id: str) -> dict
         probe.state.act(HUMAN, state["view"]["legal"][0])
         if probe.state.to_move not in (HUMAN, -1):
             return state
-        room.act(game_id, state["version"], state["view"]["legal"][0])
+        room.act(game_id, state["version"], state["view"]["legal"][0], PERSON)
         room.resume(game_id)
     raise AssertionError("no computer player moved after the person")
 
@@ -119,7 +121,7 @@ def test_a_stream_on_another_process_is_sent_the_committed_steps_frames_without_
     try:
         here.start()
         there.start()
-        game_id = here.new_game("euchre", {}, seed="frames")["id"]
+        game_id = here.new_game("euchre", {}, seed="frames", owner=PERSON)["id"]
         here.resume(game_id)
         state = a_persons_turn_before_the_computer_players(here, game_id)
         published: list[Event] = []
@@ -128,7 +130,7 @@ def test_a_stream_on_another_process_is_sent_the_committed_steps_frames_without_
         listener = Listener(there, game_id, state["version"])  # the game's stream, on the other process
         time.sleep(3 * feed.POLL_SECONDS)  # (its change feed knows the game's version before it moves on)
         loads, catch_ups = counted(monkeypatch, there.store, "load"), counted(monkeypatch, there, "catch_up")
-        answer = here.act(game_id, state["version"], state["view"]["legal"][0])
+        answer = here.act(game_id, state["version"], state["view"]["legal"][0], PERSON)
         here.resume(game_id)
         steps = listener.until_persons_turn()
         assert [(kind, version) for kind, version, _data in steps] == [
@@ -169,7 +171,7 @@ def test_without_its_frames_a_stream_on_another_process_reads_the_record_and_is_
     store, other = Store(database_url), Store(database_url)
     try:
         here, there = Room(store), Room(other)
-        game_id = here.new_game("euchre", {}, seed="pruned")["id"]
+        game_id = here.new_game("euchre", {}, seed="pruned", owner=PERSON)["id"]
         start = store.load(game_id).version
         for _ in range(5):  # every seat's actions, committed by ``here`` (no stream of the game there)
             position = here.referee.load(game_id)
@@ -234,7 +236,7 @@ def test_the_persons_action_is_committed_without_a_read_and_refused_if_another_p
     store, other = Store(database_url), Store(database_url)
     try:
         here, there = Room(store), Room(other)
-        game_id = here.new_game("euchre", {}, seed="no read")["id"]
+        game_id = here.new_game("euchre", {}, seed="no read", owner=PERSON)["id"]
         for _ in range(40):
             position = here.referee.load(game_id)
             if position.state.to_move == HUMAN:
@@ -244,7 +246,7 @@ def test_the_persons_action_is_committed_without_a_read_and_refused_if_another_p
             raise AssertionError("the person never came to move")
         version, legal = position.row.version, position.state.clone()
         loads = counted(monkeypatch, store, "load")
-        here.act(game_id, version, random_action(legal)[1])  # this process holds the game at that version
+        here.act(game_id, version, random_action(legal)[1], PERSON)  # this process holds the game at that version
         assert loads == []
         monkeypatch.undo()
 
@@ -258,7 +260,7 @@ def test_the_persons_action_is_committed_without_a_read_and_refused_if_another_p
         before = store.load(game_id)
         loads = counted(monkeypatch, store, "load")
         with pytest.raises(StaleVersion):
-            here.act(game_id, version, random_action(position.state)[1])
+            here.act(game_id, version, random_action(position.state)[1], PERSON)
         assert loads == []  # refused by the commit's version check, not by a read
         after = store.load(game_id)
         assert (after.version, after.record) == (before.version, before.record) == (version + 1, before.record)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tricktable.core.record import replay
-from tricktable.server.testing import ServerProcess, listen, read_events
+from tricktable.server.testing import ServerProcess, listen, read_events, same_person
 from tricktable.store import Store
 
 LEASE_SECONDS = "2"
@@ -43,6 +43,7 @@ def test_a_game_played_through_two_processes_is_seen_live_from_the_other(shared_
         for server in servers:  # started inside the try: a failed start stops the other one too
             server.start()
         clients = [httpx.Client(base_url=s.url, timeout=30) for s in servers]
+        same_person(*clients)  # one person, a tab on each process
         rng, turn, delays, played = random.Random(3), 0, [], []
         deadline = time.monotonic() + 300
         while turn < 20:  # a match may end early (random players): then another one, until 20 actions
@@ -147,6 +148,7 @@ def test_a_bot_turn_is_finished_by_the_survivor_when_its_process_is_killed_mid_t
         before = store.load(mine["id"])
         assert before is not None and replay(before.record).to_move != 0
         with httpx.Client(base_url=second.url, timeout=30) as other:
+            same_person(http, other)
             with other.stream("GET", f"/api/games/{mine['id']}/events", params={"version": mine["version"]}) as seen:
                 kinds = []
                 for kind, data in read_events(seen):
@@ -162,7 +164,9 @@ def test_a_bot_turn_is_finished_by_the_survivor_when_its_process_is_killed_mid_t
             assert time.monotonic() < deadline + 60, "the surviving process did not finish the bots' turn"
             time.sleep(0.2)
         assert row.version > before.version
-        final = httpx.get(f"{second.url}/api/games/{mine['id']}", timeout=30).json()
+        with httpx.Client(base_url=second.url, timeout=30) as tab:
+            same_person(http, tab)
+            final = tab.get(f"/api/games/{mine['id']}").json()
         assert final["version"] == row.version and final["thinking"] is None
         http.close()
     finally:

@@ -4,6 +4,8 @@ every stored record still replays and the old daily rows stay readable."""
 
 from __future__ import annotations
 
+from tricktable.nicknames import skeletons
+
 import json
 
 import pytest
@@ -92,8 +94,8 @@ def test_upgrading_an_old_database_keeps_every_game(database_url, with_deadline)
         assert board["entries"] == [{"rank": 1, "nickname": "Champion", "score": 4, "you": True}]
         # Old names stay; the later look-alike cannot be taken again by anyone.
         assert store.nickname("device-bbbbbbbbbbbbbbbb") == "Champion"
-        assert not store.set_nickname("device-dddddddddddddddd", "CHAMPION", "charnpion")
-        assert store.set_nickname("device-dddddddddddddddd", "Zoe", "zoe")
+        assert not store.set_nickname("device-dddddddddddddddd", "CHAMPION", skeletons("CHAMPION"))
+        assert store.set_nickname("device-dddddddddddddddd", "Zoe", skeletons("Zoe"))
         # New columns work on old rows' database.
         row = store.create_game(records["g0"], "open", owner="someone", server_seed="s" * 64, client_seed="c",
                                 commitment="x" * 64)

@@ -14,7 +14,7 @@ import time
 import httpx
 
 from tricktable.core.record import replay
-from tricktable.server.testing import ServerProcess, act, frame_view, read_events, settle
+from tricktable.server.testing import ServerProcess, act, frame_view, read_events, same_person, settle
 from tricktable.store import Store
 
 
@@ -27,6 +27,7 @@ def test_two_servers_on_one_postgres_database(postgres):
     first, second = ServerProcess(url).start(), ServerProcess(url).start()
     try:
         clients = [httpx.Client(base_url=first.url, timeout=30), httpx.Client(base_url=second.url, timeout=30)]
+        same_person(*clients)
         state = settle(clients[0], clients[0].post("/api/games", json={"game": "euchre"}).json())
         rng, turn = random.Random(5), 0
         while not state["view"]["terminal"]:

@@ -16,6 +16,8 @@ from tricktable.server.room import Room
 from tricktable.store import Store
 from tricktable.store.db import games
 
+PERSON = "person"  # the identity that owns the games these tests make through the room
+
 
 def random_action(state) -> tuple[int, str]:
     seat = state.to_move
@@ -44,7 +46,7 @@ def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_
     store = Store(sqlite_url)
     try:
         room = Room(store)
-        game_id = room.new_game("doppelkopf", {}, seed="cache")["id"]
+        game_id = room.new_game("doppelkopf", {}, seed="cache", owner=PERSON)["id"]
         here, elsewhere = Referee(store), Referee(store)
         position = here.load(game_id)
         assert position is not None
@@ -65,7 +67,7 @@ def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_
 def a_euchre_game(store: Store, seed: str) -> tuple[Room, str, Referee]:
     """A room, a new Euchre game in it and a referee of its own on the same store."""
     room = Room(store)
-    return room, room.new_game("euchre", {}, seed=seed)["id"], Referee(store)
+    return room, room.new_game("euchre", {}, seed=seed, owner=PERSON)["id"], Referee(store)
 
 
 def test_the_view_kept_with_a_commit_is_the_view_of_the_stored_version(sqlite_url):
@@ -92,11 +94,11 @@ def test_a_lapsed_lease_on_the_persons_turn_is_dropped_not_taken_over_forever(sq
     store = Store(sqlite_url)
     room = Room(store, bot_factory=forced_bot("random"))
     try:
-        game_id = room.new_game("euchre", {}, seed="lapsed")["id"]
+        game_id = room.new_game("euchre", {}, seed="lapsed", owner=PERSON)["id"]
         room.start()
         room.resume(game_id)
         deadline = time.monotonic() + 120  # generous: a loaded machine, not a timing target
-        while room.load(game_id)["thinking"] is not None:
+        while room.load(game_id, PERSON)["thinking"] is not None:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         row = store.load(game_id)
@@ -121,7 +123,7 @@ def test_the_history_told_from_the_cached_state_is_the_one_told_from_the_record(
     store = Store(sqlite_url)
     try:
         room = Room(store)
-        game_id = room.new_game("double-sar", {}, seed="history")["id"]
+        game_id = room.new_game("double-sar", {}, seed="history", owner=PERSON)["id"]
         here, elsewhere = Referee(store), Referee(store)
         seen = here.load(game_id)
         assert seen is not None
@@ -147,7 +149,7 @@ def test_the_history_told_from_the_cached_state_is_the_one_told_from_the_record(
 def wait_for_the_person(room: Room, game_id: str) -> dict:
     deadline = time.monotonic() + 30
     while True:
-        state = room.load(game_id)
+        state = room.load(game_id, PERSON)
         if state["thinking"] is None:
             return state
         assert time.monotonic() < deadline, "the computer players did not finish their turn"
@@ -168,14 +170,14 @@ def test_the_persons_commit_hands_the_computer_players_turn_to_its_process_in_th
         monkeypatch.setattr(store, "save", lambda row, *a, **k: leases.append(k.get("lease")) or save(row, *a, **k))
         monkeypatch.setattr(store, "claim_turn", lambda *a, **k: claims.append(a) or claim(*a, **k))
         room.start()
-        game_id = room.new_game("euchre", {}, seed="lease")["id"]
+        game_id = room.new_game("euchre", {}, seed="lease", owner=PERSON)["id"]
         room.resume(game_id)
         for _ in range(6):
             state = wait_for_the_person(room, game_id)
             if state["view"]["terminal"]:
                 break
             del leases[:], claims[:]
-            answer = room.act(game_id, state["version"], state["view"]["legal"][0])
+            answer = room.act(game_id, state["version"], state["view"]["legal"][0], PERSON)
             room.resume(game_id)
             if answer["thinking"] is None:
                 continue
@@ -204,7 +206,7 @@ def test_a_room_whose_computer_players_do_not_run_takes_no_lease_with_the_person
             position = referee.load(game_id)
             assert position is not None
             if position.state.to_move == HUMAN:
-                room.act(game_id, position.row.version, random_action(position.state)[1])
+                room.act(game_id, position.row.version, random_action(position.state)[1], PERSON)
                 row = store.load(game_id)
                 assert row is not None and row.lease_until is None
                 return
@@ -221,7 +223,7 @@ def test_a_finished_game_leaves_the_cache_and_its_last_steps_are_told_without_a_
     store = Store(sqlite_url)
     try:
         room = Room(store)
-        game_id = room.new_game("euchre", {}, seed="finish")["id"]
+        game_id = room.new_game("euchre", {}, seed="finish", owner=PERSON)["id"]
         here = Room(store)  # the other process, with a stream on the game
         elsewhere = room.referee
         while True:  # play until a few actions before the end, seen by ``here`` at each step
@@ -241,7 +243,7 @@ def test_a_finished_game_leaves_the_cache_and_its_last_steps_are_told_without_a_
                                              position.state.action_text(position.state.legal_actions()[0]))
         assert elsewhere.cache.at(game_id, position.row.version) is None  # finished: let go
         replays = counted_replays(monkeypatch)
-        events = here.catch_up(game_id, seen.row.version)
+        events = here.catch_up(game_id, seen.row.version, PERSON)
         assert replays == []
         assert [event.version for event in events] == list(range(seen.row.version + 1, position.row.version + 1))
         assert events[-1].data["view"] == replay(position.row.record).view(HUMAN)
@@ -276,7 +278,7 @@ def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_
     store = Store(sqlite_url)
     try:
         room = Room(store, bot_factory=forced_bot("random"))
-        game_id = room.new_game("euchre", {}, seed="run")["id"]
+        game_id = room.new_game("euchre", {}, seed="run", owner=PERSON)["id"]
         position = a_computer_players_turn(room.referee, game_id)
         start = position.row.version
         expected, probe = [], position.state.clone()  # the same players deciding one version at a time
@@ -298,7 +300,7 @@ def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_
         assert committed.view == replay(committed.row.record).view(HUMAN)
         live = [*told, committed.event]
         elsewhere = Room(store)  # another process's stream, told from the record
-        history = [event for event in elsewhere.catch_up(game_id, start) if event.kind == "step"]
+        history = [event for event in elsewhere.catch_up(game_id, start, PERSON) if event.kind == "step"]
         assert [event.version for event in live] == [event.version for event in history] == list(
             range(start + 1, committed.row.version + 1))
         for mine, theirs in zip(live, history):
@@ -318,7 +320,7 @@ def test_a_run_that_finds_the_game_moved_on_publishes_nothing_and_stores_nothing
     store = Store(sqlite_url)
     try:
         room = Room(store, bot_factory=forced_bot("random"))
-        game_id = room.new_game("euchre", {}, seed="stale run")["id"]
+        game_id = room.new_game("euchre", {}, seed="stale run", owner=PERSON)["id"]
         position = a_computer_players_turn(room.referee, game_id)
         published: list = []
         monkeypatch.setattr(room.channel, "publish", published.append)
@@ -347,7 +349,7 @@ def test_a_run_claims_the_turn_in_its_write_and_never_over_another_processs_leas
     store = Store(sqlite_url)
     try:
         room = Room(store, bot_factory=forced_bot("random"))
-        game_id = room.new_game("euchre", {}, seed="claiming run")["id"]
+        game_id = room.new_game("euchre", {}, seed="claiming run", owner=PERSON)["id"]
         position = a_computer_players_turn(room.referee, game_id)
         assert store.claim_turn(game_id, position.row.version, "another process", 15.0)
         choose = room.scheduler._choose_at_once(position.row)
@@ -374,7 +376,7 @@ def test_a_run_refused_by_another_processs_lease_stops_and_forgets_its_own(sqlit
     store = Store(sqlite_url)
     try:
         room = Room(store, bot_factory=forced_bot("random"))
-        game_id = room.new_game("euchre", {}, seed="lost lease")["id"]
+        game_id = room.new_game("euchre", {}, seed="lost lease", owner=PERSON)["id"]
         position = a_computer_players_turn(room.referee, game_id)
         room.scheduler._leases.add(game_id)  # as after a commit of ours that held the turn
         assert store.claim_turn(game_id, position.row.version, "another process", 15.0)

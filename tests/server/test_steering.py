@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tricktable.server.steering import listening_sockets, socket_for
-from tricktable.server.testing import ServerProcess, free_port, listen
+from tricktable.server.testing import ServerProcess, free_port, listen, same_person
 
 
 def accepted_by(sockets: list[socket.socket], port: int, address: str) -> int:
@@ -96,6 +96,7 @@ def test_a_person_on_two_workers_is_told_her_steps_by_the_process_that_committed
             page = httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address=person))
             stream = httpx.Client(base_url=server.url, timeout=30,
                                   transport=httpx.HTTPTransport(local_address=person))
+            same_person(page, stream)
             stop = threading.Event()  # the match's stream ends with it: closing its client then is no error
             try:
                 state = page.post("/api/games", json={"game": "euchre"}).json()

@@ -3,6 +3,10 @@ check, one daily attempt per device, the secret, nicknames and ranks."""
 
 from __future__ import annotations
 
+from tricktable.nicknames import skeletons
+
+import time
+
 import threading
 
 import pytest
@@ -74,10 +78,10 @@ def test_the_secret_is_made_once_and_shared(database_url):
 
 def test_a_look_alike_nickname_is_refused_by_the_database(database_url):
     store = Store(database_url)
-    assert store.set_nickname("a" * 20, "Alice", "alice")
-    assert not store.set_nickname("b" * 20, "ALICE", "alice")
-    assert store.set_nickname("a" * 20, "Alice2", "alice2")  # one's own name may change
-    assert store.set_nickname("b" * 20, "Alice", "alice")  # ... and the old one is free again
+    assert store.set_nickname("a" * 20, "Alice", skeletons("Alice"))
+    assert not store.set_nickname("b" * 20, "ALICE", skeletons("ALICE"))
+    assert store.set_nickname("a" * 20, "Alice2", skeletons("Alice2"))  # one's own name may change
+    assert store.set_nickname("b" * 20, "Alice", skeletons("Alice"))  # ... and the old one is free again
     assert store.nickname("b" * 20) == "Alice"
 
 
@@ -94,8 +98,8 @@ def test_leaderboard_ranks_ties_and_own_rank(database_url):
         device = f"device-{index:012d}"
         row = store.create_game(RECORD, "open", daily_day="2026-01-01", device=device)
         store.save(row, RECORD, "over", score=score)
-        store.set_nickname(device, f"player {index}", f"player {index}")
-    store.set_nickname("device-000000000000", "renamed", "renamed")
+        store.set_nickname(device, f"player {index}", skeletons(f"player {index}"))
+    store.set_nickname("device-000000000000", "renamed", skeletons("renamed"))
     board = store.leaderboard("euchre", "2026-01-01", "device-000000000002", limit=3)
     # A tie goes to who finished first: device 0 before device 2.
     assert [(e["rank"], e["score"]) for e in board["entries"]] == [(1, 9), (2, 5), (3, 5)]
@@ -165,7 +169,8 @@ def test_writers_of_several_processes_queue_on_one_file_lock(sqlite_url):
     path = sqlite_url.removeprefix("sqlite:///") + ".writer-lock"
     probe = ("import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR)\n"
              "try:\n    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept BlockingIOError:\n    sys.exit(3)")
-    with store._write_lock:
+    assert store._write_lock is not None
+    with store._write_lock.hold(time.monotonic() + 1):
         assert subprocess.run([sys.executable, "-c", probe, path]).returncode == 3
     assert subprocess.run([sys.executable, "-c", probe, path]).returncode == 0
     store.close()

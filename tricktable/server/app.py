@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Union
+from typing import Any, AsyncIterator, Callable, Union
+
+import re
 
 import anyio.to_thread
 import orjson
@@ -33,10 +35,10 @@ from tricktable.games import ENTRIES, GAMES, entry
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.server.errors import HTTP_STATUS, status_for
 from tricktable.server.fairness import CLIENT_SEED_PATTERN, NONCE_PATTERN
-from tricktable.server.fastpath import FastActions
-from tricktable.server.guards import identity, known_identity, limit, responses
-from tricktable.server.identity import Identities, Identity, IdentityRefused
-from tricktable.server.limits import BodyLimit, Limits, RateLimiter, TooMany
+from tricktable.server.fastpath import ActionHandler, FastActions
+from tricktable.server.guards import caller, client_host, identity, limited, responses
+from tricktable.server.identity import COOKIE, Identities, Identity, IdentityRefused
+from tricktable.server.limits import BodyLimit, Limits, OpenStreams, RateLimiter, TooMany, address_block
 from tricktable.server.room import Room, utc_day
 from tricktable.server.scheduler import BotFactory, default_bot_factory
 from tricktable.server.static import PageFiles
@@ -151,6 +153,33 @@ class Action(Strict):
     version: StrictInt
 
 
+LAST_EVENT_ID = re.compile(r"[0-9]{1,12}")
+"""A stream's ``Last-Event-ID``: the version it saw, as ASCII digits (``str.isdigit``
+takes ``²`` and ``int`` then fails; Python refuses integers of over 4,300 digits)."""
+MAX_VERSION = 10**12 - 1
+
+
+def resumed_version(last_event_id: str | None, version: int) -> int:
+    """The version a stream resumes from: a reconnecting EventSource's
+    ``Last-Event-ID`` where it is one, else the query's ``version``."""
+    return int(last_event_id) if last_event_id and LAST_EVENT_ID.fullmatch(last_event_id) else version
+
+
+class CountedStream(StreamingResponse):
+    """An event stream that gives its place back (``OpenStreams``) when it
+    ends, however it ends: sent to the end, the client gone, or never started."""
+
+    def __init__(self, content: Any, release: Callable[[], None], **kwargs: Any):
+        super().__init__(content, **kwargs)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
+
+
 def game_catalog() -> list[dict[str, Any]]:
     """The games the page can offer, with their options for the Rules dialog."""
     out = []
@@ -211,12 +240,13 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.state.room = room
     app.state.limits = limits or Limits.from_env()
     app.state.limiter = RateLimiter()
+    app.state.streams = OpenStreams(app.state.limits)
     app.state.identities = Identities(store, room.secret, app.state.limiter, app.state.limits)
     app.add_middleware(CompressExceptStreams)
     # The person's action, answered without FastAPI's machinery (fastpath.py);
     # inside the body limit and the security headers, outside the gzip wrapper.
-    app.add_middleware(FastActions, room=room, identities=app.state.identities, limiter=app.state.limiter,
-                       limits=app.state.limits)
+    app.state.actions = ActionHandler(room, app.state.identities, app.state.limiter, app.state.limits)
+    app.add_middleware(FastActions, handle=app.state.actions)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
 
@@ -277,21 +307,21 @@ def _routes(app: FastAPI, room: Room) -> None:
         if SERVER_OPTIONS & set(body.options):
             raise OptionError(f"options {sorted(SERVER_OPTIONS)} are set by the room")
         check_option_types(body.game, body.options)
-        limit(request, "games", who)
-        cap = request.app.state.limits.open_games_per_identity
-        if room.store.open_games(who.id) >= cap:
-            raise TooMany(f"you have {cap} unfinished games; finish one before starting another", 60)
-        fair = {"nonce": body.fairness.nonce, "client_seed": body.fairness.client_seed} if body.fairness else {}
-        try:
-            started = room.new_game(body.game, body.options, level=body.level, owner=who.id, **fair)
-        except IntegrityError:
-            raise HTTPException(409, "that commitment was used already; ask for a new one") from None
+        with limited(request, "games", who.id):
+            cap = request.app.state.limits.open_games_per_identity
+            if room.store.open_games(who.id) >= cap:
+                raise TooMany(f"you have {cap} unfinished games; finish one before starting another", 60)
+            fair = {"nonce": body.fairness.nonce, "client_seed": body.fairness.client_seed} if body.fairness else {}
+            try:
+                started = room.new_game(body.game, body.options, level=body.level, owner=who.id, **fair)
+            except IntegrityError:
+                raise HTTPException(409, "that commitment was used already; ask for a new one") from None
         later.add_task(room.resume, started["id"])  # the opening moves, once the answer is sent
         return started  # (a dict: the identity dependency may set a cookie on FastAPI's response)
 
     @app.get("/api/games/{game_id}", responses=responses(200, 404, 409))
-    def get_game(game_id: str) -> JSONResponse:
-        return FastJSON(room.load(game_id))
+    def get_game(request: Request, game_id: str) -> JSONResponse:
+        return FastJSON(room.load(game_id, caller(request)))
 
     @app.post("/api/games/{game_id}/actions", responses=responses(200, 403, 404, 409, 429))
     def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> JSONResponse:
@@ -301,37 +331,44 @@ def _routes(app: FastAPI, room: Room) -> None:
         task), so their thinking never delays it.  (A well-formed action is
         answered the same way by ``fastpath.FastActions`` before it gets here;
         this route answers every other body and documents the endpoint.)"""
-        limit(request, "actions", known_identity(request))
-        answer = room.act_event(game_id, body.version, body.action)
+        handle: ActionHandler = request.app.state.actions
+        answer = handle(game_id, body.version, body.action, request.cookies.get(COOKIE), client_host(request))
         later.add_task(room.resume, game_id)
         return Response(answer.json, media_type="application/json")  # (the bytes its step is sent in)
 
-    @app.get("/api/games/{game_id}/events", responses=responses(200, 404),
+    @app.get("/api/games/{game_id}/events", responses=responses(200, 401, 403, 404, 429),
              response_class=StreamingResponse)
-    async def events(request: Request, game_id: str, version: int = Query(ge=0)) -> StreamingResponse:
+    async def events(request: Request, game_id: str, version: int = Query(ge=0, le=MAX_VERSION)) -> StreamingResponse:
         """Server-sent events: every ``step`` after ``version`` (or one
         ``state`` if that is too far back), then each step as it is committed
         and ``thinking`` when a computer player starts to think (not the
         instant ones: their step follows at once); a comment every 15 s.
         A reconnecting EventSource resumes from its ``Last-Event-ID``."""
-        resume = request.headers.get("last-event-id", "")
-        if resume.isdigit():
-            version = int(resume)
+        version = resumed_version(request.headers.get("last-event-id"), version)
+        who = await run_in_threadpool(caller, request)
+        streams: OpenStreams = request.app.state.streams
+        release = streams.open(who, address_block(client_host(request)))
         subscription = room.channel.subscribe(game_id)  # before catching up, so nothing falls between
         try:
-            backlog = await run_in_threadpool(room.catch_up, game_id, version)
+            backlog = await run_in_threadpool(room.catch_up, game_id, version, who)
         except BaseException:
             subscription.close()
+            release()
             raise
 
         async def refresh(seen: int) -> list[Any]:
             return await run_in_threadpool(room.refresh, game_id, seen)
 
-        return StreamingResponse(event_stream(subscription, backlog, version, refresh), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return CountedStream(event_stream(subscription, backlog, version, refresh), release=release,
+                             media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    @app.get("/api/games/{game_id}/hint", responses=responses(200, 403, 404, 409))
-    def get_hint(game_id: str, version: int) -> dict[str, Any]:
-        return room.hint(game_id, version)
+    @app.get("/api/games/{game_id}/hint", responses=responses(200, 401, 403, 404, 409, 429))
+    def get_hint(request: Request, game_id: str, version: int = Query(ge=0, le=MAX_VERSION)) -> dict[str, Any]:
+        """What the hard computer player would do in the person's seat: a
+        search of a quarter second, so counted per identity and address, one
+        at a time per game and a few at a time per process (429 beyond)."""
+        who = caller(request)
+        with limited(request, "hints", who):
+            return room.hint(game_id, version, who)
 
 __all__ = ["create_app", "game_catalog"]

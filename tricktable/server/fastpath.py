@@ -27,6 +27,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.requests import cookie_parser
 
+from tricktable.server.channel import Event
 from tricktable.server.errors import HTTP_STATUS, status_for
 from tricktable.server.identity import COOKIE, Identities, IdentityRefused
 from tricktable.server.limits import ASGIApp, Limits, RateLimiter, TooMany, address_block
@@ -42,13 +43,31 @@ Answer = tuple[int, bytes, list[tuple[bytes, bytes]]]
 """(status, JSON body, extra headers)."""
 
 
-class FastActions:
-    def __init__(self, app: ASGIApp, room: Room, identities: Identities, limiter: RateLimiter, limits: Limits):
-        self.app = app
+class ActionHandler:
+    """The person's action, however it arrived (this fast path or the
+    route): who acts, the rate limits, the commit.  One code for both, so
+    the two cannot disagree on who may act."""
+
+    def __init__(self, room: Room, identities: Identities, limiter: RateLimiter, limits: Limits):
         self.room = room
         self.identities = identities
         self.limiter = limiter
         self.limits = limits
+
+    def __call__(self, game_id: str, version: int, action: str, cookie: str | None, host: str | None) -> Event:
+        """The committed step (``Room.act_event``); the room's errors,
+        ``IdentityRefused`` and ``TooMany`` as raised."""
+        who = self.identities.known(cookie) if cookie is not None else None
+        if who is not None:
+            self.limiter.hit("actions", who, self.limits.actions_per_identity)
+        self.limiter.hit("actions", address_block(host), self.limits.actions_per_address)
+        return self.room.act_event(game_id, version, action, who)
+
+
+class FastActions:
+    def __init__(self, app: ASGIApp, handle: ActionHandler):
+        self.app = app
+        self.handle = handle
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         found = ACTION_PATH.match(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
@@ -67,16 +86,12 @@ class FastActions:
         status, answer, extra = await anyio.to_thread.run_sync(self._act, game_id, *parsed, cookie, host)
         await _send(send, status, answer, extra, b"gzip" in headers.get(b"accept-encoding", b""))
         if status == 200:
-            self.room.resume(game_id)  # (a queue push: the computer players start once the answer is out)
+            self.handle.room.resume(game_id)  # (a queue push: the computer players start once the answer is out)
 
     def _act(self, game_id: str, action: str, version: int, cookie: str | None, host: str | None) -> Answer:
         """What the route would answer (in a request thread)."""
         try:
-            who = self.identities.known(cookie) if cookie is not None else None
-            if who is not None:
-                self.limiter.hit("actions", who, self.limits.actions_per_identity)
-            self.limiter.hit("actions", address_block(host), self.limits.actions_per_address)
-            return 200, self.room.act_event(game_id, version, action).json, []
+            return 200, self.handle(game_id, version, action, cookie, host).json, []
         except IdentityRefused as refused:
             return refused.status, _detail(refused), []
         except TooMany as too_many:

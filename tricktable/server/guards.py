@@ -3,12 +3,13 @@ cookie), whether a rate limit allows it, and the status codes it documents."""
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from fastapi import Request, Response
 
 from tricktable.server.identity import COOKIE, COOKIE_DAYS, Identities, Identity
-from tricktable.server.limits import Limits, RateLimiter, address_block
+from tricktable.server.limits import Counted, Limits, RateLimiter, TooMany, address_block
 
 
 def identity(request: Request, response: Response) -> Identity:
@@ -29,20 +30,51 @@ def known_identity(request: Request) -> Identity | None:
     return request.app.state.identities.check(cookie) if cookie is not None else None
 
 
+def caller(request: Request) -> str | None:
+    """The id of the caller's identity if it sent one, for a request that
+    needs nothing else of it (reading or playing a game: whose it is); the
+    database is asked once per identity and process.  A forged one is refused."""
+    cookie = request.cookies.get(COOKIE)
+    return request.app.state.identities.known(cookie) if cookie is not None else None  # type: ignore[no-any-return]
+
+
 def set_identity_cookie(request: Request, response: Response, identities: Identities, found: Identity) -> None:
     response.set_cookie(COOKIE, identities.sign(found.id), max_age=COOKIE_DAYS * 86400, httponly=True,
                         samesite="lax", secure=request.url.scheme == "https", path="/")
 
 
-def limit(request: Request, what: str, who: Identity | None) -> None:
-    """Count one ``what`` (a ``Limits`` field prefix) against the identity and
-    the address block; ``TooMany`` when either is over."""
+def limit(request: Request, what: str, who: str | None) -> list[Counted]:
+    """Count one ``what`` (a ``Limits`` field prefix) against the identity
+    ``who`` and the address block; ``TooMany`` when either is over.  The
+    counts taken, for ``refund``."""
     limits: Limits = request.app.state.limits
     limiter: RateLimiter = request.app.state.limiter
-    if who is not None:
-        limiter.hit(what, who.id, getattr(limits, f"{what}_per_identity"))
-    limiter.hit(what, address_block(request.client.host if request.client else None),
-                getattr(limits, f"{what}_per_address"))
+    taken = []
+    try:
+        if who is not None:
+            taken.append(limiter.hit(what, who, getattr(limits, f"{what}_per_identity")))
+        taken.append(limiter.hit(what, address_block(client_host(request)), getattr(limits, f"{what}_per_address")))
+    except TooMany:
+        limiter.refund(taken)
+        raise
+    return taken
+
+
+@contextmanager
+def limited(request: Request, what: str, who: str | None) -> Iterator[None]:
+    """``limit``, for a request that creates something: one refused after it
+    was counted (busy database, a cap, a bad option) is not counted, so a
+    person who met a 503 is not also locked out by it."""
+    taken = limit(request, what, who)
+    try:
+        yield
+    except BaseException:
+        request.app.state.limiter.refund(taken)
+        raise
+
+
+def client_host(request: Request) -> str | None:
+    return request.client.host if request.client else None
 
 
 def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -63,4 +95,4 @@ STATUS_TEXTS = {
 }
 
 
-__all__ = ["identity", "known_identity", "limit", "responses", "set_identity_cookie", "STATUS_TEXTS"]
+__all__ = ["caller", "client_host", "identity", "known_identity", "limit", "limited", "responses", "set_identity_cookie", "STATUS_TEXTS"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from tricktable.server.limits import Limits, RateLimiter, address_block
+from tricktable.server.responses import day_start
 from tricktable.store import Store
 
 COOKIE = "tt_identity"
@@ -56,8 +57,7 @@ class Identity:
 
     def issued_before(self, day: str) -> bool:
         """Whether the identity existed when ``day`` (UTC) began."""
-        start = datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp()
-        return self.issued_at < start
+        return self.issued_at < day_start(day).timestamp()
 
 
 class Identities:
@@ -105,6 +105,11 @@ class Identities:
 
     def _signed(self, cookie: str) -> str:
         """The identity of a cookie whose signature is this server's, or ``IdentityRefused``."""
+        # A cookie is ASCII or it is not ours: ``compare_digest`` raises on
+        # anything else, and a browser stuck with such a cookie could not
+        # even ask for a fresh identity.
+        if not cookie.isascii():
+            raise IdentityRefused("the identity is not signed by this server; get one from POST /api/identity", 401)
         identity, dot, signature = cookie.partition(".")
         if not dot or not identity or not signature:
             raise IdentityRefused("the identity is not signed by this server; get one from POST /api/identity", 401)
@@ -114,11 +119,28 @@ class Identities:
 
     def issue(self, host: str | None) -> Identity:
         """A new identity for a client at ``host`` (``TooMany`` when its
-        address block has had too many lately)."""
+        address block has had too many lately; one the database refused
+        does not count)."""
         block = address_block(host)
-        self.limiter.hit("new identities", block, self.limits.identity_per_address)
-        row = self.store.add_identity(secrets.token_urlsafe(18), block)
+        counted = self.limiter.hit("new identities", block, self.limits.identity_per_address)
+        try:
+            row = self.store.add_identity(secrets.token_urlsafe(18), block)
+        except BaseException:
+            self.limiter.refund([counted])
+            raise
         return Identity(row.id, row.issued_at, new=True)
+
+    def practice_reason(self, who: Identity, day: str) -> str | None:
+        """Why ``who``'s daily attempt on ``day`` would be practice, or None
+        where it is ranked: ``"new"`` (issued that day) or ``"no_game"`` (no
+        game finished before the day began).  Both, so that an identity can
+        be neither made for the day nor stocked the day before: it must have
+        been played with."""
+        if not who.issued_before(day):
+            return "new"
+        if not self.store.finished_a_game_before(who.id, day_start(day)):
+            return "no_game"
+        return None
 
     def transfer_code(self, identity: Identity) -> tuple[str, int]:
         """A one-time code that carries ``identity`` to another device, and

@@ -45,7 +45,18 @@ class Limits:
     actions_per_identity: Rate = Rate(600, 60)
     actions_per_address: Rate = Rate(1800, 60)
     transfer_per_address: Rate = Rate(10, 600)
+    transfer_codes_per_identity: Rate = Rate(5, 600)
+    transfer_codes_per_address: Rate = Rate(30, 600)
+    commitments_per_identity: Rate = Rate(30, 60)
+    commitments_per_address: Rate = Rate(90, 60)
+    hints_per_identity: Rate = Rate(20, 60)
+    hints_per_address: Rate = Rate(60, 60)
+    shares_per_identity: Rate = Rate(10, 600)
+    shares_per_address: Rate = Rate(30, 600)
     open_games_per_identity: int = 20
+    streams_per_identity: int = 8
+    """Open event streams: a person's tabs (each game page holds one)."""
+    streams_per_address: int = 64
 
     def scaled(self, factor: float) -> "Limits":
         changes: dict[str, Any] = {}
@@ -71,6 +82,10 @@ class TooMany(Exception):
         self.retry_after = retry_after
 
 
+Counted = tuple[str, str, float]
+"""One counted event: (what, key, when)."""
+
+
 class RateLimiter:
     """Sliding-window counters, thread-safe."""
 
@@ -79,9 +94,10 @@ class RateLimiter:
         self._events: dict[tuple[str, str], deque[float]] = {}
         self._lock = threading.Lock()
 
-    def hit(self, what: str, key: str, rate: Rate) -> None:
+    def hit(self, what: str, key: str, rate: Rate) -> "Counted":
         """Count one event of kind ``what`` for ``key``; ``TooMany`` (and the
-        event not counted) when the window is full."""
+        event not counted) when the window is full.  What was counted, for
+        ``refund``."""
         now = self._clock()
         with self._lock:
             window = self._events.setdefault((what, key), deque())
@@ -94,10 +110,64 @@ class RateLimiter:
             window.append(now)
             if len(self._events) > 100_000:  # forget idle keys so memory stays bounded
                 self._forget(now)
+        return (what, key, now)
+
+    def refund(self, counted: "list[Counted]") -> None:
+        """Take back events ``hit`` counted (the request they were for was refused)."""
+        with self._lock:
+            for what, key, when in counted:
+                window = self._events.get((what, key))
+                if window is not None and when in window:
+                    window.remove(when)
 
     def _forget(self, now: float) -> None:
         for key in [k for k, w in self._events.items() if not w or w[-1] < now - 3600]:
             del self._events[key]
+
+
+class OpenStreams:
+    """How many event streams each identity and address block holds open
+    now: each costs a subscription and a periodic database look for as long
+    as it is open, so their number is capped, not their rate."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def open(self, identity: str | None, block: str) -> Callable[[], None]:
+        """Take a place for a new stream (``TooMany`` when either cap is
+        reached); the function that gives it back, once."""
+        keys = [(f"address {block}", self.limits.streams_per_address)]
+        if identity is not None:
+            keys.append((f"identity {identity}", self.limits.streams_per_identity))
+        with self._lock:
+            for key, cap in keys:
+                if self._open.get(key, 0) >= cap:
+                    raise TooMany(f"too many open event streams: at most {cap}; close another tab", 5)
+            for key, _cap in keys:
+                self._open[key] = self._open.get(key, 0) + 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with self._lock:
+                if released:
+                    return
+                released = True
+                for key, _cap in keys:
+                    left = self._open[key] - 1
+                    if left:
+                        self._open[key] = left
+                    else:
+                        del self._open[key]
+
+        return release
+
+    def count(self, identity: str | None, block: str) -> tuple[int, int]:
+        """(streams of ``identity``, streams of ``block``) open now."""
+        with self._lock:
+            return self._open.get(f"identity {identity}", 0), self._open.get(f"address {block}", 0)
 
 
 def _span(seconds: float) -> str:
@@ -184,4 +254,4 @@ async def _too_large(send: Any, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["BodyLimit", "Limits", "Rate", "RateLimiter", "TooMany", "address_block", "MAX_BODY_BYTES"]
+__all__ = ["BodyLimit", "Counted", "Limits", "OpenStreams", "Rate", "RateLimiter", "TooMany", "address_block", "MAX_BODY_BYTES"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 import orjson
@@ -214,7 +214,8 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
     """The response for ``state``: the stored game's current one, or (with
     ``version``) an earlier version told again, whose clock is long gone.
     ``view``: the person's view of ``state`` if the caller has it."""
-    daily = {"day": row.daily_day, "score": daily_score, "ranked": row.counts_on_leaderboard} if row.daily_day else None
+    daily = {"day": row.daily_day, "score": daily_score, "ranked": row.counts_on_leaderboard,
+             "deals_day": row.record.get("deals_day", row.daily_day)} if row.daily_day else None
     current = version is None or version == row.version
     deadline_in = max(0.0, row.deadline - time.time()) if current and row.deadline is not None else None
     return {"id": row.id, "version": row.version if version is None else version, "game": row.game, "daily": daily,
@@ -225,6 +226,15 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
 
 def utc_day(now: datetime | None = None) -> str:
     return (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d")
+
+
+def day_start(day: str) -> datetime:
+    """When the UTC day ``day`` (``YYYY-MM-DD``) began."""
+    return datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc)
+
+
+def previous_day(day: str) -> str:
+    return utc_day(day_start(day) - timedelta(days=1))
 
 
 def seed_revealed(row: GameRow, state: GameState) -> bool:
@@ -246,4 +256,4 @@ def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
 
 
 __all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "describe_step", "encode", "person_view", "fairness_of", "level_of",
-           "seed_revealed", "shape", "step_view", "utc_day"]
+           "seed_revealed", "shape", "step_view", "utc_day", "day_start", "previous_day"]

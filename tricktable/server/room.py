@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from sqlalchemy.exc import IntegrityError
 
@@ -29,18 +31,50 @@ from tricktable.games import get_spec
 from tricktable.server.channel import Event, LocalChannel
 from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
 from tricktable.server.feed import ChangeFeed, forwarded
+from tricktable.server.limits import TooMany
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
 from tricktable.server.referee import Position, Referee, daily_score, step_event
-from tricktable.server.responses import HUMAN, bot_to_move, encode, fairness_of, seed_revealed, shape, utc_day
+from tricktable.server.responses import (HUMAN, bot_to_move, encode, fairness_of, previous_day, seed_revealed, shape,
+                                          utc_day)
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.thinking import ThinkingPool, think_here
-from tricktable.store import StaleVersion, Store
+from tricktable.server.seats import seat_of
+from tricktable.store import GameRow, StaleVersion, Store
 
 
 def daily_seed(secret: str, game: str, day: str) -> str:
     """The day's match seed: an HMAC, so nobody without the server secret can
     compute the deals in advance."""
     return hmac.new(secret.encode(), f"daily/{game}/{day}".encode(), hashlib.sha256).hexdigest()
+
+
+HINTS_AT_ONCE = 2
+"""Hints a process searches at once (one a core): each is a quarter second of
+a core, and a flood of them must not starve the tables being played."""
+
+
+class HintsRunning:
+    """The hints being searched now: one per game, ``HINTS_AT_ONCE`` in all;
+    a hint asked beyond that is refused at once (``TooMany``), never queued."""
+
+    def __init__(self, at_once: int = HINTS_AT_ONCE):
+        self.at_once = at_once
+        self._games: set[str] = set()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def running(self, game_id: str) -> Iterator[None]:
+        with self._lock:
+            if game_id in self._games:
+                raise TooMany("a hint for this game is being worked out; wait for it", 1)
+            if len(self._games) >= self.at_once:
+                raise TooMany("the computer players are busy; ask for the hint again in a moment", 1)
+            self._games.add(game_id)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._games.discard(game_id)
 
 
 class Room:
@@ -64,6 +98,7 @@ class Room:
         self.referee = Referee(store, forwards=self._streams_elsewhere)
         self.feed = ChangeFeed(store, self.channel)
         self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
+        self.hints = HintsRunning()
         self.scheduler = BotScheduler(self.referee, self.channel, self._announce, step_event, bot_factory, workers,
                                       think=self.thinking.think if self.thinking else think_here)
 
@@ -104,42 +139,52 @@ class Room:
     def daily_game(self, game: str, device: str, may_rank: bool = True) -> dict[str, Any]:
         """The identity's attempt at today's daily deal: created on first call,
         resumed after that (even when it is over).  It is ranked when
-        ``may_rank`` (the identity was issued before the day began), else
-        practice: shown and scored, never on the leaderboard."""
+        ``may_rank`` (``Identities.practice_reason``), else practice: shown and
+        scored, never on the leaderboard, and dealt the previous day's daily
+        deals, whose leaderboard is closed: a practice attempt must never
+        show today's ranked cards to a throwaway identity."""
         spec = self.spec(game)
         day = utc_day()
         row = self.store.find_daily(spec.name, day, device)
         if row is None:
-            seed = daily_seed(self.secret, spec.name, day)
+            deals_day = day if may_rank else previous_day(day)
+            seed = daily_seed(self.secret, spec.name, deals_day)
             try:
                 return self._start(spec.name, seed, spec.normalize_options({}), daily=True, day=day, device=device,
                                    owner=device, ranked=may_rank, bot_secret=secrets.token_hex(16),
-                                   server_seed=seed, client_seed=None, commitment=None)
+                                   server_seed=seed, client_seed=None, commitment=None,
+                                   deals_day=deals_day)
             except IntegrityError:  # the same identity raced itself; use the winner
                 row = self.store.find_daily(spec.name, day, device)
                 assert row is not None
-        return self.load(row.id)  # (a new attempt's opening moves: the route ``resume``s)
+        return self.load(row.id, device)  # (a new attempt's opening moves: the route ``resume``s)
 
     def _start(self, game: str, seed: str, options: dict[str, Any], daily: bool, level: str = DEFAULT_LEVEL,
-               day: str | None = None, device: str | None = None, **stored: Any) -> dict[str, Any]:
-        """``stored``: the row's owner, ranking and fairness fields (``Store.create_game``)."""
+               day: str | None = None, device: str | None = None, deals_day: str | None = None,
+               **stored: Any) -> dict[str, Any]:
+        """``stored``: the row's owner, ranking and fairness fields (``Store.create_game``);
+        ``deals_day``: the day whose daily deals a daily attempt plays."""
         state = get_spec(game).new_match(seed, options, daily=daily)
         record = {
             "format": RECORD_FORMAT, "game": game, "rules_version": state.spec.rules_version, "options": options,
             "kind": "match", "seed": seed, "daily": daily, "actions": record_of(state).actions, "level": level,
         }
+        if deals_day is not None:
+            record["deals_day"] = deals_day
         parse_record(record)  # fail here, not at the next load, if the format drifts
         position = self.referee.create(state, record, daily_day=day, device=device, **stored)
         return self.respond(position, [])  # the caller ``resume``s: the computer players' opening moves
 
-    def load(self, game_id: str) -> dict[str, Any]:
-        """The game as the person sees it.  A timed decision that ran out is
+    def load(self, game_id: str, who: str | None) -> dict[str, Any]:
+        """The game as ``who`` (an identity id: ``GameNotFound`` unless the game
+        is theirs) sees it.  A timed decision that ran out is
         settled first (the scheduler's clock normally does it; this is the
         fallback), and the answer carries that step, so the page that asked
         tells the person, as its stream would have; a pending bot turn is
         (re)started."""
         for _attempt in range(3):
             position = self._position(game_id)
+            seat_of(position.row, who)
             steps: list[dict[str, Any]] = []
             if self.referee.expired(position):
                 try:
@@ -153,21 +198,23 @@ class Room:
         raise StaleVersion("the game keeps changing; try again")
 
     # -- playing ------------------------------------------------------------------
-    def act(self, game_id: str, version: int, action: str) -> dict[str, Any]:
+    def act(self, game_id: str, version: int, action: str, who: str | None) -> dict[str, Any]:
         """Commit the person's action (also out of turn, where the rules allow
         it) and publish it; the response.  The computer players answer after
         ``resume``.  ``StaleVersion`` if ``version`` is not the stored one; a
         ``GameError`` for an illegal action (nothing changes)."""
-        return self.act_event(game_id, version, action).data
+        return self.act_event(game_id, version, action, who).data
 
-    def act_event(self, game_id: str, version: int, action: str) -> Event:
+    def act_event(self, game_id: str, version: int, action: str, who: str | None) -> Event:
         """``act``, as the step it published: the HTTP answer is its ``json``,
         the same bytes the game's streams send.  Where this process holds the
         game at ``version`` it is not read first: the commit's version check
-        refuses the action if another process moved the game on meanwhile."""
+        refuses the action if another process moved the game on meanwhile.
+        ``who``: the identity acting (``GameNotFound`` unless it holds a seat)."""
         position = self.referee.load_at(game_id, version)
         if position is None:
             raise GameNotFound("no such game")
+        seat = seat_of(position.row, who)
         if version != position.row.version:
             raise StaleVersion(f"this game is at version {position.row.version}, not {version}: reload it")
         if position.state.is_terminal():
@@ -183,8 +230,8 @@ class Room:
         # frames (``Referee.forwards``).  Only from the person's own turn: no
         # process may claim a turn at this version then, so the write cannot
         # take a lease another process holds.
-        holder = self.scheduler.holder() if position.state.to_move == HUMAN else None
-        position, step = self.referee.play(position, HUMAN, action, holder)
+        holder = self.scheduler.holder() if position.state.to_move == seat else None
+        position, step = self.referee.play(position, seat, action, holder)
         event = self._announce(position, step)
         self.scheduler.keep(position, holding=holder is not None)  # the bots go on from here without a read
         return event
@@ -202,30 +249,38 @@ class Room:
         and building the steps' views again)."""
         return self.channel.listeners(game_id) == 0
 
-    def hint(self, game_id: str, version: int) -> dict[str, Any]:
+    def hint(self, game_id: str, version: int, who: str | None) -> dict[str, Any]:
         """What the strongest computer player would do in the person's seat, with
         every legal action's expected value, computed from the person's view
         alone.  Refused in the daily game (a fair leaderboard), on a stale
         version, and when it is not the person's turn."""
         position = self._position(game_id)
         row, state = position.row, position.state
+        seat = seat_of(row, who)
         if row.daily_day:
             raise HintRefused("no hints in the daily game")
         if version != row.version:
             raise StaleVersion(f"this game is at version {row.version}, not {version}: reload it")
-        if state.is_terminal() or state.to_move != HUMAN or not state.legal_actions():
+        if state.is_terminal() or state.to_move != seat or not state.legal_actions():
             raise NotYourTurn("a hint is for your own turn")
-        obs = state.observe(HUMAN)
-        return {"version": row.version, "hints": hard_hint(obs, seed=f"{row.record['seed']}/hint/{row.version}")}
+        obs = state.observe(seat)
+        with self.hints.running(game_id):
+            return {"version": row.version, "hints": hard_hint(obs, seed=f"{row.record['seed']}/hint/{row.version}")}
 
     # -- the live channel -----------------------------------------------------------
-    def catch_up(self, game_id: str, version: int) -> list[Event]:
-        """What a stream that has seen ``version`` missed: a ``step`` event per
-        later version, or one ``state`` event when they cannot be told one by
-        one; then, if a computer player is thinking now, a ``thinking`` event."""
+    def catch_up(self, game_id: str, version: int, who: str | None) -> list[Event]:
+        """What ``who``'s stream that has seen ``version`` missed: a ``step``
+        event per later version, or one ``state`` event when they cannot be
+        told one by one; then, if a computer player is thinking now, a
+        ``thinking`` event.  ``GameNotFound`` unless the game is ``who``'s."""
         row = self.store.load(game_id)
         if row is None:
             raise GameNotFound("no such game")
+        seat_of(row, who)
+        return self._catch_up(row, version)
+
+    def _catch_up(self, row: GameRow, version: int) -> list[Event]:
+        game_id = row.id
         # The history first: it starts from the cached state at ``version``, which ``take`` would move on;
         # its last position is the stored one (no second look in the cache, which lets finished games go).
         told = (self.referee.history(row, version, step_event) if version != row.version
@@ -268,7 +323,8 @@ class Room:
             frames = self.store.frames({game_id: (version, stored[0])}).get(game_id)
             if frames is not None:
                 return [forwarded(game_id, number, frame) for number, frame in frames]
-        return self.catch_up(game_id, version)
+        row = self.store.load(game_id)
+        return self._catch_up(row, version) if row is not None else []
 
     def _announce(self, position: Position, step: dict[str, Any]) -> Event:
         """Publish a committed step (shaped and encoded in the committing

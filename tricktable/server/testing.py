@@ -30,18 +30,60 @@ if TYPE_CHECKING:
 
 
 def backdate_identities(store: "Store", days: float, cookie: str | None = None) -> None:
-    """Make every identity in ``store`` (or the one in ``cookie``) ``days``
-    older: a player who has been around since before today, whose daily
+    """Make every identity in ``store`` (or the one in ``cookie``) a regular of
+    ``days`` ago: issued then, and owner of a game it finished then (a real
+    match, played to its end with random legal actions), so its daily
     attempt is ranked."""
-    from sqlalchemy import update
+    import random
+    from datetime import datetime, timedelta, timezone
 
-    from tricktable.store.db import identities
+    from sqlalchemy import select, update
+
+    from tricktable.core.record import record_of
+    from tricktable.games import get_spec
+    from tricktable.store.db import games, identities
 
     query = update(identities).values(issued_at=identities.c.issued_at - days * 86400)
     if cookie is not None:
         query = query.where(identities.c.id == cookie.split(".")[0])
     with store.engine.begin() as db:
         db.execute(query)
+        chosen = select(identities.c.id)
+        owners = [row[0] for row in db.execute(
+            chosen.where(identities.c.id == cookie.split(".")[0]) if cookie is not None else chosen)]
+    then = datetime.now(timezone.utc) - timedelta(days=days)
+    for owner in owners:
+        spec = get_spec("euchre")
+        state = spec.new_match(f"regular/{owner}", spec.normalize_options({}))
+        rng = random.Random(owner)
+        while not state.is_terminal():
+            state.apply_any(rng.choice(list(state.referee_actions() or state.legal_actions())))
+        record = record_of(state).to_json()
+        row = store.create_game(record, "over", owner=owner)
+        with store.engine.begin() as db:
+            db.execute(update(games).where(games.c.id == row.id).values(created_at=then, updated_at=then))
+
+
+def identity_of(http: Any) -> str:
+    """The id of the identity a client that keeps cookies (a ``TestClient``
+    or ``httpx.Client``) plays as, issued now if it has none: the owner to
+    give a game made through the room, so that the client may play it."""
+    from tricktable.server.identity import COOKIE
+
+    if COOKIE not in http.cookies:
+        http.post("/api/identity").raise_for_status()
+    return str(http.cookies[COOKIE]).split(".")[0]
+
+
+def same_person(first: Any, *others: Any) -> None:
+    """Let clients that keep cookies play as one person (two tabs, or a page
+    and its stream, on one or several server processes): ``first``'s
+    identity, issued now if it has none, copied to ``others``."""
+    from tricktable.server.identity import COOKIE
+
+    identity_of(first)
+    for other in others:
+        other.cookies.set(COOKIE, first.cookies[COOKIE])
 
 
 def free_port() -> int:

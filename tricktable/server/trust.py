@@ -5,15 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
+import hashlib
+import secrets
+
+from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from tricktable.games import GAMES
-from tricktable.nicknames import NicknameError, clean_nickname, skeleton
+from tricktable.nicknames import NicknameError, clean_nickname, skeletons
 from tricktable.server.fairness import deals_of
-from tricktable.server.guards import identity, known_identity, limit, responses, set_identity_cookie
+from tricktable.server.errors import GameNotFound
+from tricktable.server.guards import (caller, client_host, identity, known_identity, limit, limited, responses,
+                                      set_identity_cookie)
 from tricktable.server.identity import COOKIE, Identities, Identity, IdentityRefused
 from tricktable.server.room import Room, fairness_of, seed_revealed, utc_day
+from tricktable.server.seats import seat_of
+from tricktable.store import GameRow
 
 
 class Nickname(BaseModel):
@@ -26,10 +33,12 @@ class TransferCode(BaseModel):
     code: StrictStr = Field(min_length=1, max_length=40)
 
 
-def identity_json(who: Identity) -> dict[str, Any]:
+def identity_json(who: Identity, identities: Identities) -> dict[str, Any]:
     """What the page may know about its identity (never the id: the cookie is
-    HttpOnly so a script injected into the page could not carry it away)."""
-    return {"issued_day": who.issued_day, "ranked_today": who.issued_before(utc_day())}
+    HttpOnly so a script injected into the page could not carry it away),
+    and whether today's daily attempts would be ranked (else why not)."""
+    reason = identities.practice_reason(who, utc_day())
+    return {"issued_day": who.issued_day, "ranked_today": reason is None, "practice_reason": reason}
 
 
 def trust_routes(app: FastAPI, room: Room) -> None:
@@ -40,33 +49,41 @@ def trust_routes(app: FastAPI, room: Room) -> None:
             who = known_identity(request)
         except IdentityRefused:
             who = None
+        identities: Identities = request.app.state.identities
         if who is None:
-            identities: Identities = request.app.state.identities
-            who = identities.issue(request.client.host if request.client else None)
+            who = identities.issue(client_host(request))
             set_identity_cookie(request, response, identities, who)
-        return identity_json(who)
+        return identity_json(who, identities)
 
     @app.post("/api/identity/transfer", responses=responses(200, 401, 403, 429))
-    def make_transfer_code(who: Identity = Depends(identity)) -> dict[str, Any]:
+    def make_transfer_code(request: Request, who: Identity = Depends(identity)) -> dict[str, Any]:
         """A one-time code that carries this identity to another device."""
-        code, seconds = request_identities(app).transfer_code(who)
+        with limited(request, "transfer_codes", who.id):
+            code, seconds = request_identities(app).transfer_code(who)
         return {"code": code, "expires_in": seconds}
 
     @app.post("/api/identity/claim", responses=responses(200, 404, 429))
     def claim_transfer_code(request: Request, response: Response, body: TransferCode) -> dict[str, Any]:
         identities = request_identities(app)
-        who = identities.redeem(body.code, request.client.host if request.client else None)
+        who = identities.redeem(body.code, client_host(request))
         if who is None:
             raise HTTPException(404, "that code is wrong, used or expired; make a new one on the other device")
         set_identity_cookie(request, response, identities, who)
-        return identity_json(who)
+        return identity_json(who, identities)
 
     @app.post("/api/daily/{game}", responses=responses(200, 401, 403, 404, 429))
     def daily(request: Request, game: str, who: Identity = Depends(identity)) -> dict[str, Any]:
+        """The identity's attempt at today's daily deal (made on the first
+        call, resumed after).  Ranked only for an identity issued before the
+        day began that finished a game before it; else practice, dealt the
+        previous day's daily deals (``daily.deals_day``; ``practice_reason``)."""
         _known(game)
-        limit(request, "daily", who)
-        attempt = room.daily_game(game, who.id, may_rank=who.issued_before(utc_day()))
+        with limited(request, "daily", who.id):
+            reason = request_identities(app).practice_reason(who, utc_day())
+            attempt = room.daily_game(game, who.id, may_rank=reason is None)
         room.resume(attempt["id"])  # a new attempt's opening moves (live: the bots move in the background)
+        if attempt["daily"] is not None and not attempt["daily"]["ranked"]:
+            attempt["daily"]["practice_reason"] = reason or "earlier"
         return attempt
 
     @app.get("/api/daily/{game}/leaderboard", responses=responses(200, 401, 403, 404))
@@ -83,8 +100,8 @@ def trust_routes(app: FastAPI, room: Room) -> None:
             nickname = clean_nickname(body.nickname)
         except NicknameError as error:
             raise HTTPException(422, str(error)) from None
-        limit(request, "nickname", who)
-        if not room.store.set_nickname(who.id, nickname, skeleton(nickname)):
+        limit(request, "nickname", who.id)
+        if not room.store.set_nickname(who.id, nickname, skeletons(nickname)):
             raise HTTPException(409, f"{nickname!r} is taken (or looks like a name that is); choose another")
         return {"nickname": nickname}
 
@@ -93,29 +110,73 @@ def trust_routes(app: FastAPI, room: Room) -> None:
         who = known_identity(request)
         return {"nickname": room.store.nickname(who.id) if who else None}
 
-    @app.post("/api/commitments", responses=responses(200))
-    def commitment() -> dict[str, str]:
+    @app.post("/api/commitments", responses=responses(200, 401, 403, 429))
+    def commitment(request: Request) -> dict[str, str]:
         """A deal commitment for the next new game: show ``commitment``, then
         send ``nonce`` and a client seed with ``POST /api/games``."""
+        limit(request, "commitments", caller(request))
         return room.commitments.offer()
 
-    @app.get("/api/games/{game_id}/record", responses=responses(200, 403, 404))
-    def revealed_record(game_id: str) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/record", responses=responses(200, 401, 403, 404))
+    def revealed_record(request: Request, game_id: str) -> dict[str, Any]:
         """The whole record with its seeds and deals, once they are revealed
-        (``tricktable verify`` and the page's verify link check it)."""
+        (``tricktable verify`` and the page's verify link check it): for the
+        game's owner only; others read it through a share link."""
         row = room.store.load(game_id)
         if row is None:
-            raise HTTPException(404, "no such game")
-        state = room.referee.cache.take(row).state
-        fairness = fairness_of(row, state)
-        if fairness is None:
-            raise HTTPException(404, "this game was made before deal commitments; it has none")
-        if not seed_revealed(row, state):
-            when = "when its UTC day has ended" if row.daily_day else "when the game is over"
-            raise HTTPException(403, f"the seed is revealed {when}")
-        record = {k: v for k, v in row.record.items() if k != "level"}
-        return {**record, "fairness": {k: fairness[k] for k in ("commitment", "server_seed", "client_seed")},
-                "deals": deals_of(row.record)}
+            raise GameNotFound("no such game")
+        seat_of(row, caller(request))
+        return _revealed(room, row)
+
+    @app.post("/api/games/{game_id}/share", status_code=201, responses=responses(201, 401, 403, 404, 409, 429))
+    def share_record(request: Request, game_id: str) -> dict[str, str]:
+        """A link that shows this finished game's record to whoever holds it
+        (the owner gives it out; the id alone opens nothing).  Each call makes
+        a new link."""
+        row = room.store.load(game_id)
+        if row is None:
+            raise GameNotFound("no such game")
+        who = caller(request)
+        seat_of(row, who)
+        if row.status != "over":
+            raise HTTPException(409, "a game is shared once it is over")
+        with limited(request, "shares", who):
+            token = secrets.token_urlsafe(SHARE_TOKEN_BYTES)
+            room.store.share(_share_hash(token), row.id)
+        return {"token": token, "record": f"/api/shared/{token}"}
+
+    @app.get("/api/shared/{token}", responses=responses(200, 403, 404))
+    def shared_record(token: str = Path(min_length=1, max_length=64)) -> dict[str, Any]:
+        """The record a share link opens (as ``/record`` gives its owner)."""
+        game_id = room.store.shared_game(_share_hash(token))
+        row = room.store.load(game_id) if game_id is not None else None
+        if row is None:
+            raise HTTPException(404, "that link opens nothing; ask its owner for a new one")
+        return _revealed(room, row)
+
+
+def _revealed(room: Room, row: GameRow) -> dict[str, Any]:
+    """``row``'s whole record with its seeds and deals, once they are revealed."""
+    state = room.referee.cache.take(row).state
+    fairness = fairness_of(row, state)
+    if fairness is None:
+        raise HTTPException(404, "this game was made before deal commitments; it has none")
+    if not seed_revealed(row, state):
+        when = "when its UTC day has ended" if row.daily_day else "when the game is over"
+        raise HTTPException(403, f"the seed is revealed {when}")
+    record = {k: v for k, v in row.record.items() if k != "level"}
+    return {**record, "fairness": {k: fairness[k] for k in ("commitment", "server_seed", "client_seed")},
+            "deals": deals_of(row.record)}
+
+
+
+
+SHARE_TOKEN_BYTES = 24
+"""192 bits: a share link cannot be guessed."""
+
+
+def _share_hash(token: str) -> str:
+    return hashlib.sha256(f"share/{token}".encode()).hexdigest()
 
 
 def request_identities(app: FastAPI) -> Identities:

@@ -10,6 +10,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterator
 
@@ -43,6 +44,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError
+
+from tricktable.nicknames import MAX_CODE_POINTS, MAX_SKELETON
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -118,10 +121,13 @@ nicknames = Table(
     "nicknames",
     metadata,
     Column("device", String(64), primary_key=True),
-    Column("nickname", String(64), nullable=False),
+    Column("nickname", String(MAX_CODE_POINTS), nullable=False),
     # ``tricktable.nicknames.skeleton``: equal for look-alike names, so unique.
-    Column("skeleton", String(200)),
+    Column("skeleton", String(MAX_SKELETON)),
     Index("nicknames_skeleton", "skeleton", unique=True),
+    # ``tricktable.nicknames.case_skeleton``: equal for names that differ in case only.
+    Column("case_skeleton", String(MAX_SKELETON)),
+    Index("nicknames_case_skeleton", "case_skeleton", unique=True),
 )
 
 identities = Table(
@@ -138,6 +144,18 @@ transfer_codes = Table(
     Column("code_hash", String(64), primary_key=True),
     Column("identity", String(40), nullable=False),
     Column("expires_at", Float, nullable=False),
+)
+
+# A finished game's record shared by its owner: whoever holds the link reads
+# it (``Store.shared_game``).  The token is stored hashed, like transfer codes,
+# so a reader of the database cannot open the links.
+shared_records = Table(
+    "shared_records",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("game_id", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Index("shared_records_game", "game_id"),
 )
 
 scores = Table(
@@ -225,36 +243,62 @@ class WriterLock:
     ``flock`` of a file beside it, so none of them meets SQLite's busy handler
     (which sleeps 1, 2, 5, 10 ... ms before it looks again: with two worker
     processes, the writers collided and slept).  The kernel drops the
-    ``flock`` of a process that dies, even by ``kill -9``."""
+    ``flock`` of a process that dies, even by ``kill -9``.
+
+    Every writer waits until a deadline at most (``hold``): while something
+    else holds the database (a backup, a stuck process), the queue answers
+    "busy" to each writer ``BUSY_SECONDS`` after it came, instead of each
+    spending its own wait only once the writers ahead of it have spent theirs."""
 
     def __init__(self, database: str | None):
         self._threads = threading.Lock()
         self._path = f"{database}.writer-lock" if database and database != ":memory:" else None
         self._descriptor: int | None = None
 
-    def __enter__(self) -> None:
-        self._threads.acquire()
+    @contextmanager
+    def hold(self, deadline: float) -> Iterator[None]:
+        """Hold the lock, waited for until ``deadline`` (``time.monotonic``) at
+        most; ``WriteQueueTimeout`` after that."""
+        if not self._threads.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise WriteQueueTimeout()
         try:
             if self._path is not None:
-                if self._descriptor is None:
-                    self._descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
-                fcntl.flock(self._descriptor, fcntl.LOCK_EX)
-        except BaseException:
-            self._threads.release()
-            raise
-
-    def __exit__(self, *_exception: object) -> None:
-        try:
-            if self._descriptor is not None:
-                fcntl.flock(self._descriptor, fcntl.LOCK_UN)
+                self._lock_file(deadline)
+            try:
+                yield
+            finally:
+                if self._descriptor is not None:
+                    fcntl.flock(self._descriptor, fcntl.LOCK_UN)
         finally:
             self._threads.release()
+
+    def _lock_file(self, deadline: float) -> None:
+        if self._descriptor is None:
+            assert self._path is not None
+            self._descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        pause = 0.001
+        while True:
+            try:
+                fcntl.flock(self._descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() + pause > deadline:
+                    raise WriteQueueTimeout() from None
+                time.sleep(pause)  # another process writes: its commits take a millisecond or so
+                pause = min(pause * 2, 0.01)
 
     def close(self) -> None:
         with self._threads:
             if self._descriptor is not None:
                 os.close(self._descriptor)
                 self._descriptor = None
+
+
+class WriteQueueTimeout(OperationalError):
+    """A writer waited ``BUSY_SECONDS`` for its turn: the database is held (503)."""
+
+    def __init__(self) -> None:
+        super().__init__("waiting for the database's writer lock", None, TimeoutError("the database is busy"))
 
 
 class Prepared:
@@ -297,11 +341,19 @@ class RawTransaction:
         self.cursor.executemany(prepared.sql, [prepared.params(values) for values in rows])
 
 
+def _busy_pragma(deadline: float) -> str:
+    """SQLite's own wait for its lock, cut to what is left of the writer's
+    deadline (at least 1 ms: a zero would not wait at all)."""
+    return f"PRAGMA busy_timeout={max(1, int((deadline - time.monotonic()) * 1000))}"
+
+
 class StaleVersion(Exception):
     """The game changed since the version the writer read."""
 
 
 
+PROBE_BYTES = 64 * 1024
+"""What ``Store.ping`` writes beside a SQLite file: more than a commit of a long match."""
 BUSY_SECONDS = 2.0
 """How long a statement may wait for a lock or a connection before the request
 is answered 503: well under the 3 s a client should wait for any answer."""
@@ -414,8 +466,8 @@ class Store:
         # SQLite takes one writer at a time; a second one waits in SQLite's
         # busy handler, which sleeps 1, 2, 5, 10 ... ms before it looks again.
         # Our writers queue on a lock instead and go the moment it is free.
-        self._write_lock: ContextManager[Any] = (WriterLock(self.engine.url.database)
-                                                  if self.engine.dialect.name == "sqlite" else nullcontext())
+        self._sqlite = self.engine.dialect.name == "sqlite"
+        self._write_lock = WriterLock(self.engine.url.database) if self._sqlite else None
         self.writer = secrets.token_hex(6)
         # game -> (version, lease_until) as this store last wrote them: the
         # change feed need not wake this process's streams for its own writes.
@@ -427,9 +479,16 @@ class Store:
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        """A write transaction."""
-        with self._write_lock, self.engine.begin() as db:
+        """A write transaction, answered "busy" (``OperationalError``) within
+        ``BUSY_SECONDS`` of its start while the database is held."""
+        deadline = time.monotonic() + BUSY_SECONDS
+        with self._write_turn(deadline), self.engine.begin() as db:
+            if self._sqlite:
+                db.exec_driver_sql(_busy_pragma(deadline))
             yield db
+
+    def _write_turn(self, deadline: float) -> ContextManager[None]:
+        return self._write_lock.hold(deadline) if self._write_lock is not None else nullcontext()
 
     @contextmanager
     def _raw(self, write: bool = False) -> Iterator[RawTransaction]:
@@ -439,11 +498,15 @@ class Store:
         # The connection is taken from the pool (and given back) outside the
         # writer lock: every process's writers queue on that lock, so it is
         # held for the statements and the commit alone.
+        deadline = time.monotonic() + BUSY_SECONDS
         connection = self.engine.raw_connection()
         try:
-            with self._write_lock if write else nullcontext():
+            with self._write_turn(deadline) if write else nullcontext():
                 try:
-                    transaction = RawTransaction(connection.cursor(), self._prepared, self.engine.dialect)
+                    cursor = connection.cursor()
+                    if write and self._sqlite:
+                        cursor.execute(_busy_pragma(deadline))
+                    transaction = RawTransaction(cursor, self._prepared, self.engine.dialect)
                     yield transaction
                     connection.commit()
                 except self.engine.dialect.loaded_dbapi.Error as error:
@@ -457,7 +520,7 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
-        if isinstance(self._write_lock, WriterLock):
+        if self._write_lock is not None:
             self._write_lock.close()
 
     @contextmanager
@@ -496,10 +559,26 @@ class Store:
         """Raise SQLAlchemy's ``OperationalError`` (or the pool's ``TimeoutError``)
         unless the database would take a write now: a no-op update under the
         usual lock timeout, rolled back (a database that still reads but
-        cannot write cannot serve a game either)."""
+        cannot write cannot serve a game either); and on SQLite a fresh
+        ``PROBE_BYTES`` written and synced beside the file, since the update
+        needs no new page and passes on a full disk where every commit
+        that grows the file fails."""
         with self.engine.connect() as db:
             db.execute(update(meta).where(meta.c.key == "daily_secret").values(value=meta.c.value))
             db.rollback()
+        database = self.engine.url.database
+        if self._sqlite and database and database != ":memory:":
+            probe = f"{database}.health-probe-{os.getpid()}"
+            try:
+                descriptor = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                try:
+                    os.write(descriptor, b"\0" * PROBE_BYTES)
+                    os.fsync(descriptor)
+                finally:
+                    os.close(descriptor)
+                    os.unlink(probe)
+            except OSError as error:
+                raise OperationalError("writing beside the database", None, error) from error
 
     # -- the server secret ---------------------------------------------------
     def secret(self) -> str:
@@ -748,17 +827,39 @@ class Store:
             taken = db.execute(delete(transfer_codes).where(transfer_codes.c.code_hash == code_hash)).rowcount
         return found.identity if taken == 1 and found.expires_at >= time.time() else None
 
+    def finished_a_game_before(self, identity: str, before: datetime) -> bool:
+        """Whether ``identity`` owns a game that was over before ``before``
+        (its last commit, which ended it, came earlier)."""
+        query = (select(games.c.id).where(games.c.owner == identity, games.c.status == "over",
+                                          games.c.updated_at < before).limit(1))
+        with self.engine.begin() as db:
+            return db.execute(query).first() is not None
+
+    # -- shared records --------------------------------------------------------------
+    def share(self, token_hash: str, game_id: str) -> None:
+        with self._writing() as db:
+            db.execute(insert(shared_records).values(token_hash=token_hash, game_id=game_id))
+
+    def shared_game(self, token_hash: str) -> str | None:
+        """The id of the game a share link's token opens, if any."""
+        with self.engine.begin() as db:
+            return db.execute(select(shared_records.c.game_id)
+                              .where(shared_records.c.token_hash == token_hash)).scalar()
+
     # -- nicknames and the leaderboard ---------------------------------------------
-    def set_nickname(self, device: str, nickname: str, skeleton: str) -> bool:
-        """Store the nickname; False if someone else has one with the same
-        skeleton (a look-alike)."""
+    def set_nickname(self, device: str, nickname: str, keys: tuple[str, str]) -> bool:
+        """Store the nickname with its two look-alike keys
+        (``nicknames.skeletons``); False if someone else's name has either."""
+        skeleton, case_skeleton = keys
         try:
             with self._writing() as db:
                 changed = db.execute(
-                    update(nicknames).where(nicknames.c.device == device).values(nickname=nickname, skeleton=skeleton)
+                    update(nicknames).where(nicknames.c.device == device)
+                    .values(nickname=nickname, skeleton=skeleton, case_skeleton=case_skeleton)
                 ).rowcount
                 if not changed:
-                    db.execute(insert(nicknames).values(device=device, nickname=nickname, skeleton=skeleton))
+                    db.execute(insert(nicknames).values(device=device, nickname=nickname, skeleton=skeleton,
+                                                        case_skeleton=case_skeleton))
         except IntegrityError:
             return False
         return True
