@@ -1,9 +1,10 @@
 """The DDV tournament list (option ``tournament_list`` with the "ddv" preset),
 from ``shared/rules/doppelkopf.md`` section "DDV tournament rules" → "Tournament list".
 
-Matches are played with chosen reservations and random cards (never announcing):
-what the list decides — who deals, which deals count, who must play a solo and
-who leads it — does not depend on the cards played."""
+Matches (and deals played alone with the list on: the list's first deal) are played
+with chosen reservations and random cards (never announcing): what the list decides —
+who deals, which deals count, who must play a solo and who leads it — does not depend
+on the cards played."""
 
 from __future__ import annotations
 
