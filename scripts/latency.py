@@ -43,30 +43,11 @@ from typing import Any
 
 import httpx
 
+from samples import Samples
 from tricktable.server.testing import read_events
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
-
-
-@dataclass
-class Samples:
-    own: list[float] = field(default_factory=list)
-    first_bot: list[float] = field(default_factory=list)
-    idle: list[float] = field(default_factory=list)
-    actions: int = 0
-    matches: int = 0
-    unfinished: int = 0
-    retries: int = 0
-
-    def add(self, other: "Samples") -> None:
-        self.own += other.own
-        self.first_bot += other.first_bot
-        self.idle += other.idle
-        self.actions += other.actions
-        self.matches += other.matches
-        self.unfinished += other.unfinished
-        self.retries += other.retries
 
 
 def free_port() -> int:

@@ -61,7 +61,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +68,8 @@ import resource
 
 import httpx
 import orjson
+
+from samples import Samples
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -233,25 +234,6 @@ def supports_workers(source: Path) -> bool:
 
 
 # -- the simulated people -----------------------------------------------------------------
-@dataclass
-class Figures:
-    own: list[float] = field(default_factory=list)
-    first_bot: list[float] = field(default_factory=list)
-    actions: int = 0
-    matches: int = 0
-    errors: int = 0
-    conflicts: int = 0
-    error_kinds: dict[str, int] = field(default_factory=dict)
-    answer_bytes: int = 0
-    """The action answers' bodies as received (gzip where the server sent it so)."""
-    stream_bytes: int = 0
-    """The event streams' bytes as received (the chunks' data)."""
-
-    def error(self, kind: str) -> None:
-        self.errors += 1
-        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
-
-
 def persons_turn(state: dict[str, Any]) -> bool:
     view = state["view"]
     return view["terminal"] or (view["to_move"] == 0 and state.get("thinking") is None and bool(view["legal"]))
@@ -339,11 +321,11 @@ class Stream:
     or state whose version (the SSE id) the person has seen already (her own
     step, answered to her action, comes on the stream too), nor a ``thinking``."""
 
-    def __init__(self, http: Http, game_id: str, version: int, figures: Figures):
+    def __init__(self, http: Http, game_id: str, version: int, figures: Samples):
         self.arrivals: asyncio.Queue[tuple[float, str, int, bytes]] = asyncio.Queue()
         self.task = asyncio.create_task(self._read(http, f"/api/games/{game_id}/events?version={version}", figures))
 
-    async def _read(self, http: Http, path: str, figures: Figures) -> None:
+    async def _read(self, http: Http, path: str, figures: Samples) -> None:
         writer = None
         try:
             reader, writer = await http.connect()
@@ -383,7 +365,7 @@ class Stream:
             self.arrivals.put_nowait((at, kind, number, data))
 
     async def until_persons_turn(self, state: dict[str, Any], clicked: float | None,
-                                 figures: Figures) -> dict[str, Any]:
+                                 figures: Samples) -> dict[str, Any]:
         """Events until the person may act again; the first bot card's delay."""
         first = True
         async with asyncio.timeout(BOT_ANSWER_SECONDS):  # one clock for the wait (not a task per event)
@@ -413,7 +395,7 @@ def person_address(number: int) -> str:
     return f"127.0.{number // 250}.{2 + number % 250}"
 
 
-async def person(number: int, port: int, think: tuple[float, float], stop_at: float, figures: Figures) -> None:
+async def person(number: int, port: int, think: tuple[float, float], stop_at: float, figures: Samples) -> None:
     rng = random.Random(f"load/{number}")
     http = Http(port, person_address(number))
     try:
@@ -432,7 +414,7 @@ async def person(number: int, port: int, think: tuple[float, float], stop_at: fl
 
 
 async def play_match(http: Http, game: str, rng: random.Random, think: tuple[float, float],
-                     stop_at: float, figures: Figures) -> None:
+                     stop_at: float, figures: Samples) -> None:
     status, state = await http.request("POST", "/api/games", {"game": game})
     if status != 201:
         figures.error(f"new game {status}")
@@ -496,7 +478,7 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         seconds: float, postgres: Any = None, steer: str | None = None) -> dict[str, Any]:
     """One server, ``people`` playing for ``seconds``; its figures."""
     server = Server(source, bot, workers, postgres, steer)
-    figures = Figures()
+    figures = Samples()
     try:
         cpu_before, _ = server.usage()
         database_before = database_cpu(postgres)
@@ -629,7 +611,7 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
     people = max(1, args.people // 2)
     seconds = args.soak * 60
     server = Server(source, None, args.workers if supports_workers(source) else None)
-    figures = Figures()
+    figures = Samples()
     memory: list[tuple[float, float]] = []
     by_process: list[dict[str, float]] = []
     try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from tricktable.cards import parse_card, parse_cards
 from tricktable.core.observation import Trick
@@ -98,6 +98,41 @@ def random_deal(spec, seed: str, dealer: int, options: dict, rng_seed: int, stop
         if check:
             check(state)
     return state
+
+
+def pile_counts(tricks: Sequence[tuple[int, str]], house_rules: Mapping[str, bool] | None, trump: str | None,
+                may_capture: Callable[[int], bool] = lambda number: True) -> tuple[list[int], int]:
+    """The pile, restated from the spec (court-piece.md, "Double Sar — the pile" and its
+    house rules), independently of the state machine: ``tricks`` are (winner, the winning
+    card's text) in order; the same winner twice in a row captures the pile unless a house
+    rule (or ``may_capture(trick number)`` false: Be-Ranga before trump is set) blocks it,
+    and then the pile stays and the streak goes on; the 13th trick's winner takes what is
+    left.  ``house_rules`` None: no pile (Single Sar), every trick counts for its winner.
+    Returns (tricks counted per team, the trick after which the deal ends: a team has 7
+    and the other has one, or the 13th)."""
+    counted, pile, opener, opener_card = [0, 0], 0, None, ""
+    for number, (winner, card) in enumerate(tricks, start=1):
+        if house_rules is None:
+            counted[winner % 2] += 1
+        else:
+            pile += 1
+            if number == 13:
+                counted[winner % 2] += pile
+            elif opener == winner:
+                blocked = (not may_capture(number)
+                           or (house_rules["ace_on_ace"] and card[0] == "A" and opener_card[0] == "A")
+                           or (house_rules["trump_ace_cannot_seal"] and card == f"A{trump}")
+                           or (house_rules["no_pile_on_11_12"] and number in (11, 12)))
+                if blocked:
+                    opener_card = card
+                else:
+                    counted[winner % 2] += pile
+                    pile, opener = 0, None
+            else:
+                opener, opener_card = winner, card
+        if max(counted) >= 7 and min(counted) > 0:
+            return counted, number
+    return counted, 13
 
 
 def card_words(value: Any) -> set[int]:

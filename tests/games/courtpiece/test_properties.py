@@ -19,7 +19,7 @@ from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import DECK
 
-from .helpers import card_words, random_deal
+from .helpers import card_words, pile_counts, random_deal
 
 HOUSE_RULES = ("ace_on_ace", "trump_ace_cannot_seal", "no_pile_on_11_12")
 COMBINATIONS = [dict(zip(HOUSE_RULES, bits)) for bits in itertools.product((False, True), repeat=3)]
@@ -61,30 +61,12 @@ def spec_winner(leader: int, cards: tuple[int, ...], trump: str) -> int:
 def spec_counts(state, pile_rules: dict | None) -> tuple[list[int], int]:
     """(tricks counted per team, the trick after which the deal ends)."""
     trump = "CDHS"[state.trump]
-    counted, pile, opener, opener_card = [0, 0], 0, None, None
-    for number, (leader, cards, winner) in enumerate(state.tricks, start=1):
+    won = []
+    for leader, cards, winner in state.tricks:
         assert winner == spec_winner(leader, cards, trump)
-        card = card_text(cards[[leader, (leader + 3) % 4, (leader + 2) % 4, (leader + 1) % 4].index(winner)])
-        if pile_rules is None:
-            counted[winner % 2] += 1
-        else:
-            pile += 1
-            if number == 13:
-                counted[winner % 2] += pile
-            elif opener == winner:
-                blocked = ((pile_rules["ace_on_ace"] and card[0] == "A" and opener_card[0] == "A")
-                           or (pile_rules["trump_ace_cannot_seal"] and card == "A" + trump)
-                           or (pile_rules["no_pile_on_11_12"] and number in (11, 12)))
-                if blocked:
-                    opener_card = card
-                else:
-                    counted[winner % 2] += pile
-                    pile, opener = 0, None
-            else:
-                opener, opener_card = winner, card
-        if max(counted) >= 7 and min(counted) > 0:
-            return counted, number
-    return counted, 13
+        seats = [leader, (leader + 3) % 4, (leader + 2) % 4, (leader + 1) % 4]
+        won.append((winner, card_text(cards[seats.index(winner)])))
+    return pile_counts(won, pile_rules, trump)
 
 
 def check_finished(state, pile_rules) -> None:

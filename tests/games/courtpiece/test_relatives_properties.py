@@ -20,7 +20,7 @@ from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import BE_RANGA, HIDDEN_TRUMP, MENDIKOT
 from tricktable.games.courtpiece.actions import REVEAL
 
-from .helpers import card_words
+from .helpers import card_words, pile_counts
 from .relatives_helpers import conserved, random_deal
 
 ORDER = "2 3 4 5 6 7 8 9 10 J Q K A".split()
@@ -178,30 +178,15 @@ def test_be_ranga_deals_set_trump_by_the_first_discard_and_pile_up(house_rules, 
         return
     trump, trump_trick = be_ranga_trump(state)
     assert state.view(2)["trump"] == trump and (state.view(2)["trump_trick"] or 0) == trump_trick
-    counted, pile, opener, opener_card = [0, 0], 0, None, None
+    won = []
     for number, (leader, cards, _) in enumerate(public_tricks(state.view(3)), start=1):
         # The trump-setting card and every card of its suit after it count as trumps.
         winner = winner_of(leader, cards, lambda i: cards[i][-1] == trump and number >= trump_trick)
         assert winner == state.tricks[number - 1][2]
-        card = cards[seats_from(leader).index(winner)]
-        pile += 1
-        if number == 13:
-            counted[winner % 2] += pile
-        elif opener == winner:
-            blocked = (not trump_trick or number <= trump_trick
-                       or (house_rules["ace_on_ace"] and card[0] == "A" and opener_card[0] == "A")
-                       or (house_rules["trump_ace_cannot_seal"] and card == "A" + trump)
-                       or (house_rules["no_pile_on_11_12"] and number in (11, 12)))
-            if blocked:
-                opener_card = card
-            else:
-                counted[winner % 2] += pile
-                pile, opener = 0, None
-        else:
-            opener, opener_card = winner, card
-        if max(counted) >= 7 and min(counted) > 0:
-            break
-    assert counted == state.captured and number == len(state.tricks) and state.pile == 0
+        won.append((winner, cards[seats_from(leader).index(winner)]))
+    # No capture before the trick after the trump-setting trick.
+    counted, end = pile_counts(won, house_rules, trump, lambda number: bool(trump_trick) and number > trump_trick)
+    assert counted == state.captured and end == len(state.tricks) == len(won) and state.pile == 0
     outcome, team = family_outcome(counted, state.caller % 2)
     check_score(state, outcome, team, FAMILY_TABLE[options["counting"]][outcome])
 

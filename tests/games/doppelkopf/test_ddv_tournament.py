@@ -1,15 +1,19 @@
 """The DDV tournament list (option ``tournament_list`` with the "ddv" preset),
 from ``shared/rules/doppelkopf.md`` section "DDV tournament rules" → "Tournament list".
 
-Matches are played with chosen reservations and random cards (never announcing):
-what the list decides — who deals, which deals count, who must play a solo and
-who leads it — does not depend on the cards played."""
+Matches (and deals played alone with the list on: the list's first deal) are played
+with chosen reservations and random cards (never announcing): what the list decides —
+who deals, which deals count, who must play a solo and who leads it — does not depend
+on the cards played."""
 
 from __future__ import annotations
 
 import random
 
-from tricktable.bots.doppelkopf import best_solo, heuristic_text
+import pytest
+
+from tricktable.bots import make_bot
+from tricktable.bots.doppelkopf import best_solo, heuristic_text, playout
 from tricktable.cards import parse_cards
 from tricktable.core.record import record_of, replay
 from tricktable.games.doppelkopf import SPEC
@@ -72,6 +76,86 @@ def test_compulsory_solo_redeal_by_the_same_dealer():
     assert match.results[-1]["counts"] is False and match.deals_played == 0
     assert match.dealer == dealer
     assert deal_of(match).tournament == TournamentDeal(tuple(s for s in range(4) if s != soloist), 24, None)
+
+
+@pytest.mark.parametrize("offset", [1, 2, 3, 4])
+def test_compulsory_soloist_leads_in_the_lists_first_deal(offset):
+    """Tournament list: "a player's first solo is his compulsory solo ... The compulsory
+    soloist leads" — in the list's first deal too, whichever seat declares it (offset 1 is
+    the dealer's left, 4 the dealer himself)."""
+    match, rng = new_match(f"first deal {offset}"), random.Random(offset)
+    assert match.deals_played == 0 and match.results == []
+    soloist = (match.dealer + offset) % 4
+    deal = deal_of(match)
+    while deal.phase == st.RESERVING:
+        match.act(match.to_move, "solo jacks" if match.to_move == soloist else "healthy")
+    assert deal.compulsory and deal.declarer == soloist
+    assert deal.leader == soloist and match.to_move == soloist
+    assert match.observe(soloist).leader == soloist  # the table shows him leading
+    finish_deal(match, rng)
+    assert deal.tricks[0][0] == soloist
+
+
+def single_deal_solo(soloist: int, dealer: int = 3, solo: str = "solo queens") -> st.DoppelkopfState:
+    """One deal played alone with the tournament list on, ``soloist`` declaring ``solo``."""
+    options = SPEC.normalize_options(OPTIONS)
+    deal = SPEC.new_deal(SPEC.deal_from_seed(f"alone {soloist}", dealer, options), options)
+    while deal.phase == st.RESERVING:
+        deal.act(deal.to_move, solo if deal.to_move == soloist else "healthy")
+    return deal
+
+
+@pytest.mark.parametrize("offset", [1, 2, 3, 4])
+def test_single_deal_with_the_list_on_is_the_lists_first_deal(offset):
+    """Tournament list: a deal played alone with the list on is the list's first deal —
+    everybody owes his compulsory solo, so a solo declared in it is compulsory and "the
+    compulsory soloist leads" (not the dealer's left); its record replays the same."""
+    dealer = 3
+    soloist = (dealer + offset) % 4
+    deal = single_deal_solo(soloist, dealer)
+    assert deal.tournament == TournamentDeal((0, 1, 2, 3), TOURNAMENT_DEALS, None)
+    assert deal.compulsory and deal.leader == soloist and deal.to_move == soloist
+    assert deal.observe(soloist).tournament == deal.tournament
+    rng = random.Random(offset)
+    while not deal.is_terminal():
+        deal.act(deal.to_move, rng.choice([t for t in deal.legal_texts() if t.startswith("play ")]))
+    assert deal.tricks[0][0] == soloist
+    replayed = replay(record_of(deal))
+    assert replayed.history == deal.history and replayed.returns() == deal.returns()
+    assert replayed.tricks[0][0] == soloist
+
+
+def test_voluntary_solo_in_a_single_deal_without_the_list_is_led_from_the_dealers_left():
+    """DDV tournament rules: without the tournament list every solo is voluntary, and a
+    voluntary solo is led from the dealer's left."""
+    options = SPEC.normalize_options({"preset": "ddv"})
+    deal = SPEC.new_deal(SPEC.deal_from_seed("alone", 3, options), options)
+    while deal.phase == st.RESERVING:
+        deal.act(deal.to_move, "solo queens" if deal.to_move == 2 else "healthy")
+    assert deal.tournament is None and not deal.compulsory
+    assert deal.declarer == 2 and deal.leader == 0
+
+
+def test_sampled_worlds_and_bots_follow_the_compulsory_soloist_lead():
+    """Tournament list, "the compulsory soloist leads": the world sampler rebuilds a single
+    deal with the list on with the soloist leading (every seat's sampled world shows it the
+    same), the fast playout finishes such a world, and the bots play the soloist's lead."""
+    soloist = 1  # dealer 3: not the dealer's left
+    deal = single_deal_solo(soloist)
+    rng = random.Random(7)
+    for seat in range(4):
+        obs = deal.observe(seat)
+        world = SPEC.sample_world(obs, rng)
+        assert world.leader == soloist and world.to_move == soloist and world.observe(seat) == obs
+        assert playout(world, seat) is not None  # the kernel follows the list's options
+    obs = deal.observe(soloist)
+    for bot in (make_bot("heuristic"), make_bot("search", seed="lead", budget_ms=15)):
+        assert bot.choose(obs) in obs.legal
+    deal.act(soloist, make_bot("heuristic").choose(obs))
+    assert deal.trick and deal.leader == soloist
+    for seat in range(4):  # after the lead, too
+        obs = deal.observe(seat)
+        assert SPEC.sample_world(obs, rng).observe(seat) == obs
 
 
 def test_voluntary_solo_after_ones_compulsory_solo_is_a_regular_deal_led_from_the_dealers_left():

@@ -80,8 +80,14 @@ class DoppelkopfSpec(GameSpec):
 
     def new_deal(self, deal: Deal, options: Mapping[str, Any],
                  tournament: TournamentDeal | None = None) -> DoppelkopfState:
-        """``tournament``: the tournament list's facts of this deal (a match with the list)."""
-        return DoppelkopfState(self, deal, self.normalize_options(options), tournament)
+        """``tournament``: the tournament list's facts of this deal (a match with the list).
+        A deal played alone with the list on is the list's first deal (spec "Tournament
+        list"): everybody still owes his compulsory solo, so a solo declared in it is the
+        soloist's compulsory solo and he leads it."""
+        options = self.normalize_options(options)
+        if tournament is None and options["tournament_list"]:
+            tournament = TournamentList().deal(deal.dealer, regular_played=0)
+        return DoppelkopfState(self, deal, options, tournament)
 
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "DoppelkopfMatch":
         return DoppelkopfMatch(self, seed, options, daily)

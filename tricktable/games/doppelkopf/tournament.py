@@ -13,7 +13,8 @@ Spec: ``shared/rules/doppelkopf.md``, "DDV tournament rules", "Tournament list":
 
 The match keeps who still owes (``TournamentList``); each deal gets the public
 facts it needs as a ``TournamentDeal`` (also in every observation, so that a
-sampled world replays under the same list).
+sampled world replays under the same list).  A deal played alone with the list on
+is the list's first deal (``DoppelkopfSpec.new_deal``): a solo in it is compulsory.
 
 >>> table = TournamentList()
 >>> table.deal(dealer=3, regular_played=0)
