@@ -23,6 +23,7 @@ import orjson
 from fastapi import BackgroundTasks, Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.routing import APIRoute
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -36,12 +37,12 @@ from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.server.errors import HTTP_STATUS, status_for
 from tricktable.server.fairness import CLIENT_SEED_PATTERN, NONCE_PATTERN
 from tricktable.server.fastpath import ActionHandler, FastActions
-from tricktable.server.guards import caller, client_host, identity, limited, responses
+from tricktable.server.guards import caller, client_host, documented, identity, limit, limited
 from tricktable.server.identity import COOKIE, Identities, Identity, IdentityRefused
 from tricktable.server.limits import BodyLimit, Limits, OpenStreams, RateLimiter, TooMany, address_block
 from tricktable.server.room import Room, utc_day
 from tricktable.server.scheduler import BotFactory, default_bot_factory
-from tricktable.server.static import PageFiles
+from tricktable.server.static import PageFiles, PageMount
 from tricktable.server.stream import event_stream
 from tricktable.server.trust import trust_routes
 from tricktable.store import Store
@@ -142,9 +143,10 @@ class Fairness(Strict):
 
 
 class NewGame(Strict):
-    game: StrictStr = Field(max_length=40)
+    # The enums are documentation: an unknown game is still a 404, an unknown level a 422.
+    game: StrictStr = Field(max_length=40, json_schema_extra={"enum": list(GAMES)})
     options: dict[str, OptionValue] = Field(default_factory=dict)
-    level: StrictStr = Field(default=DEFAULT_LEVEL, max_length=10)
+    level: StrictStr = Field(default=DEFAULT_LEVEL, max_length=10, json_schema_extra={"enum": list(LEVELS)})
     fairness: Fairness | None = None
 
 
@@ -253,7 +255,7 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     _error_handlers(app)
     _routes(app, room)
     trust_routes(app, room)
-    app.mount("/", PageFiles(directory=WEB_DIR, html=True), name="web")
+    app.router.routes.append(PageMount("/", app=PageFiles(directory=WEB_DIR, html=True), name="web"))
     return app
 
 
@@ -262,6 +264,16 @@ def _error_handlers(app: FastAPI) -> None:
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
         return JSONResponse({"detail": f"invalid request: {problems}"}, status_code=422)
+
+    @app.exception_handler(405)
+    async def _not_allowed(request: Request, error: Exception) -> JSONResponse:
+        # Starlette's Allow names the methods of the first route of the path
+        # only; a path may have several (GET and POST /api/games).
+        path = request.url.path
+        methods = sorted({method for route in app.routes if isinstance(route, APIRoute)
+                          and route.path_regex.fullmatch(path) for method in route.methods})
+        allow = ", ".join(methods) if methods else getattr(error, "headers", {}).get("Allow", "")
+        return JSONResponse({"detail": "Method Not Allowed"}, status_code=405, headers={"Allow": allow})
 
     @app.exception_handler(TooMany)
     async def _too_many(_request: Request, error: TooMany) -> JSONResponse:
@@ -291,17 +303,17 @@ def _routes(app: FastAPI, room: Room) -> None:
     # The game routes answer with a ``FastJSON`` of the room's plain dict:
     # FastAPI would otherwise walk every view through ``jsonable_encoder``
     # first (the views are JSON already).
-    @app.get("/healthz", responses=responses(200))
+    @app.get("/healthz", **documented(200))
     def healthz() -> dict[str, Any]:
         room.store.ping()
         games = list(GAMES)
         return {"ok": True, "games": games, "bots": {g: room.bot_name(g) for g in games}}
 
-    @app.get("/api/games", responses=responses(200))
+    @app.get("/api/games", **documented(200))
     def games() -> dict[str, Any]:
         return {"games": game_catalog(), "day": utc_day(), "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
 
-    @app.post("/api/games", status_code=201, responses=responses(201, 401, 403, 404, 409, 429))
+    @app.post("/api/games", status_code=201, **documented(201, 404, 409, 429, identity=True, body=True))
     def new_game(request: Request, body: NewGame, later: BackgroundTasks,
                  who: Identity = Depends(identity)) -> dict[str, Any]:
         if SERVER_OPTIONS & set(body.options):
@@ -319,11 +331,11 @@ def _routes(app: FastAPI, room: Room) -> None:
         later.add_task(room.resume, started["id"])  # the opening moves, once the answer is sent
         return started  # (a dict: the identity dependency may set a cookie on FastAPI's response)
 
-    @app.get("/api/games/{game_id}", responses=responses(200, 404, 409))
+    @app.get("/api/games/{game_id}", **documented(200, 404, 409, identity=True))
     def get_game(request: Request, game_id: str) -> JSONResponse:
         return FastJSON(room.load(game_id, caller(request)))
 
-    @app.post("/api/games/{game_id}/actions", responses=responses(200, 403, 404, 409, 429))
+    @app.post("/api/games/{game_id}/actions", **documented(200, 404, 409, 429, identity=True, body=True))
     def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> JSONResponse:
         """Commits the person's action and answers at once (``thinking``: the
         computer player who moves next); the computer players' actions follow
@@ -336,7 +348,7 @@ def _routes(app: FastAPI, room: Room) -> None:
         later.add_task(room.resume, game_id)
         return Response(answer.json, media_type="application/json")  # (the bytes its step is sent in)
 
-    @app.get("/api/games/{game_id}/events", responses=responses(200, 401, 403, 404, 429),
+    @app.get("/api/games/{game_id}/events", **documented(200, 404, 429, identity=True, resumes=True),
              response_class=StreamingResponse)
     async def events(request: Request, game_id: str, version: int = Query(ge=0, le=MAX_VERSION)) -> StreamingResponse:
         """Server-sent events: every ``step`` after ``version`` (or one
@@ -362,13 +374,13 @@ def _routes(app: FastAPI, room: Room) -> None:
         return CountedStream(event_stream(subscription, backlog, version, refresh), release=release,
                              media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    @app.get("/api/games/{game_id}/hint", responses=responses(200, 401, 403, 404, 409, 429))
+    @app.get("/api/games/{game_id}/hint", **documented(200, 403, 404, 409, 429, identity=True))
     def get_hint(request: Request, game_id: str, version: int = Query(ge=0, le=MAX_VERSION)) -> dict[str, Any]:
         """What the hard computer player would do in the person's seat: a
         search of a quarter second, so counted per identity and address, one
         at a time per game and a few at a time per process (429 beyond)."""
         who = caller(request)
-        with limited(request, "hints", who):
-            return room.hint(game_id, version, who)
+        limit(request, "hints", who)
+        return room.hint(game_id, version, who)
 
 __all__ = ["create_app", "game_catalog"]

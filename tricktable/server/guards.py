@@ -82,8 +82,27 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"description": STATUS_TEXTS[code]} for code in sorted({*codes, 413, 422, 503})}
 
 
+def documented(*codes: int, identity: bool = False, body: bool = False,
+               resumes: bool = False) -> dict[str, Any]:
+    """A route decorator's OpenAPI arguments: ``responses`` with every status
+    it can answer, and the inputs FastAPI cannot see in its signature:
+    ``identity``, the identity cookie it reads (a bad one: 401 or 403);
+    ``body``, a JSON body (one that cannot be read at all: 400);
+    ``resumes``, an event stream's ``Last-Event-ID``."""
+    statuses = {*codes, *((401, 403) if identity else ()), *((400,) if body else ())}
+    parameters = []
+    if identity:
+        parameters.append({"name": COOKIE, "in": "cookie", "required": False, "schema": {"type": "string"},
+                           "description": "The identity the server issued (HttpOnly; the browser sends it)."})
+    if resumes:
+        parameters.append({"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"},
+                           "description": "The version a reconnecting stream saw (ASCII digits; else ignored)."})
+    return {"responses": responses(*statuses), **({"openapi_extra": {"parameters": parameters}} if parameters else {})}
+
+
 STATUS_TEXTS = {
     200: "OK", 201: "Created",
+    400: "The request body could not be read at all",
     401: "The identity cookie is not signed",
     403: "The identity is forged or unknown, or the action is not allowed here",
     404: "No such game (or code)",
@@ -95,4 +114,4 @@ STATUS_TEXTS = {
 }
 
 
-__all__ = ["caller", "client_host", "identity", "known_identity", "limit", "limited", "responses", "set_identity_cookie", "STATUS_TEXTS"]
+__all__ = ["caller", "client_host", "documented", "identity", "known_identity", "limit", "limited", "responses", "set_identity_cookie", "STATUS_TEXTS"]

@@ -15,7 +15,7 @@ from tricktable.games import GAMES
 from tricktable.nicknames import NicknameError, clean_nickname, skeletons
 from tricktable.server.fairness import deals_of
 from tricktable.server.errors import GameNotFound
-from tricktable.server.guards import (caller, client_host, identity, known_identity, limit, limited, responses,
+from tricktable.server.guards import (caller, client_host, documented, identity, known_identity, limit, limited,
                                       set_identity_cookie)
 from tricktable.server.identity import COOKIE, Identities, Identity, IdentityRefused
 from tricktable.server.room import Room, fairness_of, seed_revealed, utc_day
@@ -25,12 +25,16 @@ from tricktable.store import GameRow
 
 class Nickname(BaseModel):
     model_config = ConfigDict(strict=True)
-    nickname: StrictStr = Field(max_length=200)
+    nickname: StrictStr = Field(min_length=1, max_length=200)
 
 
 class TransferCode(BaseModel):
     model_config = ConfigDict(strict=True)
     code: StrictStr = Field(min_length=1, max_length=40)
+
+
+GAME_IN_PATH = Path(max_length=40, json_schema_extra={"enum": list(GAMES)})
+"""A game's name in a path: documented as one of the games (an unknown one is a 404)."""
 
 
 def identity_json(who: Identity, identities: Identities) -> dict[str, Any]:
@@ -42,7 +46,7 @@ def identity_json(who: Identity, identities: Identities) -> dict[str, Any]:
 
 
 def trust_routes(app: FastAPI, room: Room) -> None:
-    @app.post("/api/identity", responses=responses(200, 429))
+    @app.post("/api/identity", **documented(200, 429, identity=True))
     def get_identity(request: Request, response: Response) -> dict[str, Any]:
         """The caller's identity; a new one if it has none or a bad one."""
         try:
@@ -55,14 +59,14 @@ def trust_routes(app: FastAPI, room: Room) -> None:
             set_identity_cookie(request, response, identities, who)
         return identity_json(who, identities)
 
-    @app.post("/api/identity/transfer", responses=responses(200, 401, 403, 429))
+    @app.post("/api/identity/transfer", **documented(200, 429, identity=True))
     def make_transfer_code(request: Request, who: Identity = Depends(identity)) -> dict[str, Any]:
         """A one-time code that carries this identity to another device."""
         with limited(request, "transfer_codes", who.id):
             code, seconds = request_identities(app).transfer_code(who)
         return {"code": code, "expires_in": seconds}
 
-    @app.post("/api/identity/claim", responses=responses(200, 404, 429))
+    @app.post("/api/identity/claim", **documented(200, 404, 429, body=True))
     def claim_transfer_code(request: Request, response: Response, body: TransferCode) -> dict[str, Any]:
         identities = request_identities(app)
         who = identities.redeem(body.code, client_host(request))
@@ -71,8 +75,8 @@ def trust_routes(app: FastAPI, room: Room) -> None:
         set_identity_cookie(request, response, identities, who)
         return identity_json(who, identities)
 
-    @app.post("/api/daily/{game}", responses=responses(200, 401, 403, 404, 429))
-    def daily(request: Request, game: str, who: Identity = Depends(identity)) -> dict[str, Any]:
+    @app.post("/api/daily/{game}", **documented(200, 404, 429, identity=True))
+    def daily(request: Request, game: str = GAME_IN_PATH, who: Identity = Depends(identity)) -> dict[str, Any]:
         """The identity's attempt at today's daily deal (made on the first
         call, resumed after).  Ranked only for an identity issued before the
         day began that finished a game before it; else practice, dealt the
@@ -86,15 +90,15 @@ def trust_routes(app: FastAPI, room: Room) -> None:
             attempt["daily"]["practice_reason"] = reason or "earlier"
         return attempt
 
-    @app.get("/api/daily/{game}/leaderboard", responses=responses(200, 401, 403, 404))
+    @app.get("/api/daily/{game}/leaderboard", **documented(200, 404, identity=True))
     def leaderboard(
-        request: Request, game: str, day: str | None = Query(None, pattern=r"^\d{4}-\d{2}-\d{2}$"),
+        request: Request, game: str = GAME_IN_PATH, day: str | None = Query(None, pattern=r"^\d{4}-\d{2}-\d{2}$"),
     ) -> dict[str, Any]:
         _known(game)
         who = known_identity(request)
         return room.store.leaderboard(game, day or utc_day(), who.id if who else None)
 
-    @app.put("/api/nickname", responses=responses(200, 401, 403, 409, 429))
+    @app.put("/api/nickname", **documented(200, 409, 429, identity=True, body=True))
     def set_nickname(request: Request, body: Nickname, who: Identity = Depends(identity)) -> dict[str, Any]:
         try:
             nickname = clean_nickname(body.nickname)
@@ -105,19 +109,19 @@ def trust_routes(app: FastAPI, room: Room) -> None:
             raise HTTPException(409, f"{nickname!r} is taken (or looks like a name that is); choose another")
         return {"nickname": nickname}
 
-    @app.get("/api/nickname", responses=responses(200, 401, 403))
+    @app.get("/api/nickname", **documented(200, identity=True))
     def get_nickname(request: Request) -> dict[str, Any]:
         who = known_identity(request)
         return {"nickname": room.store.nickname(who.id) if who else None}
 
-    @app.post("/api/commitments", responses=responses(200, 401, 403, 429))
+    @app.post("/api/commitments", **documented(200, 429, identity=True))
     def commitment(request: Request) -> dict[str, str]:
         """A deal commitment for the next new game: show ``commitment``, then
         send ``nonce`` and a client seed with ``POST /api/games``."""
         limit(request, "commitments", caller(request))
         return room.commitments.offer()
 
-    @app.get("/api/games/{game_id}/record", responses=responses(200, 401, 403, 404))
+    @app.get("/api/games/{game_id}/record", **documented(200, 404, identity=True))
     def revealed_record(request: Request, game_id: str) -> dict[str, Any]:
         """The whole record with its seeds and deals, once they are revealed
         (``tricktable verify`` and the page's verify link check it): for the
@@ -128,7 +132,7 @@ def trust_routes(app: FastAPI, room: Room) -> None:
         seat_of(row, caller(request))
         return _revealed(room, row)
 
-    @app.post("/api/games/{game_id}/share", status_code=201, responses=responses(201, 401, 403, 404, 409, 429))
+    @app.post("/api/games/{game_id}/share", status_code=201, **documented(201, 404, 409, 429, identity=True))
     def share_record(request: Request, game_id: str) -> dict[str, str]:
         """A link that shows this finished game's record to whoever holds it
         (the owner gives it out; the id alone opens nothing).  Each call makes
@@ -145,7 +149,7 @@ def trust_routes(app: FastAPI, room: Room) -> None:
             room.store.share(_share_hash(token), row.id)
         return {"token": token, "record": f"/api/shared/{token}"}
 
-    @app.get("/api/shared/{token}", responses=responses(200, 403, 404))
+    @app.get("/api/shared/{token}", **documented(200, 403, 404))
     def shared_record(token: str = Path(min_length=1, max_length=64)) -> dict[str, Any]:
         """The record a share link opens (as ``/record`` gives its owner)."""
         game_id = room.store.shared_game(_share_hash(token))
