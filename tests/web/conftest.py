@@ -89,10 +89,26 @@ class Page:
         self.page.wait_for_function("page => document.querySelector('#main').dataset.page === page", arg=route)
         self.settle()
 
+    def identity(self) -> str:
+        """The id of this profile's identity, issued now (as the page itself
+        would) if it has none: the owner to give a game made for it."""
+        from tricktable.server.identity import COOKIE
+
+        if not any(c["name"] == COOKIE for c in self.context.cookies()):
+            self.context.request.post(f"{self.server.url}/api/identity")  # (shares the profile's cookies)
+        return next(c["value"] for c in self.context.cookies() if c["name"] == COOKIE).split(".")[0]
+
     def open_game(self, game: str, game_id: str) -> None:
         """The table of the match ``game_id`` (e.g. one of ``seeded_game``), as if
-        this profile had started it."""
+        this profile had started it: the game is handed to its identity."""
+        from tricktable.server.testing import hand_over
+
         self.open("#/")
+        store = Store(self.server.database)
+        try:
+            hand_over(store, game_id, self.identity())
+        finally:
+            store.close()
         self.page.evaluate("([key, id]) => localStorage.setItem(key, id)", [f"tt.game.{game}", game_id])
         self.open(f"#/play/{game}")
 
@@ -237,7 +253,10 @@ class HeldServer:
             time.sleep(0.02)
 
     def actions(self, game_id: str) -> list[list]:
-        return [list(a) for a in self.room.load(game_id)["view"]["actions"]]
+        """The game's actions as its owner sees them."""
+        row = self.room.store.load(game_id)
+        assert row is not None
+        return [list(a) for a in self.room.load(game_id, row.owner)["view"]["actions"]]
 
     def stop(self) -> None:
         self.bots.let_go()  # a decision under way finishes; later ones do not wait

@@ -26,9 +26,10 @@ def wait_until_asked(server: HeldServer, decisions: int) -> None:
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390x844", "1280x800"])
 def test_new_cards_may_be_asked_while_the_caller_thinks(browser, held_server, viewport):
     server = held_server
-    game_id = server.room.new_game("double-sar", {}, seed=EAST_CALLS)["id"]
-    assert server.room.load(game_id)["view"]["to_move"] == 3
     p = Page(browser, server, viewport=viewport)
+    person = p.identity()
+    game_id = server.room.new_game("double-sar", {}, seed=EAST_CALLS, owner=person)["id"]
+    assert server.room.load(game_id, person)["view"]["to_move"] == 3
     p.context.add_init_script(f"localStorage.setItem('tt.game.double-sar', '{game_id}')")
     # Not Page.open: its settle waits for the person's turn, and East holds it.
     p.page.goto(f"{server.url}/?speed=0.05#/play/double-sar")
@@ -43,7 +44,7 @@ def test_new_cards_may_be_asked_while_the_caller_thinks(browser, held_server, vi
     server.wait_for_version(game_id, 2)
     page.get_by_text("New cards: dealt again").wait_for()
     p.shot(f"{name}-dealt-again")
-    view = server.room.load(game_id)["view"]
+    view = server.room.load(game_id, person)["view"]
     assert view["match"]["deal_number"] == 1 and view["match"]["results"][0]["lines"]
     assert page.locator(".hand").inner_text() != first_hand
     assert not p.errors

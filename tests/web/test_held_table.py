@@ -15,8 +15,8 @@ WEST_BIDS_FIRST, PERSON_BIDS_FIRST = "e2", "e1"  # Euchre match seeds: who opens
 
 
 def open_game(browser, server: HeldServer, game: str, seed: str, viewport=PHONE) -> tuple[Page, str]:
-    game_id = server.room.new_game(game, {}, seed=seed)["id"]
     p = Page(browser, server, viewport=viewport)
+    game_id = server.room.new_game(game, {}, seed=seed, owner=p.identity())["id"]
     p.context.add_init_script(f"localStorage.setItem('tt.game.{game}', '{game_id}')")
     return p, game_id
 
@@ -134,7 +134,7 @@ def test_the_last_forced_card_plays_itself(browser, held_server):
         last = page.locator(".hand button.legal").get_attribute("data-card")
         page.wait_for_function("() => !document.querySelector('.hand button.card')")  # nobody taps
         page.wait_for_selector("dialog[open] .score-sheet")  # the deal ended with it
-        finished = held_server.room.load(game_id)["view"]["match"]["previous_deal"]
+        finished = held_server.room.load(game_id, p.identity())["view"]["match"]["previous_deal"]
         assert [a for a in finished["actions"] if a[0] == 0][-1] == [0, f"play {last}"]
         assert p.errors == []
     finally:

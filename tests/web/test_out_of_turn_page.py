@@ -25,8 +25,8 @@ def open_held_game(browser, server: HeldServer, seed: str, viewport) -> tuple[Pa
     """The page on a new Doppelkopf match dealt from ``seed``, after the three
     computer players' "healthy" and the person's first card (leading trick 1);
     West is asked for his move and held."""
-    game_id = server.room.new_game("doppelkopf", {}, seed=seed)["id"]
     p = Page(browser, server, viewport=viewport)
+    game_id = server.room.new_game("doppelkopf", {}, seed=seed, owner=p.identity())["id"]
     p.context.add_init_script(f"localStorage.setItem('tt.game.doppelkopf', '{game_id}')")
     p.open("#/play/doppelkopf", speed=0.05)
     p.page.locator('button.action[data-action="healthy"]').click()

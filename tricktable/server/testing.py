@@ -64,6 +64,17 @@ def backdate_identities(store: "Store", days: float, cookie: str | None = None) 
             db.execute(update(games).where(games.c.id == row.id).values(created_at=then, updated_at=then))
 
 
+def hand_over(store: "Store", game_id: str, owner: str) -> None:
+    """Make ``owner`` (an identity id) the owner of a game a test made through
+    the room, as if that person had started it."""
+    from sqlalchemy import update
+
+    from tricktable.store.db import games
+
+    with store.engine.begin() as db:
+        db.execute(update(games).where(games.c.id == game_id).values(owner=owner))
+
+
 def identity_of(http: Any) -> str:
     """The id of the identity a client that keeps cookies (a ``TestClient``
     or ``httpx.Client``) plays as, issued now if it has none: the owner to
