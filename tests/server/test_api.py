@@ -281,7 +281,7 @@ def test_the_server_enforces_the_calling_clock(client):
     row = room.store.load(state["id"])
     from sqlalchemy import update
 
-    from tricktable.store.db import games
+    from tricktable.store.schema import games
     with room.store.engine.begin() as db:  # the clock runs out
         db.execute(update(games).where(games.c.id == row.id).values(deadline=row.deadline - 30))
     cached = room.referee.cache.row(row.id)  # (where the process holds the version, its row says when it runs out)
@@ -307,7 +307,7 @@ def test_a_load_that_settles_the_calling_clock_answers_with_the_timeout_step(sql
 
     from tricktable.server.room import Room
     from tricktable.store import Store
-    from tricktable.store.db import games
+    from tricktable.store.schema import games
 
     store = Store(sqlite_url)
     try:

@@ -27,7 +27,7 @@ from tricktable.server.scheduler import forced_bot
 from tricktable.server.stream import event_stream
 from tricktable.server.testing import frame_view
 from tricktable.store import StaleVersion, Store
-from tricktable.store import db as store_db
+from tricktable.store import games as store_games
 
 from tests.server.test_referee import random_action, wait_for_the_person
 from tests.server.test_store_actions import RECORD, alembic_to
@@ -158,7 +158,7 @@ def test_a_stream_on_another_process_is_sent_the_committed_steps_frames_without_
 
 def stored_frames(store: Store) -> int:
     with store.engine.begin() as db:
-        return int(db.execute(select(func.count()).select_from(store_db.frames)).scalar_one())
+        return int(db.execute(select(func.count()).select_from(store_games.frames)).scalar_one())
 
 
 def test_without_its_frames_a_stream_on_another_process_reads_the_record_and_is_told_the_same(database_url,
@@ -183,7 +183,7 @@ def test_without_its_frames_a_stream_on_another_process_reads_the_record_and_is_
         monkeypatch.undo()
 
         with store.engine.begin() as db:  # one of them pruned: all are told from the record
-            db.execute(delete(store_db.frames).where(store_db.frames.c.version == start + 3))
+            db.execute(delete(store_games.frames).where(store_games.frames.c.version == start + 3))
         loads = counted(monkeypatch, other, "load")
         told = Room(other).refresh(game_id, start)
         assert loads != []
@@ -209,9 +209,9 @@ def test_old_frames_are_deleted_by_a_later_commit_that_stores_frames(sqlite_url,
         row = store.create_game(RECORD, "open")
         row = store.save(row, dict(row.record, actions=["pass"]), "open", frames=[(2, b'{"old": 1}')])
         assert store.frames({row.id: (1, 2)}) == {row.id: [(2, b'{"old": 1}')]}
-        later = time.time() + store_db.FRAMES_KEPT_SECONDS + 1
-        monkeypatch.setattr(store_db.time, "time", lambda: later)
-        monkeypatch.setattr(store_db.time, "monotonic", lambda: later)
+        later = time.time() + store_games.FRAMES_KEPT_SECONDS + 1
+        monkeypatch.setattr(store_games.time, "time", lambda: later)
+        monkeypatch.setattr(store_games.time, "monotonic", lambda: later)
         row = store.save(row, dict(row.record, actions=["pass", "pass"]), "open", frames=[(3, b'{"new": 1}')])
         assert store.frames({row.id: (1, 3)}) == {}  # version 2's is gone: not all there
         assert store.frames({row.id: (2, 3)}) == {row.id: [(3, b'{"new": 1}')]}

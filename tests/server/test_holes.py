@@ -153,7 +153,7 @@ def test_an_identity_stocked_the_day_before_cannot_rank(client):
     answer = client.post("/api/identity")
     from sqlalchemy import update
 
-    from tricktable.store.db import identities
+    from tricktable.store.schema import identities
 
     with client.app.state.room.store.engine.begin() as db:
         db.execute(update(identities).values(issued_at=identities.c.issued_at - 2 * 86400))
@@ -169,7 +169,7 @@ def test_a_game_finished_today_does_not_make_todays_daily_ranked(client):
     counts from tomorrow (else a stocked identity could play one quick game)."""
     from sqlalchemy import update
 
-    from tricktable.store.db import identities
+    from tricktable.store.schema import identities
 
     store = client.app.state.room.store
     finish(client, new_game(client))

@@ -119,7 +119,7 @@ def test_a_bot_turn_is_finished_by_the_survivor_when_its_process_is_killed_mid_t
                               json={"action": state["view"]["legal"][0], "version": state["version"]}).json()
         from sqlalchemy import select
 
-        from tricktable.store.db import games
+        from tricktable.store.schema import games
 
         def lease_holder(game_id: str) -> str | None:
             with store.engine.begin() as db:

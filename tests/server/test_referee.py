@@ -14,7 +14,7 @@ from tricktable.server.referee import Referee, step_event
 from tricktable.server.responses import HUMAN
 from tricktable.server.room import Room
 from tricktable.store import Store
-from tricktable.store.db import games
+from tricktable.store.schema import games
 
 PERSON = "person"  # the identity that owns the games these tests make through the room
 

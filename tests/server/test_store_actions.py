@@ -14,7 +14,8 @@ from sqlalchemy import column, create_engine, insert, select, table
 
 from tricktable.core.record import replay
 from tricktable.store import StaleVersion, Store
-from tricktable.store import db as store_db
+from tricktable.store import engine as store_engine
+from tricktable.store import games as store_games
 
 from tests.server.test_migrations import played_record
 
@@ -26,14 +27,14 @@ def sent_by_commits(monkeypatch, store: Store, row, commits: int) -> list[int]:
     """The characters of the values each commit hands to the database
     driver, one action per commit."""
     sizes: list[int] = []
-    run = store_db.RawTransaction.run
+    run = store_engine.RawTransaction.run
 
     def measured(self, statement, values):
-        if statement in (store_db.SAVE_GAME, store_db.SAVE_GAME_AND_LEASE, store_db.SAVE_GAME_CLAIMING):
+        if statement in (store_games.SAVE_GAME, store_games.SAVE_GAME_AND_LEASE, store_games.SAVE_GAME_CLAIMING):
             sizes.append(sum(len(str(value)) for value in values.values()))
         return run(self, statement, values)
 
-    monkeypatch.setattr(store_db.RawTransaction, "run", measured)
+    monkeypatch.setattr(store_engine.RawTransaction, "run", measured)
     for number in range(commits):
         row = store.save(row, dict(row.record, actions=[*row.record["actions"], f"play {number % 10}H"]), "open")
     monkeypatch.undo()
@@ -121,7 +122,7 @@ def test_a_reader_holding_the_record_at_the_stored_version_is_not_sent_it(databa
 def alembic_to(url: str, revision: str, down: bool = False) -> None:
     engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
     config = Config()
-    config.set_main_option("script_location", str(store_db.MIGRATIONS))
+    config.set_main_option("script_location", str(store_engine.MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         (command.downgrade if down else command.upgrade)(config, revision)
@@ -175,8 +176,8 @@ def test_the_referee_reads_the_record_only_where_its_cache_is_behind(sqlite_url,
         position = here.load(game_id)
         here.play(position, *random_action(position.state))
         parsed: list = []
-        record = store_db._record
-        monkeypatch.setattr(store_db, "_record", lambda *texts: parsed.append(texts) or record(*texts))
+        record = store_games._record
+        monkeypatch.setattr(store_games, "_record", lambda *texts: parsed.append(texts) or record(*texts))
         mine = here.load(game_id)
         assert parsed == [] and mine.row.record["actions"] == store.load(game_id).record["actions"]
         moves_elsewhere(elsewhere, game_id, 3)

@@ -100,7 +100,7 @@ def test_when_the_countdown_runs_out_the_server_calls_time(make_page):
     from sqlalchemy import update
 
     from tricktable.store import Store
-    from tricktable.store.db import games
+    from tricktable.store.schema import games
     store = Store(p.server.database)
     with store.engine.begin() as db:  # the server's clock runs out too
         db.execute(update(games).where(games.c.id == game_id).values(deadline=0))

@@ -25,7 +25,7 @@ from typing import Callable
 
 from tricktable.server.channel import Event, LocalChannel
 from tricktable.store import Store
-from tricktable.store.db import CHANGES_CHANNEL
+from tricktable.store.games import CHANGES_CHANNEL
 
 log = logging.getLogger("tricktable.server")
 

@@ -24,7 +24,7 @@ from tricktable.core.record import replay
 from tricktable.server.channel import Event
 from tricktable.server.responses import HUMAN, bot_to_move, describe_step, encode, person_view, shape, step_view
 from tricktable.store import GameRow, Store
-from tricktable.store.db import Lease, saved_row
+from tricktable.store.games import Lease, saved_row
 
 DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200

@@ -34,7 +34,7 @@ from tricktable.server.feed import ChangeFeed, forwarded
 from tricktable.server.limits import TooMany
 from tricktable.server.fairness import Commitments, commitment_of, match_seed
 from tricktable.server.referee import Position, Referee, daily_score, step_event
-from tricktable.server.responses import (HUMAN, bot_to_move, encode, fairness_of, previous_day, seed_revealed, shape,
+from tricktable.server.responses import (bot_to_move, encode, fairness_of, previous_day, seed_revealed, shape,
                                           utc_day)
 from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.thinking import ThinkingPool, think_here

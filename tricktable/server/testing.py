@@ -41,7 +41,7 @@ def backdate_identities(store: "Store", days: float, cookie: str | None = None) 
 
     from tricktable.core.record import record_of
     from tricktable.games import get_spec
-    from tricktable.store.db import games, identities
+    from tricktable.store.schema import games, identities
 
     query = update(identities).values(issued_at=identities.c.issued_at - days * 86400)
     if cookie is not None:
@@ -69,7 +69,7 @@ def hand_over(store: "Store", game_id: str, owner: str) -> None:
     the room, as if that person had started it."""
     from sqlalchemy import update
 
-    from tricktable.store.db import games
+    from tricktable.store.schema import games
 
     with store.engine.begin() as db:
         db.execute(update(games).where(games.c.id == game_id).values(owner=owner))

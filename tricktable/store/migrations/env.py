@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from tricktable.store.db import metadata
+from tricktable.store.schema import metadata
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)

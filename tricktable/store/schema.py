@@ -1,0 +1,134 @@
+"""The tables: games and their step frames, the server's secrets, people
+(identities, transfer codes, nicknames), shared records and daily scores."""
+
+from __future__ import annotations
+
+from sqlalchemy import (Boolean, Column, DateTime, Float, Index, Integer, LargeBinary, MetaData, String, Table, Text,
+                        UniqueConstraint, func)
+
+from tricktable.nicknames import MAX_CODE_POINTS, MAX_SKELETON
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("game", String(40), nullable=False),
+    # The record without its actions ("actions": [] in their place), as JSON.
+    Column("record", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("status", String(8), nullable=False),  # "open" or "over"
+    Column("daily_day", String(10)),
+    Column("device", String(64)),
+    # When the person's timed decision (Court Piece calling) runs out, as Unix
+    # seconds; the server applies the referee's timeout once it has passed.
+    Column("deadline", Float),
+    Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Column("updated_at", DateTime(timezone=True), server_default=func.now()),
+    # One daily attempt per identity per game per day (the column kept its old
+    # name: older rows hold the page's device id); ordinary games have NULL day
+    # and device, which unique constraints treat as distinct.
+    UniqueConstraint("game", "daily_day", "device", name="one_daily_attempt"),
+    # The identity that created the game (the cap on open games counts these).
+    Column("owner", String(40)),
+    # A daily attempt counts on the leaderboard (NULL: made before practice
+    # existed, when every attempt counted).
+    Column("ranked", Boolean),
+    # Never sent to anyone: the computer players' random choices in a daily
+    # attempt, and the server's half of the deal seed until it is revealed.
+    Column("bot_secret", String(64)),
+    Column("server_seed", String(64)),
+    Column("client_seed", String(64)),
+    Column("commitment", String(64)),
+    # The lease on the computer players' turn (``Store.claim_turn``): the
+    # server process working it and until when (Unix seconds).
+    Column("lease_owner", String(40)),
+    Column("lease_until", Float),
+    # The record's actions, each a JSON string, joined by commas (the inside of
+    # the JSON array): a commit appends its own (``actions || :added``), so it
+    # sends only what it adds, never the whole record again.  The last column,
+    # so the others are read without the pages a long match spills into.
+    Column("actions", Text, nullable=False, server_default=""),
+    Index("games_owner_status", "owner", "status"),
+    Index("games_lease_until", "lease_until"),
+    Index("games_commitment", "commitment", unique=True),
+)
+
+# Each step's event as the game's streams send it (the person's view only: the
+# person is seat 0, and every stream of a game is that person's), stored by the
+# process that commits it for streams of the game on other processes
+# (``Store.frames``); kept for ``FRAMES_KEPT_SECONDS``.
+frames = Table(
+    "frames",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("frame", LargeBinary, nullable=False),
+    Column("written_at", Float, nullable=False),
+    Index("frames_written_at", "written_at"),
+)
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+nicknames = Table(
+    "nicknames",
+    metadata,
+    Column("device", String(64), primary_key=True),
+    Column("nickname", String(MAX_CODE_POINTS), nullable=False),
+    # ``tricktable.nicknames.skeleton``: equal for look-alike names, so unique.
+    Column("skeleton", String(MAX_SKELETON)),
+    Index("nicknames_skeleton", "skeleton", unique=True),
+    # ``tricktable.nicknames.case_skeleton``: equal for names that differ in case only.
+    Column("case_skeleton", String(MAX_SKELETON)),
+    Index("nicknames_case_skeleton", "case_skeleton", unique=True),
+)
+
+identities = Table(
+    "identities",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("issued_at", Float, nullable=False),
+    Column("address", String(64)),  # the /24 or /64 it was issued to
+)
+
+transfer_codes = Table(
+    "transfer_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("identity", String(40), nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+# A finished game's record shared by its owner: whoever holds the link reads
+# it (``Store.shared_game``).  The token is stored hashed, like transfer codes,
+# so a reader of the database cannot open the links.
+shared_records = Table(
+    "shared_records",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("game_id", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Index("shared_records_game", "game_id"),
+)
+
+scores = Table(
+    "scores",
+    metadata,
+    Column("game", String(40), primary_key=True),
+    Column("day", String(10), primary_key=True),
+    Column("device", String(64), primary_key=True),
+    Column("score", Integer, nullable=False),
+    Column("game_id", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Column("finished_at", Float),  # Unix seconds: ties go to who finished first
+)
+
+
+__all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
+           "scores"]
