@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Union
 
 import re
+import time
 
 import anyio.to_thread
 import orjson
@@ -46,6 +47,7 @@ from tricktable.server.static import PageFiles, PageMount
 from tricktable.server.stream import event_stream
 from tricktable.server.trust import trust_routes
 from tricktable.store import Store
+from tricktable.store.engine import ANSWER_BY
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 REQUEST_THREADS = 16
@@ -97,6 +99,30 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+ANSWER_SECONDS = 2.5
+"""A request that writes is answered within this long of its arrival (503 if
+the database is held): waiting for a request thread counts, so a queue of
+writers behind a locked database all answer in time (the promise is 3 s)."""
+
+
+class AnswerDeadline:
+    """ASGI middleware: stamps each request with the time it must be answered
+    by (``store.engine.ANSWER_BY``, read by every write it makes)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        token = ANSWER_BY.set(time.monotonic() + ANSWER_SECONDS)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            ANSWER_BY.reset(token)
 
 
 class CompressExceptStreams:
@@ -251,6 +277,7 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.add_middleware(FastActions, handle=app.state.actions)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(AnswerDeadline)
 
     _error_handlers(app)
     _routes(app, room)

@@ -48,6 +48,9 @@ def daily_seed(secret: str, game: str, day: str) -> str:
     return hmac.new(secret.encode(), f"daily/{game}/{day}".encode(), hashlib.sha256).hexdigest()
 
 
+HINT_WAIT_SECONDS = 4.0
+"""How long a request waits for its hint (a quarter-second search) behind the
+computer players' decisions in the thinking processes' queue."""
 HINTS_AT_ONCE = 2
 """Hints a process searches at once (one a core): each is a quarter second of
 a core, and a flood of them must not starve the tables being played."""
@@ -264,8 +267,15 @@ class Room:
         if state.is_terminal() or state.to_move != seat or not state.legal_actions():
             raise NotYourTurn("a hint is for your own turn")
         obs = state.observe(seat)
+        seed = f"{row.record['seed']}/hint/{row.version}"
         with self.hints.running(game_id):
-            return {"version": row.version, "hints": hard_hint(obs, seed=f"{row.record['seed']}/hint/{row.version}")}
+            if self.thinking is None:
+                return {"version": row.version, "hints": hard_hint(obs, seed)}
+            try:  # in the computer players' processes, like every other search
+                hints = self.thinking.run(hard_hint, obs, seed, timeout=HINT_WAIT_SECONDS)
+            except TimeoutError:
+                raise TooMany("the computer players are busy; ask for the hint again in a moment", 2) from None
+            return {"version": row.version, "hints": hints}
 
     # -- the live channel -----------------------------------------------------------
     def catch_up(self, game_id: str, version: int, who: str | None) -> list[Event]:

@@ -1,5 +1,5 @@
-"""Where the computer players think: in the calling thread, or in a pool of
-worker processes so that one server uses every core (issue 15).
+"""Where the computer players think, and the hint is searched: in the calling
+thread, or in a pool of worker processes so that one server uses every core.
 
 A decision travels to a worker as (bot factory, game, level, seed,
 observation) and comes back as the action text, so a worker never sees a
@@ -86,15 +86,21 @@ class ThinkingPool:
             return self._pool
 
     def think(self, factory: Any, game: str, level: str, seed: str, observation: Any) -> str:
+        return str(self.run(think_here, factory, game, level, seed, observation))
+
+    def run(self, work: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:
+        """``work(*args)`` in a worker (``work`` and its arguments picklable);
+        ``TimeoutError`` after ``timeout`` seconds (the work goes on and its
+        answer is dropped)."""
         try:
-            return self._executor().submit(think_here, factory, game, level, seed, observation).result()
+            return self._executor().submit(work, *args).result(timeout)
         except BrokenProcessPool:
             if self._stopped:
                 raise
             log.warning("a thinking process died; starting new ones")
             with self._lock:
                 self._pool = None
-            return self._executor().submit(think_here, factory, game, level, seed, observation).result()
+            return self._executor().submit(work, *args).result(timeout)
 
     def stop(self) -> None:
         """End the workers now: a decision under way is dropped (nothing of it

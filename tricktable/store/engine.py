@@ -10,6 +10,7 @@ import secrets
 import threading
 import time
 from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, ContextManager, Iterator
 
@@ -124,6 +125,20 @@ class RawTransaction:
         self.cursor.executemany(prepared.sql, [prepared.params(values) for values in rows])
 
 
+ANSWER_BY: ContextVar[float | None] = ContextVar("answer_by", default=None)
+"""When (``time.monotonic``) the request being served must be answered: its
+writes wait no longer than that (the server sets it when a request arrives,
+so time spent waiting for a request thread counts too)."""
+
+
+def write_deadline() -> float:
+    """Until when a write may wait for its turn: ``BUSY_SECONDS`` from now, or
+    the request's ``ANSWER_BY`` if that comes first."""
+    own = time.monotonic() + BUSY_SECONDS
+    answer_by = ANSWER_BY.get()
+    return own if answer_by is None else min(own, answer_by)
+
+
 def _busy_pragma(deadline: float) -> str:
     """SQLite's own wait for its lock, cut to what is left of the writer's
     deadline (at least 1 ms: a zero would not wait at all)."""
@@ -218,7 +233,7 @@ class Database:
     def _writing(self) -> Iterator[Connection]:
         """A write transaction, answered "busy" (``OperationalError``) within
         ``BUSY_SECONDS`` of its start while the database is held."""
-        deadline = time.monotonic() + BUSY_SECONDS
+        deadline = write_deadline()
         with self._write_turn(deadline), self.engine.begin() as db:
             if self._sqlite:
                 db.exec_driver_sql(_busy_pragma(deadline))
@@ -235,7 +250,7 @@ class Database:
         # The connection is taken from the pool (and given back) outside the
         # writer lock: every process's writers queue on that lock, so it is
         # held for the statements and the commit alone.
-        deadline = time.monotonic() + BUSY_SECONDS
+        deadline = write_deadline()
         connection = self.engine.raw_connection()
         try:
             with self._write_turn(deadline) if write else nullcontext():
@@ -300,5 +315,5 @@ class Database:
             return db.execute(select(meta.c.value).where(meta.c.key == "daily_secret")).scalar_one()
 
 
-__all__ = ["BUSY_SECONDS", "Database", "MIGRATIONS", "Prepared", "RawTransaction", "WriteQueueTimeout", "WriterLock",
+__all__ = ["ANSWER_BY", "BUSY_SECONDS", "write_deadline", "Database", "MIGRATIONS", "Prepared", "RawTransaction", "WriteQueueTimeout", "WriterLock",
            "default_database_url", "migrate"]
