@@ -305,14 +305,14 @@ class Database:
         with self.engine.begin() as db:
             found = db.execute(select(meta.c.value).where(meta.c.key == "daily_secret")).scalar()
         if found:
-            return found
+            return str(found)
         try:
             with self.engine.begin() as db:
                 db.execute(insert(meta).values(key="daily_secret", value=secrets.token_hex(32)))
         except IntegrityError:
             pass  # another process created it first; use theirs
         with self.engine.begin() as db:
-            return db.execute(select(meta.c.value).where(meta.c.key == "daily_secret")).scalar_one()
+            return str(db.execute(select(meta.c.value).where(meta.c.key == "daily_secret")).scalar_one())
 
 
 __all__ = ["ANSWER_BY", "BUSY_SECONDS", "write_deadline", "Database", "MIGRATIONS", "Prepared", "RawTransaction", "WriteQueueTimeout", "WriterLock",

@@ -217,7 +217,7 @@ class GameStore(Database):
         values = {"game_id": game_id, "expected": version, "now": now, "holder": owner, "claimant": owner,
                   "until": now + seconds}
         with self._noted_writing(game_id) as (db, note):
-            taken = db.run(CLAIM_TURN, values).rowcount == 1
+            taken: bool = db.run(CLAIM_TURN, values).rowcount == 1
             if taken:
                 note(version, values["until"])
                 self._notify(db, game_id, version)
@@ -374,8 +374,9 @@ def saved_row(row: GameRow, record: dict[str, Any], status: str, deadline: float
               lease: Lease | None = None, versions: int = 1) -> GameRow:
     """The row ``Store.save`` returns for these arguments once it has written them
     (a caller may shape what it will publish before the commit)."""
-    leased = {} if lease is None else {"lease_until": lease[1]}
-    return replace(row, record=record, version=row.version + versions, status=status, deadline=deadline, **leased)
+    lease_until = row.lease_until if lease is None else lease[1]
+    return replace(row, record=record, version=row.version + versions, status=status, deadline=deadline,
+                   lease_until=lease_until)
 
 
 def _head(record: dict[str, Any]) -> str:
