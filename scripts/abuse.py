@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import httpx
 
-from tricktable.server.testing import ServerProcess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: the tests' server harness
+from tests.harness import ServerProcess  # noqa: E402
 
 
 def rss_mb(pid: int) -> float:

@@ -43,9 +43,9 @@ from typing import Any
 
 import httpx
 
-from tricktable.server.testing import read_events
-
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the repository root: the tests' server harness
+from tests.harness import read_events  # noqa: E402
 GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
 
 

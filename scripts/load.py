@@ -624,7 +624,7 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
     game in the database is replayed from its record.  Passes when memory grew
     at most ``SOAK_GROWTH`` after the warm-up (the first sixth, at least one
     sample), no error happened and every finished game replays."""
-    from tricktable.core.record import replay
+    from tricktable.catalog import replay
 
     people = max(1, args.people // 2)
     seconds = args.soak * 60
@@ -734,7 +734,7 @@ def main(argv: list[str] | None = None) -> int:
     args.postgres = None
     if args.postgresql:
         sys.path.insert(0, str(REPO))
-        from tricktable.server.testing import Postgres
+        from tests.harness import Postgres
 
         args.postgres = Postgres.start()
     try:

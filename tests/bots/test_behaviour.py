@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tricktable.bots import make_bot
-from tricktable.games import entry
+from tricktable.catalog import entry
 from tricktable.games.euchre.observation import Phase
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from tricktable.bots import make_bot
 from tricktable.cards import parse_card
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 COURT_PIECE_GAMES = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 

@@ -153,7 +153,7 @@ def _rules_card_left_out(game: str, deals: int) -> list[tuple[int, str, list[str
     put on a trick the partner holds in last seat (search never plays one:
     ``sparing_partner``)."""
     from tricktable.bots.players import candidates, game_module
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
 
     spec, module = get_spec(game), game_module(game)
     options = spec.normalize_options({})

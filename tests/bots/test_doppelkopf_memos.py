@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tricktable.arena import bot_settings, deal_state
+from lab.arena import bot_settings, deal_state
 from tricktable.bots import doppelkopf, make_bot
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 MEMOS = {"_SEAT_POINTS": "SEAT_POINTS_LIMIT", "_KNOWN_PARTNERS": "KNOWN_PARTNERS_LIMIT"}
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tricktable.arena import deal_state
+from lab.arena import deal_state
 from tricktable.bots import doppelkopf as db
 from tricktable.bots import euchre as eb
 from tricktable.bots import inference, make_bot
@@ -20,11 +20,11 @@ from tricktable.bots.players import SearchBot, game_module, search_game
 from tricktable.bots.levels import LEVELS
 from tricktable.cards import CLUBS, COPY_OFFSET, JACK, KING, QUEEN, card, cards_of, rank_of, suit_of
 from tricktable.core.protocol import GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 from tricktable.games.courtpiece.state import PLAYING
 from tricktable.games.doppelkopf.rules import NORMAL
 from tricktable.games.euchre import SPEC as EUCHRE
-from tricktable.inference_check import measure
+from lab.inference_check import measure
 
 WORLDS = 60
 Stop = Callable[[GameState, list[tuple[int, str]]], "int | None"]

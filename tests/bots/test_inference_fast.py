@@ -22,7 +22,7 @@ from tricktable import speedups
 from tricktable.bots import inference
 from tricktable.bots.players import game_module, search_game
 from tricktable.core.protocol import DealState, GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 EXACT = inference.Evidence(min_weight=0.0)
 """No floor on the product: every disagreement shows in the weight."""

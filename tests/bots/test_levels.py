@@ -8,7 +8,7 @@ import pytest
 from tricktable.bots import make_bot
 from tricktable.bots.levels import LEVELS, best_bot
 from tricktable.bots.players import SLIP_RATE, SearchBot
-from tricktable.games import GAMES, entry
+from tricktable.catalog import GAMES, entry
 
 
 def _deals(game: str, deals: int, seed: str) -> tuple[int, int, int]:

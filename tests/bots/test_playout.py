@@ -14,7 +14,7 @@ import pytest
 from tricktable.bots.players import game_module, search_game
 from tricktable.bots.search import SearchGame, rollout
 from tricktable.core.protocol import GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 GAMES = ("euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 COURT_PIECE = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")

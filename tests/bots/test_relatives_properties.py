@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from tricktable.bots import make_bot
 from tricktable.bots import relatives as rb
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 from .relatives_helpers import SPECS, client_view, new_state, random_state
 

@@ -12,7 +12,7 @@ import pytest
 
 from tricktable.cards import COPY_OFFSET, card_text
 from tricktable.core.observation import CARD_TEXTS, card_texts
-from tricktable.games import GAMES, get_spec
+from tricktable.catalog import GAMES, get_spec
 from tricktable.server.responses import HUMAN, encode, person_view
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tricktable.cli import observation_schema
-from tricktable.games import get_spec
+from tricktable.catalog import get_spec
 
 TYPES = {"string": str, "integer": int, "boolean": bool, "null": type(None), "array": list, "object": dict}
 

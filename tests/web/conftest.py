@@ -18,7 +18,7 @@ import pytest
 from tricktable.bots.base import Bot
 from tricktable.core.observation import Observation
 from tricktable.server.room import Room
-from tricktable.server.testing import ServerProcess, free_port
+from tests.harness import ServerProcess, free_port
 from tricktable.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
@@ -111,7 +111,7 @@ class Page:
         """Make this profile's identity (its HttpOnly cookie) ``days`` older,
         as if the person had been here since before today: its daily is ranked."""
         from tricktable.server.identity import COOKIE
-        from tricktable.server.testing import backdate_identities
+        from tests.harness import backdate_identities
 
         cookie = next(c["value"] for c in self.context.cookies() if c["name"] == COOKIE)
         store = Store(self.server.database)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Collection, Sequence
 
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
 
 

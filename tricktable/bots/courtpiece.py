@@ -518,9 +518,9 @@ session 24)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
-    from tricktable.games import get_spec
+    from tricktable.games.courtpiece import FAMILY
 
-    return replace(SEARCH, spec=get_spec(obs.game))
+    return replace(SEARCH, spec=FAMILY[obs.game])
 
 
 def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:

@@ -40,7 +40,7 @@ from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame
 from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, mask_of, parse_card, rank_of
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 from tricktable.games.doppelkopf import house

@@ -650,7 +650,7 @@ SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_
 WORLDS_PER_MS = 7.0
 """Sampled worlds per millisecond of budget, so that a budget costs at most about that much
 CPU at p95 on the 2-core machine, as in Court Piece (``courtpiece.ROLLOUTS_PER_MS``).
-Session 17, ``python -m tricktable.bots.timing euchre --bot search --deals 4 --no-hard-stop``
+Session 17, ``python -m lab.timing euchre --bot search --deals 4 --no-hard-stop``
 at four world counts in one run (docs/strength.md, session 17), CPU ms p50 / p95:
 200 worlds 16.2 / 24.0, 350 worlds 24.8 / 39.9, 1,000 worlds 74.5 / 108.6, 1,750 worlds
 127.1 / 195.2 (wall = CPU, max 203.5): the normal level (50 ms) searches 350 worlds and

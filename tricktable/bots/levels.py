@@ -17,10 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from tricktable.bots.base import Bot, make_bot
-from tricktable.bots.players import SearchBot
-from tricktable.core.errors import GameError
+from tricktable.bots.players import SearchBot, game_module
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
-from tricktable.games import entry
 
 LEVELS: dict[str, tuple[str, float]] = {
     "easy": ("easy", 0.0),
@@ -57,7 +56,7 @@ def level_bot(game: str, level: str) -> tuple[str, float]:
 def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
     """The computer player for ``game`` at ``level``."""
     name, budget_ms = level_bot(game, level)
-    entry(game)  # an unknown game is a clear error here, not at the first decision
+    game_module(game)  # an unknown game is a clear error here, not at the first decision
     return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)
 
 

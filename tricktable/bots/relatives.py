@@ -200,9 +200,9 @@ Be-Ranga 12, Mendikot 14; at 6.5: 48, 34, 46)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
-    from tricktable.games import get_spec
+    from tricktable.games.courtpiece import FAMILY
 
-    return SearchGame(get_spec(obs.game), policy, team_value, weight=WEIGHT, rules=heuristic_text,
+    return SearchGame(FAMILY[obs.game], policy, team_value, weight=WEIGHT, rules=heuristic_text,
                       playout=partial(cp.playout, card_rules=KERNEL_CARD_RULES.get(obs.game, 0)),
                       switch_z=cp.switch_z)
 

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameSpec, GameState
 

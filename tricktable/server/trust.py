@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from tricktable.games import GAMES
+from tricktable.catalog import GAMES
 from tricktable.nicknames import NicknameError, clean_nickname, skeleton
 from tricktable.server.fairness import deals_of
 from tricktable.server.guards import identity, known_identity, limit, responses, set_identity_cookie

@@ -217,7 +217,8 @@ def test_ddv_preset_scores_deals_with_the_ddv_table(dk):
 def test_old_ddv_records_replay_with_their_own_scoring(dk):
     """Old records keep replaying: a record stores its options written out, so a "ddv" record made
     before ``ddv_scoring`` existed (options without it) is scored by the standard table."""
-    from tricktable.core.record import record_of, replay
+    from tricktable.catalog import replay
+    from tricktable.core.record import record_of
 
     old_options = {k: v for k, v in SPEC.normalize_options({"preset": "ddv"}).items()
                    if k not in ("ddv_scoring", "tournament_list")}

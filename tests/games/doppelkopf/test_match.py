@@ -6,7 +6,8 @@ import json
 import random
 
 from tricktable import cli
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 

@@ -13,7 +13,8 @@ import random
 import pytest
 
 from tests.games.courtpiece.helpers import block_deal, trick_cards
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.courtpiece import MENDIKOT
 from tricktable.games.courtpiece.rules import NEXT
 
@@ -156,7 +157,7 @@ def test_match_ends_at_seven_points_or_the_chosen_target_without_streak_bonus():
 def test_daily_is_eight_deals_and_replays(game):
     """Daily (family Decision): the same 8 deals for everyone, no new cards, counted
     in points (Mendikot has no counting mode to fix); the record replays."""
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
 
     spec = get_spec(game)
     match = spec.new_match("2026-11-29", spec.normalize_options({}), daily=True)
@@ -176,7 +177,7 @@ def test_daily_is_eight_deals_and_replays(game):
 @pytest.mark.parametrize("game", ["hidden-trump", "be-ranga", "mendikot"])
 def test_random_matches_replay_and_sampled_worlds_agree_with_match_views(game):
     """Records and world sampling over whole matches (timeouts and new cards included)."""
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
 
     spec = get_spec(game)
     match = spec.new_match(f"match-{game}", spec.normalize_options({"new_cards": "any seat"}))

@@ -5,9 +5,10 @@ the match and world sampling.  Each game is this spec with a name and a
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any, ClassVar, Mapping
 
-from tricktable.core.errors import RecordError
+from tricktable.errors import RecordError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import Deal, GameSpec, OptionSpec
 from tricktable.core.rng import shuffled
@@ -169,3 +170,6 @@ SINGLE_SAR = SingleSarSpec()
 HIDDEN_TRUMP = HiddenTrumpSpec()
 BE_RANGA = BeRangaSpec()
 MENDIKOT = MendikotSpec()
+FAMILY: Mapping[str, CourtPieceSpec] = MappingProxyType(
+    {spec.name: spec for spec in (DOUBLE_SAR, SINGLE_SAR, HIDDEN_TRUMP, BE_RANGA, MENDIKOT)})
+"""The family's games by name (their bots serve several games of it)."""

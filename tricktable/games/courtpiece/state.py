@@ -35,7 +35,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text
-from tricktable.core.errors import GameOver, IllegalAction, NotYourTurn
+from tricktable.errors import GameOver, IllegalAction, NotYourTurn
 from tricktable.core.observation import Trick
 from tricktable.core.protocol import Deal, ScoreLine
 from tricktable.core.views import SeenActions, ViewKeepingState

@@ -46,7 +46,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tricktable.core.errors import IllegalAction
+from tricktable.errors import IllegalAction
 from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, REVEAL, SWAP, masked_text
 from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
 from tricktable.games.courtpiece.rules import NO_TRUMP, SUIT_MASKS, SUIT_OF

@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
 from tricktable.cards import COPY_OFFSET, KING, NINE, mask_of, rank_of
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.memo import PerObservation
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards

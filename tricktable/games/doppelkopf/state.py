@@ -41,7 +41,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
-from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
+from tricktable.errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from tricktable.core.protocol import Deal, GameSpec, ScoreLine
 from tricktable.core.views import SeenActions, ViewKeepingState
 from tricktable.games.doppelkopf.actions import (

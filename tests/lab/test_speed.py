@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tricktable import cli
-from tricktable.arena import deal_state
-from tricktable.core.errors import GameError
-from tricktable.games import entry
-from tricktable.speed import ROOT, baseline_tree, decisions
+from lab import cli
+from lab.arena import deal_state
+from tricktable.errors import GameError
+from tricktable.catalog import entry
+from lab.speed import ROOT, baseline_tree, decisions
 
 
 def test_decisions_are_fixed_by_the_seed_and_replay_to_a_real_choice():
@@ -57,7 +57,8 @@ def _tree_of_this_checkout(tmp_path: Path) -> Path:
 
 
 def test_a_baseline_tree_gets_this_checkouts_builds_of_the_same_kernels(tmp_path, monkeypatch):
-    from tricktable import speed, speedups
+    from lab import speed
+    from tricktable import speedups
 
     monkeypatch.delenv(speedups.PURE_ENV, raising=False)
     tree = _tree_of_this_checkout(tmp_path)
@@ -69,7 +70,8 @@ def test_a_baseline_tree_gets_this_checkouts_builds_of_the_same_kernels(tmp_path
 
 
 def test_a_baseline_kernel_that_differs_is_built_by_the_trees_own_build(tmp_path, monkeypatch):
-    from tricktable import speed, speedups
+    from lab import speed
+    from tricktable import speedups
 
     monkeypatch.delenv(speedups.PURE_ENV, raising=False)
     tree = _tree_of_this_checkout(tmp_path)
