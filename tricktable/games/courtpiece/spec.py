@@ -84,7 +84,8 @@ class CourtPieceSpec(GameSpec):
     def new_deal(self, deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
                  new_cards_allowed: bool = True) -> CourtPieceState:
         """``flip_pick``, ``new_cards_allowed``: see the state."""
-        return CourtPieceState(self, deal, options, flip_pick=flip_pick, new_cards_allowed=new_cards_allowed)
+        return CourtPieceState(self, deal, options, variant=self.variant, flip_pick=flip_pick,
+                               new_cards_allowed=new_cards_allowed)
 
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> CourtPieceMatch:
         if daily:  # the daily game counts in points and deals everyone the same cards

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from tricktable.cards import COPY_OFFSET, KING, NINE, mask_of, rank_of
 from tricktable.errors import GameError
@@ -27,6 +27,7 @@ from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, MARRIAGE, POVERTY, RETURN, THROW_IN, triple_code
 from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf import state as st
+from tricktable.games.doppelkopf.tournament import TournamentDeal
 from tricktable.games.doppelkopf.observation import Contract, DoppelkopfObservation, Phase, Poverty, Team
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -41,8 +42,13 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP_MASK,
 )
 
-if TYPE_CHECKING:
-    from tricktable.games.doppelkopf.spec import DoppelkopfSpec
+
+class DealMaker(Protocol):
+    """What the sampling needs of the spec (``spec.DoppelkopfSpec``): a deal's state."""
+
+    def new_deal(self, deal: Deal, options: Mapping[str, Any],
+                 tournament: TournamentDeal | None = None) -> st.DoppelkopfState: ...
+
 
 TRIES = 300
 NORMAL_TRUMPS = TRUMP_MASK[NORMAL]
@@ -74,7 +80,7 @@ def _normal_trumps(faces: list[int]) -> int:
     return sum(NORMAL_TRUMPS >> f & 1 for f in faces)
 
 
-def sample_world(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
+def sample_world(spec: DealMaker, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
     for _ in range(TRIES):
         try:
             return _attempt(spec, obs, rng)
@@ -203,7 +209,7 @@ class _Constraints:
         return unseen
 
 
-def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
+def _attempt(spec: DealMaker, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
     me = obs.seat
     facts = _Constraints(obs, rng)
     problem = _Problem()
@@ -550,7 +556,7 @@ def _revealed_winner(obs: DoppelkopfObservation) -> int:
         None, Contract.NORMAL, Contract.SILENT_SOLO) else -1
 
 
-def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random,
+def _replay(spec: DealMaker, obs: DoppelkopfObservation, rng: random.Random,
             dealt_given_returned: Dealt) -> st.DoppelkopfState:
     dealt, given, returned = dealt_given_returned
     _check_sizes(obs, dealt)
