@@ -1,4 +1,4 @@
-"""Duplicate matches between two bots: ``tricktable arena``.
+"""Duplicate matches between two bots: ``tricktable-lab arena``.
 
 Luck of the cards is taken out by replaying every deal so that both bots hold
 the same cards in the same seats:

@@ -1,4 +1,4 @@
-"""How much the inference weights tell (``tricktable bench GAME --inference``).
+"""How much the inference weights tell (``tricktable-lab bench GAME --inference``).
 
 Over ``positions`` positions from random deals played by the rules bot (the
 ``heuristic`` bot in every seat, a random point of each deal), sample ``worlds``

@@ -26,7 +26,8 @@ from tricktable.catalog import entry
 from tricktable.errors import GameError
 
 BASELINE_COMMIT = "20c78f4"
-"""Main before session 2's search work: the frozen baseline of issue 14."""
+"""Main before the search's speed work began: the frozen baseline every speed figure is
+compared with (docs/performance.md)."""
 STRIDE = 5
 """Keep one real decision in this many, so that the decisions spread over a deal."""
 

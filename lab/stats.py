@@ -1,4 +1,4 @@
-"""Behaviour statistics of finished deals, for ``tricktable selfplay --stats``.
+"""Behaviour statistics of finished deals, for ``tricktable-lab selfplay --stats``.
 
 They show whether the bots bid and play sensibly over many deals: in Euchre a
 lone hand should be rare and usually succeed, the stuck dealer should often be

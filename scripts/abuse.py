@@ -1,4 +1,4 @@
-"""Issue 13's abuse cases against a real server process, with figures.
+"""Abuse cases against a real server process, with figures: what the limits must hold.
 
 Starts ``tricktable serve`` on a free loopback port with its own SQLite file and
 the production limits, then: a 50 MB body (four at once) with the server's

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How quickly the table answers, measured through the real HTTP API and the
-live channel (issue 12).
+live channel.
 
 Starts ``tricktable serve`` on a free loopback port (its own SQLite file, the
 page's default level unless ``--level``), plays whole matches of every game as

@@ -180,7 +180,7 @@ def test_the_rules_action_is_always_a_candidate(game):
 
 
 # -- calling and changing trump: where search is right to leave the rules ---------------
-# docs/strength.md, session 8: at the disagreements of 300 Double Sar deals, each played
+# docs/strength.md: at the disagreements of 300 Double Sar deals, each played
 # out both ways with search in every seat, search's pass gained +0.10 ± 0.07 points over
 # the rules' call, and its change of trump gained over the rules' choice.  These pin two
 # such positions, so that a bar for leaving the rules there (like Euchre's) would show.

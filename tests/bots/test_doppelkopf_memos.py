@@ -1,6 +1,6 @@
 """The Doppelkopf playout's memos (``_SEAT_POINTS``, ``_KNOWN_PARTNERS``) never
-hold more than their bound, and a bound never changes a decision (issue 15: a
-thinking process's memory stays flat through a soak)."""
+hold more than their bound, and a bound never changes a decision (a
+thinking process's memory must stay flat through a soak)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Inference (issue 14): sampled worlds weighted by what the others' decisions reveal.
+"""Inference: sampled worlds weighted by what the others' decisions reveal.
 
 Each scenario plays deals with the rules bot in every seat to a position where a
 seat has just revealed something, samples worlds for another seat, and compares
@@ -96,7 +96,7 @@ def faces(world: GameState, seat: int) -> list[int]:
 # -- Euchre: bids ----------------------------------------------------------------------
 def _second_pass(state: GameState, actions: list[tuple[int, str]]) -> int | None:
     """The dealer's partner passing in round 1 (second to bid, after the first seat's pass).
-    Not the first seat: since session 9 the rules pass some of its hands with the right
+    Not the first seat: the rules pass some of its hands with the right
     bower to call next (its pass moved the share only from 0.1375 to 0.125)."""
     return actions[1][0] if len(actions) == 2 and all(text == "pass" for _, text in actions) else None
 

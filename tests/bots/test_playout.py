@@ -1,4 +1,4 @@
-"""The games' fast playouts (``SearchGame.playout``, issue 14 Speed) agree with the
+"""The games' fast playouts (``SearchGame.playout``) agree with the
 real game: the same rollouts, played once through ``GameState.apply`` with the
 policy on rebuilt tables and once through the fast playout, end with the same value
 for the same seat; and a playout declines options it does not model."""

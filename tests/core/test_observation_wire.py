@@ -1,4 +1,4 @@
-"""The shortcuts every view takes (issue 15): card texts looked up, a match's
+"""The shortcuts every view takes (for the server's speed): card texts looked up, a match's
 observation copied without building it anew, and the person's view written
 in the game's own key order, match last."""
 

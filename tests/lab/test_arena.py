@@ -1,4 +1,4 @@
-"""The duplicate arena: ``tricktable arena``."""
+"""The duplicate arena: ``tricktable-lab arena``."""
 
 from __future__ import annotations
 

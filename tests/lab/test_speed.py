@@ -1,4 +1,4 @@
-"""The search speed bench: ``tricktable bench GAME --search`` (issue 14, Speed)."""
+"""The search speed bench: ``tricktable-lab bench GAME --search``."""
 
 from __future__ import annotations
 

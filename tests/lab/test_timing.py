@@ -1,5 +1,5 @@
-"""``python -m lab.timing``: decision times under today's rules or an older
-rules version (issue 14, Levels: hard ≤ 250 ms wall p95; docs/strength.md, Session 21)."""
+"""``tricktable-lab timing``: decision times under today's rules or an older
+rules version (the hard level must answer within 250 ms wall at p95; docs/strength.md)."""
 
 from __future__ import annotations
 

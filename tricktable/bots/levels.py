@@ -35,15 +35,15 @@ GAME_LEVELS: dict[str, dict[str, tuple[str, float]]] = {
 """A game's levels where they differ from ``LEVELS``.
 
 Euchre weighs its worlds by inference: at 50 ms that is 350 weighted worlds instead of
-450 unweighted ones (``euchre.WORLDS_PER_MS``, session 17).  At session 10's rates (200
-weighted against 350 unweighted, about the same CPU per decision: Euchre's inference
-replays the whole history in the kernel) it measured stronger: +0.067 ± 0.030 points per
-deal over 240 duplicate deals (docs/strength.md, session 10).
+450 unweighted ones (``euchre.WORLDS_PER_MS``).  At earlier rates (200 weighted against
+350 unweighted, about the same CPU per decision: Euchre's inference replays the whole
+history in the kernel) it measured stronger: +0.067 ± 0.030 points per deal over 240
+duplicate deals (docs/strength.md).
 
-Doppelkopf's hard keeps inference: its hard clause was met with it (+0.349 ± 0.084 over
-500 deals, session 23) and inference was never measured at Doppelkopf's hard budget.
-In the five Court Piece games inference at hard's budget measured weaker: −0.052 ± 0.015
-a deal pooled over 2,300 deals (docs/strength.md, session 23)."""
+Doppelkopf's hard keeps inference: its hard level's target was met with it (+0.349 ± 0.084
+over 500 deals) and inference was never measured at Doppelkopf's hard budget.  In the
+five Court Piece games inference at hard's budget measured weaker: −0.052 ± 0.015 a deal
+pooled over 2,300 deals (docs/strength.md)."""
 
 
 def level_bot(game: str, level: str) -> tuple[str, float]:

@@ -103,7 +103,7 @@ class Counter:
 
 
 ROLLOUT_COUNTER = Counter()
-"""Rollouts run in this process (``tricktable bench --search`` reads it): one per
+"""Rollouts run in this process (``tricktable-lab bench --search`` reads it): one per
 sampled world and candidate action, however it was finished (``_try_all``)."""
 
 

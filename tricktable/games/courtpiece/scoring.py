@@ -6,7 +6,7 @@ count as sweeps for the dealer rotation and the streak bonus.
 
 * ``SevenTricks`` — the family (spec "Scoring"): 7 counted tricks end the deal,
   unless the other team has none yet; kot and goon kot.
-* ``Tens`` — Mendikot (spec "Relatives", issue 7): tens decide.  The team that
+* ``Tens`` — Mendikot (spec "Relatives"): tens decide.  The team that
   takes 3 or 4 tens wins the deal (all four: a **mendikot**); with the tens 2–2,
   the team with 7 or more tricks wins; all 13 tricks is a **whitewash**.  Every
   deal is played out to 13 tricks (the tens can lie in the last trick).  A deal
