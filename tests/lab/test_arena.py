@@ -64,7 +64,7 @@ def test_a_baseline_commit_plays_b_through_its_own_worker():
     import subprocess
 
     from lab.arena import Baseline
-    from lab.speed import ROOT
+    from lab.baseline import ROOT
 
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True,
                           text=True).stdout.strip()
@@ -80,7 +80,7 @@ def test_a_baseline_commit_plays_the_bot_named_for_b():
     import subprocess
 
     from lab.arena import Baseline
-    from lab.speed import ROOT
+    from lab.baseline import ROOT
 
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True,
                           text=True).stdout.strip()
@@ -218,7 +218,7 @@ def test_a_run_killed_with_kill_9_resumes_where_it_stopped(tmp_path):
     import time
 
     results = tmp_path / "arena.jsonl"
-    command = [sys.executable, "-m", "tricktable.cli", "arena", "euchre", "--a", "search", "--b", "random",
+    command = [sys.executable, "-m", "lab.cli", "arena", "euchre", "--a", "search", "--b", "random",
                "--budget-ms", "5", "--no-hard-stop", "--seed", "kill", "--jobs", "2", "--results", str(results)]
 
     def finished():
