@@ -1,5 +1,7 @@
 """Helpers for the server's tests: a throwaway PostgreSQL server and server
-processes on free ports.  Nothing here runs in production."""
+processes on free ports.  Nothing here runs in production: it lives with the tests
+(``tests.harness``), and the measuring scripts (``scripts/load.py``, ``latency.py``,
+``abuse.py``) put the repository root on ``sys.path`` to use it."""
 
 from __future__ import annotations
 
