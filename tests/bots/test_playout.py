@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tricktable.bots.players import game_module, search_game
+from tricktable.bots.players import GAME_BOTS, game_module, search_game
 from tricktable.bots.search import SearchGame, rollout
 from tricktable.core.protocol import GameState
 from tricktable.catalog import entry
@@ -302,7 +302,7 @@ def test_the_court_piece_policy_decides_in_the_kernel_as_on_the_table(game):
     from tricktable.bots import relatives
 
     rules = relatives.KERNEL_CARD_RULES.get(game, 0)
-    module = cp if entry(game).bots_path == "tricktable.bots.courtpiece" else relatives
+    module = cp if GAME_BOTS[game] == "tricktable.bots.courtpiece" else relatives
 
     def on_table(state):
         legal = cp.bot_legal(state.legal_actions())

@@ -629,8 +629,8 @@ def _on_deal(replayed: st.DoppelkopfState, plays: list[Play], obs: DoppelkopfObs
     ids, hands = _ids(dealt)
     state.deal = Deal(obs.dealer, ids)
     state.hands = hands
-    state._legal = None
-    history = state._history
+    state.forget_legal()
+    history = state.history
     winner = _revealed_winner(obs)
     for index, (actor, text) in enumerate(obs.actions):
         action = history[index]
@@ -659,7 +659,7 @@ def _exchange(state: st.DoppelkopfState, replayed: st.DoppelkopfState, dealt: li
               returned: list[int]) -> None:
     """The poverty exchange on this deal: the poor hand gives all its trumps among
     the three cards, the taker holds them and returns three."""
-    giver, hands, history = state.declarer, state.hands, state._history
+    giver, hands, history = state.declarer, state.hands, state.history
     if _normal_trumps(dealt[giver]) != _normal_trumps(given):
         raise _Redraw("the poor hand kept a trump")
     hands[giver], state.given = _take(hands[giver], given)

@@ -341,6 +341,10 @@ class DoppelkopfState(ViewKeepingState[Trick]):
         hand = self.hands[seat]
         return (hand >> QC & 1) + (hand >> (QC + COPY_OFFSET) & 1)
 
+    def forget_legal(self) -> None:
+        """The hands were rewritten (a sampled world): list the legal actions anew."""
+        self._legal = None
+
     def _trump_count(self, seat: int, table: int) -> int:
         hand, trumps = self.hands[seat], TRUMP_MASK[table]
         return (hand & trumps).bit_count() + (hand >> COPY_OFFSET & trumps).bit_count()
