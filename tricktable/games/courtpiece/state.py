@@ -31,10 +31,10 @@ Seats follow the room (0 South, 1 West, 2 North, 3 East); play goes to the right
 from __future__ import annotations
 
 import json
-from operator import attrgetter
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, ClassVar, Iterator, Mapping, Protocol, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text

@@ -45,7 +45,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tricktable.errors import IllegalAction
 from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, REVEAL, SWAP, masked_text
 from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
 from tricktable.games.courtpiece.rules import NO_TRUMP, SUIT_MASKS, SUIT_OF
