@@ -34,6 +34,8 @@ run: $(STAMP) $(NATIVE)
 test-deps:
 	bash scripts/test-deps.sh
 
+# The layers of the import graph (pyproject's [tool.importlinter]), the types, the tests.
 test: $(STAMP) $(NATIVE) test-deps
+	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
-	$(PY) -m pytest tricktable tests
+	$(PY) -m pytest tricktable lab tests

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -28,9 +29,10 @@ import httpx
 from collections import Counter
 from typing import Callable
 
-from tricktable.server.identity import COOKIE
-from tricktable.server.testing import ServerProcess, backdate_identities
-from tricktable.store import Store
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: the tests' server harness
+from tests.harness import ServerProcess, backdate_identities  # noqa: E402
+from tricktable.server.identity import COOKIE  # noqa: E402
+from tricktable.store import Store  # noqa: E402
 
 
 def rss_mb(pid: int) -> float:

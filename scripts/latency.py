@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How quickly the table answers, measured through the real HTTP API and the
-live channel (issue 12).
+live channel.
 
 Starts ``tricktable serve`` on a free loopback port (its own SQLite file, the
 page's default level unless ``--level``), plays whole matches of every game as
@@ -43,10 +43,11 @@ from typing import Any
 
 import httpx
 
-from samples import Samples
-from tricktable.server.testing import read_events
-
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the repository root: the tests' server harness
+from samples import Samples  # noqa: E402  (scripts/samples.py, beside this script)
+from tests.harness import read_events  # noqa: E402
+
 GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
 
 

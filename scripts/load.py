@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Many simulated people at once, through the real HTTP API and live channel
-(issue 15).
+"""Many simulated people at once, through the real HTTP API and live channel.
 
 Starts ``tricktable serve`` itself on free loopback ports (its own SQLite file
 per server) and lets ``--people`` simulated people play whole matches of every
@@ -15,7 +14,7 @@ computer player's card (its ``step`` on the stream) p50/p95/p99, errors (any
 and the server's CPU seconds and memory (its whole process tree, from /proc), and the bytes
 the action answers and the event streams carried per person action.
 
-``--json`` runs the issue's two measurements on servers it starts itself
+``--json`` runs the two standard measurements (instant and default) on servers it starts itself
 (about 5 minutes per checkout) and prints exactly ``{"instant": {"actions_per_s",
 "p99_ms", "errors", "workers_2_vs_1"}, "default": {"people", "first_bot_p95_ms",
 "errors"}}``; every run's figures go to ``--details`` (build/load.json), and with
@@ -78,7 +77,7 @@ SOAK_SAMPLE_SECONDS = 30.0
 SOAK_GROWTH = 0.10
 """The soak passes when the server's memory grew at most this much after its warm-up."""
 P99_BOUND_MS = 150.0
-"""Issue 15's bound on an instant action's click→own-state p99."""
+"""The bound on an instant action's click→own-state p99 that the server is held to."""
 REQUEST_SECONDS = 30.0
 """A request not answered within this long is an error."""
 BOT_ANSWER_SECONDS = 120.0
@@ -545,7 +544,7 @@ def workers_pairs(instant: list[dict[str, Any]]) -> list[dict[str, float]]:
     (``measured``) and at the same machine speed (``ratio``), the ratio had
     the two-process run kept every core busy (``ceiling``: the two processes
     share the cores with the people), and how busy the machine was in each.  The machine's speed is gauged by the simulated people's own
-    CPU per action, the same work in both runs: in one run of session 11 it
+    CPU per action, the same work in both runs: in one measured run it
     went from 0.25 to 0.81 ms within two minutes, and a pair measured
     2.39 that was 1.33 at one speed.  (The gauge leans against two
     processes: more switching between more processes costs the people a
@@ -566,7 +565,7 @@ def workers_pairs(instant: list[dict[str, Any]]) -> list[dict[str, float]]:
 
 
 def summary(instant: list[dict[str, Any]], default: dict[str, Any]) -> dict[str, Any]:
-    """The issue's shape from one checkout's runs."""
+    """The ``--json`` shape from one checkout's runs."""
     best = chosen_instant(instant)
     pairs = workers_pairs(instant)
     ratio = round(statistics.median(pair["ratio"] for pair in pairs), 2) if pairs else None
@@ -579,7 +578,7 @@ def summary(instant: list[dict[str, Any]], default: dict[str, Any]) -> dict[str,
 
 
 def measure(sources: list[Path], args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The issue's two measurements of each checkout, one configuration at a
+    """The two standard measurements of each checkout, one configuration at a
     time with the checkouts in turn (so a change in the machine's load hits
     them alike); per checkout its summary and its runs."""
     scalable = {source: supports_workers(source) for source in sources}
@@ -606,7 +605,7 @@ def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
     game in the database is replayed from its record.  Passes when memory grew
     at most ``SOAK_GROWTH`` after the warm-up (the first sixth, at least one
     sample), no error happened and every finished game replays."""
-    from tricktable.core.record import replay
+    from tricktable.catalog import replay
 
     people = max(1, args.people // 2)
     seconds = args.soak * 60
@@ -686,7 +685,7 @@ def soak_text(soak: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true", help="the issue's two measurements, as JSON")
+    parser.add_argument("--json", action="store_true", help="the two standard measurements, as JSON")
     parser.add_argument("--source", type=Path, default=REPO, help="checkout whose server to run (default: this one)")
     parser.add_argument("--compare", type=Path, default=None, help="another checkout measured in the same run")
     parser.add_argument("--details", type=Path, default=REPO / "build" / "load.json",
@@ -716,7 +715,7 @@ def main(argv: list[str] | None = None) -> int:
     args.postgres = None
     if args.postgresql:
         sys.path.insert(0, str(REPO))
-        from tricktable.server.testing import Postgres
+        from tests.harness import Postgres
 
         args.postgres = Postgres.start()
     try:

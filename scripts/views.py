@@ -35,7 +35,10 @@ from typing import Any, Iterator
 import orjson
 
 from tricktable.core.protocol import GameSpec, GameState
-from tricktable.games import ENTRIES
+try:
+    from tricktable.catalog import ENTRIES
+except ImportError:  # a checkout from before the catalog moved out of the games package
+    from tricktable.games import ENTRIES  # type: ignore[attr-defined,no-redef]
 from tricktable.server.responses import person_view
 
 CLONE_RATE = 0.05

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable
 
-from tricktable.core.errors import NotationError
+from tricktable.errors import NotationError
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 SUIT_LETTERS = "CDHS"
@@ -71,7 +71,7 @@ def parse_card(text: str) -> int:
     >>> parse_card("XX")
     Traceback (most recent call last):
     ...
-    tricktable.core.errors.NotationError: 'XX' is not a card (write it like QC, 10H or Q♣)
+    tricktable.errors.NotationError: 'XX' is not a card (write it like QC, 10H or Q♣)
     """
     cleaned = text.strip().upper()
     if len(cleaned) >= 2 and cleaned[:-1] in _RANK_BY_TEXT and cleaned[-1] in _SUIT_BY_TEXT:

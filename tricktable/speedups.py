@@ -1,4 +1,4 @@
-"""Compiled playout kernels (issue 14 Speed): build them with mypyc, load them only
+"""Compiled playout kernels (the search's rollouts): build them with mypyc, load them only
 while they match their source, and fall back to the same source in pure Python.
 
 A kernel is a module ``tricktable/bots/<name>_kernel.py`` written in typed,
@@ -18,7 +18,7 @@ forces the pure modules (the tests compare both).
 
 Because the compiled module has its own name, ``import`` never picks it up by
 accident: only ``load`` decides, and ``status()`` says what it decided and why
-(``tricktable bench --search`` prints it).
+(``tricktable-lab bench --search`` prints it).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Behaviour a player respects (issue 14): rules the search bot keeps to."""
+"""Behaviour a player respects: rules the search bot keeps to."""
 
 from __future__ import annotations
 
 from tricktable.bots import make_bot
-from tricktable.games import entry
+from tricktable.catalog import entry
 from tricktable.games.euchre.observation import Phase
 
 
@@ -26,8 +26,8 @@ def _alone_choices(count: int) -> list:
 
 
 def test_euchre_search_goes_alone_where_the_rules_do_not_only_at_three_standard_errors():
-    # Left to weigh it at one standard error, search went alone in 17 % of contracts; issue
-    # 14 wants at most 8 % (docs/strength.md, session 14): a lone hand the rules would not
+    # Left to weigh it at one standard error, search went alone in 17 % of contracts; the
+    # strength targets want at most 8 % (docs/strength.md): a lone hand the rules would not
     # play needs the higher bar, playing with the partner where they go alone the usual one.
     from tricktable.bots.euchre import LONE_SWITCH_Z, distinct_actions, switch_z
     from tricktable.bots.search import SWITCH_Z

@@ -1,4 +1,4 @@
-"""No partner-harming plays (issue 14, "Behaviour a player respects"): in every
+"""No partner-harming plays (a behaviour a player respects): in every
 partnership game neither the rules nor search trump a trick the partner holds in
 last seat, where it cannot be lost (Euchre and the five Court Piece games; the
 Doppelkopf counterpart, greasing the partner's sure trick, is in
@@ -12,7 +12,7 @@ import pytest
 
 from tricktable.bots import make_bot
 from tricktable.cards import parse_card
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 COURT_PIECE_GAMES = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 

@@ -153,7 +153,7 @@ def _rules_card_left_out(game: str, deals: int) -> list[tuple[int, str, list[str
     put on a trick the partner holds in last seat (search never plays one:
     ``sparing_partner``)."""
     from tricktable.bots.players import candidates, game_module
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
 
     spec, module = get_spec(game), game_module(game)
     options = spec.normalize_options({})
@@ -180,7 +180,7 @@ def test_the_rules_action_is_always_a_candidate(game):
 
 
 # -- calling and changing trump: where search is right to leave the rules ---------------
-# docs/strength.md, session 8: at the disagreements of 300 Double Sar deals, each played
+# docs/strength.md: at the disagreements of 300 Double Sar deals, each played
 # out both ways with search in every seat, search's pass gained +0.10 ± 0.07 points over
 # the rules' call, and its change of trump gained over the rules' choice.  These pin two
 # such positions, so that a bar for leaving the rules there (like Euchre's) would show.

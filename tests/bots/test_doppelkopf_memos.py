@@ -1,6 +1,6 @@
 """The Doppelkopf playout's memos (``_SEAT_POINTS``, ``_KNOWN_PARTNERS``) never
-hold more than their bound, and a bound never changes a decision (issue 15: a
-thinking process's memory stays flat through a soak)."""
+hold more than their bound, and a bound never changes a decision (a
+thinking process's memory must stay flat through a soak)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tricktable.arena import bot_settings, deal_state
+from lab.arena import bot_settings, deal_state
 from tricktable.bots import doppelkopf, make_bot
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 MEMOS = {"_SEAT_POINTS": "SEAT_POINTS_LIMIT", "_KNOWN_PARTNERS": "KNOWN_PARTNERS_LIMIT"}
 

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tricktable.arena import arena
+from lab.arena import arena
 from tricktable.bots import doppelkopf as db
 from tricktable.bots import make_bot
 from tricktable.cards import card_text, parse_card, parse_cards

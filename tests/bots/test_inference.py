@@ -1,4 +1,4 @@
-"""Inference (issue 14): sampled worlds weighted by what the others' decisions reveal.
+"""Inference: sampled worlds weighted by what the others' decisions reveal.
 
 Each scenario plays deals with the rules bot in every seat to a position where a
 seat has just revealed something, samples worlds for another seat, and compares
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tricktable.arena import deal_state
+from lab.arena import deal_state
 from tricktable.bots import doppelkopf as db
 from tricktable.bots import euchre as eb
 from tricktable.bots import inference, make_bot
@@ -20,11 +20,11 @@ from tricktable.bots.players import SearchBot, game_module, search_game
 from tricktable.bots.levels import LEVELS
 from tricktable.cards import CLUBS, COPY_OFFSET, JACK, KING, QUEEN, card, cards_of, rank_of, suit_of
 from tricktable.core.protocol import GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 from tricktable.games.courtpiece.state import PLAYING
 from tricktable.games.doppelkopf.rules import NORMAL
 from tricktable.games.euchre import SPEC as EUCHRE
-from tricktable.inference_check import measure
+from lab.inference_check import measure
 
 WORLDS = 60
 Stop = Callable[[GameState, list[tuple[int, str]]], "int | None"]
@@ -96,7 +96,7 @@ def faces(world: GameState, seat: int) -> list[int]:
 # -- Euchre: bids ----------------------------------------------------------------------
 def _second_pass(state: GameState, actions: list[tuple[int, str]]) -> int | None:
     """The dealer's partner passing in round 1 (second to bid, after the first seat's pass).
-    Not the first seat: since session 9 the rules pass some of its hands with the right
+    Not the first seat: the rules pass some of its hands with the right
     bower to call next (its pass moved the share only from 0.1375 to 0.125)."""
     return actions[1][0] if len(actions) == 2 and all(text == "pass" for _, text in actions) else None
 

@@ -1,4 +1,4 @@
-"""Inference's fast card replay (issue 14, the cost of inference): a game's kernel
+"""Inference's fast card replay (the cost of inference): a game's kernel
 replays the card play of a sampled world on masks (``inference.CardReplay``), and
 the weights it gives are those of the reference replay (every action through
 ``GameState.apply``, the rules policy at each decision), in every game and in the
@@ -22,7 +22,7 @@ from tricktable import speedups
 from tricktable.bots import inference
 from tricktable.bots.players import game_module, search_game
 from tricktable.core.protocol import DealState, GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 EXACT = inference.Evidence(min_weight=0.0)
 """No floor on the product: every disagreement shows in the weight."""

@@ -1,4 +1,4 @@
-"""The levels (issue 14, Levels): easy is the rules bot with a few seeded,
+"""The levels: easy is the rules bot with a few seeded,
 human-like slips; normal and hard are both search."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from tricktable.bots import make_bot
 from tricktable.bots.levels import LEVELS, best_bot
 from tricktable.bots.players import SLIP_RATE, SearchBot
-from tricktable.games import GAMES, entry
+from tricktable.catalog import GAMES, entry
 
 
 def _deals(game: str, deals: int, seed: str) -> tuple[int, int, int]:
@@ -61,7 +61,7 @@ COURT_PIECE = ["double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot
 
 @pytest.mark.parametrize("game", COURT_PIECE)
 def test_court_pieces_hard_level_weighs_every_world_alike(game):
-    """Inference at hard's budget measured weaker in Court Piece (docs/strength.md, session 23:
+    """Inference at hard's budget measured weaker in Court Piece (docs/strength.md:
     −0.052 ± 0.015 a deal pooled over the five games), so hard plays the unweighted search."""
     hard = best_bot(game, "hard")
     assert isinstance(hard, SearchBot) and not hard.inference and hard.budget_ms == LEVELS["hard"][1]
@@ -69,7 +69,7 @@ def test_court_pieces_hard_level_weighs_every_world_alike(game):
 
 
 def test_euchres_normal_level_weighs_its_worlds_by_inference_at_the_normal_budget():
-    """Euchre's normal is search with inference at normal's 50 ms (docs/strength.md, session 10):
+    """Euchre's normal is search with inference at normal's 50 ms (docs/strength.md):
     fewer worlds than the unweighted search at the same budget, far fewer than hard's."""
     from tricktable.bots import euchre
 

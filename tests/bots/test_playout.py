@@ -1,4 +1,4 @@
-"""The games' fast playouts (``SearchGame.playout``, issue 14 Speed) agree with the
+"""The games' fast playouts (``SearchGame.playout``) agree with the
 real game: the same rollouts, played once through ``GameState.apply`` with the
 policy on rebuilt tables and once through the fast playout, end with the same value
 for the same seat; and a playout declines options it does not model."""
@@ -11,10 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from tricktable.bots.players import game_module, search_game
+from tricktable.bots.players import GAME_BOTS, game_module, search_game
 from tricktable.bots.search import SearchGame, rollout
 from tricktable.core.protocol import GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 GAMES = ("euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
 COURT_PIECE = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")
@@ -302,7 +302,7 @@ def test_the_court_piece_policy_decides_in_the_kernel_as_on_the_table(game):
     from tricktable.bots import relatives
 
     rules = relatives.KERNEL_CARD_RULES.get(game, 0)
-    module = cp if entry(game).bots_path == "tricktable.bots.courtpiece" else relatives
+    module = cp if GAME_BOTS[game] == "tricktable.bots.courtpiece" else relatives
 
     def on_table(state):
         legal = cp.bot_legal(state.legal_actions())

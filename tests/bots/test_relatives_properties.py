@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from tricktable.bots import make_bot
 from tricktable.bots import relatives as rb
-from tricktable.games import entry
+from tricktable.bots.players import GAME_BOTS
 
 from .relatives_helpers import SPECS, client_view, new_state, random_state
 
@@ -16,7 +16,7 @@ GAMES = sorted(SPECS)
 
 
 def test_every_relative_has_its_bots():
-    assert all(entry(game).bots_path == "tricktable.bots.relatives" for game in GAMES)
+    assert all(GAME_BOTS[game] == "tricktable.bots.relatives" for game in GAMES)
 
 
 @settings(max_examples=150)

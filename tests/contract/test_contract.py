@@ -32,11 +32,12 @@ from typing import Any
 import pytest
 
 from tricktable.cards import face, parse_card
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.protocol import Deal, DealState, GameSpec, GameState
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.core.rng import derive_seed
-from tricktable.games import ENTRIES, GameEntry, Seating
+from tricktable.catalog import ENTRIES, GameEntry, Seating
 
 DEALS = int(os.environ.get("CONTRACT_DEALS", "300"))
 CHECK_RATE = 0.05

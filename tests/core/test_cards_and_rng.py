@@ -19,7 +19,7 @@ from tricktable.cards import (
     parse_card,
     parse_suit,
 )
-from tricktable.core.errors import NotationError
+from tricktable.errors import NotationError
 from tricktable.core.rng import SeedStream, derive_seed, shuffled
 
 

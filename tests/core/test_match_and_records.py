@@ -4,9 +4,10 @@ import random
 
 import pytest
 
-from tricktable.core.errors import GameOver, OptionError, RecordError
-from tricktable.core.record import parse_record, record_of, replay
-from tricktable.games import GAMES, UnknownGame, get_spec
+from tricktable.errors import GameOver, OptionError, RecordError
+from tricktable.catalog import parse_record, replay
+from tricktable.core.record import record_of
+from tricktable.catalog import GAMES, UnknownGame, get_spec
 
 EUCHRE = get_spec("euchre")
 

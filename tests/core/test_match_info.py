@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tricktable.games import GAMES, get_spec
+from tricktable.catalog import GAMES, get_spec
 
 
 def check(match) -> None:

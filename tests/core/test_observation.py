@@ -8,7 +8,7 @@ import pytest
 
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import TERMINAL
-from tricktable.games import get_spec
+from tricktable.catalog import get_spec
 
 EUCHRE = get_spec("euchre")
 

@@ -1,4 +1,4 @@
-"""The shortcuts every view takes (issue 15): card texts looked up, a match's
+"""The shortcuts every view takes (for the server's speed): card texts looked up, a match's
 observation copied without building it anew, and the person's view written
 in the game's own key order, match last."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from tricktable.cards import COPY_OFFSET, card_text
 from tricktable.core.observation import CARD_TEXTS, card_texts
-from tricktable.games import GAMES, get_spec
+from tricktable.catalog import GAMES, get_spec
 from tricktable.server.responses import HUMAN, encode, person_view
 
 

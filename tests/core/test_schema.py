@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tricktable.cli import observation_schema
-from tricktable.games import get_spec
+from tricktable.catalog import get_spec
 
 TYPES = {"string": str, "integer": int, "boolean": bool, "null": type(None), "array": list, "object": dict}
 
@@ -135,7 +135,7 @@ def test_euchre_option_views_follow_the_schema():
 
 @pytest.mark.parametrize("game", ["double-sar", "hidden-trump", "be-ranga", "mendikot"])
 def test_the_court_piece_schema_describes_each_part_and_refuses_the_rest(game):
-    """Issue 11: the parts' keys (pile, face-down card, trump trick, tens) are in
+    """The parts' keys (pile, face-down card, trump trick, tens) are in
     the schema, typed as the wire sends them."""
     schema = observation_schema(game)
     spec = get_spec(game)

@@ -1,9 +1,9 @@
-"""The registry: one entry per game, and everything it names exists."""
+"""The catalog: one entry per game, and everything it names exists."""
 
 import pytest
 
-from tricktable.bots import stats
-from tricktable.games import ENTRIES, GAMES, REGISTRY, UnknownGame, entry, get_spec
+from tricktable.bots.players import GAME_BOTS
+from tricktable.catalog import ENTRIES, GAMES, REGISTRY, UnknownGame, entry, get_spec
 
 
 def test_every_game_is_registered_once_under_its_spec_name():
@@ -20,10 +20,13 @@ def test_the_bots_module_of_every_game_provides_the_bot_interface(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_bot_options_and_stats_of_every_game_exist(game):
+def test_the_bot_options_of_every_game_exist(game):
     found = entry(game)
     found.spec.normalize_options(found.bot_options)  # raises on an option the game does not have
-    assert isinstance(stats.stats_for(game), stats.Stats)
+
+
+def test_the_bots_and_the_catalog_know_the_same_games():
+    assert tuple(GAME_BOTS) == GAMES
 
 
 def test_an_unknown_game_is_refused_with_the_known_ones():

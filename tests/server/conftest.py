@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from tricktable.server import create_app
 from tricktable.server.scheduler import BotFactory, forced_bot
-from tricktable.server.testing import Postgres, find_pg_bin
+from tests.harness import Postgres, find_pg_bin
 
 
 def need(condition: bool, reason: str) -> None:

@@ -10,11 +10,11 @@ import time
 import pytest
 
 from tricktable.bots import BOTS, RandomBot
-from tricktable.core.record import replay
+from tricktable.catalog import replay
 from tricktable.server.room import HUMAN
 from tricktable.bots.levels import DEFAULT_LEVEL
 from tricktable.server.scheduler import default_bot_factory
-from tricktable.server.testing import act, backdate_identities, frame_view, settle
+from tests.harness import act, backdate_identities, frame_view, settle
 
 PERSON = "person"  # the identity that owns the games these tests make through the room
 
@@ -377,7 +377,7 @@ def test_the_first_game_calls_in_ten_seconds_and_the_seat_is_the_rooms(client):
 
 
 def test_the_catalog_offers_every_registered_game_with_its_page_renderer(client):
-    from tricktable.games import GAMES, entry
+    from tricktable.catalog import GAMES, entry
 
     catalog = client.get("/api/games").json()["games"]
     assert [game["name"] for game in catalog] == list(GAMES)

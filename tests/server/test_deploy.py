@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from tests.server.conftest import need
-from tricktable.server.testing import ServerProcess, free_port, read_events
+from tests.harness import ServerProcess, free_port, read_events
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tricktable.server import fastpath
-from tricktable.server.testing import identity_of, settle
+from tests.harness import identity_of, settle
 
 
 def twins(client) -> tuple[dict, dict]:

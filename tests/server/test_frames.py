@@ -18,14 +18,14 @@ import orjson
 import pytest
 from sqlalchemy import delete, func, select
 
-from tricktable.core.record import replay
+from tricktable.catalog import replay
 from tricktable.server import feed
 from tricktable.server.channel import Event
 from tricktable.server.responses import HUMAN
 from tricktable.server.room import Room
 from tricktable.server.scheduler import forced_bot
 from tricktable.server.stream import event_stream
-from tricktable.server.testing import frame_view
+from tests.harness import frame_view
 from tricktable.store import StaleVersion, Store
 from tricktable.store import games as store_games
 

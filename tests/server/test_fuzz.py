@@ -28,7 +28,7 @@ from schemathesis.checks import positive_data_acceptance
 from tricktable.server import create_app
 from tricktable.server.identity import COOKIE
 from tricktable.server.scheduler import forced_bot
-from tricktable.server.testing import settle
+from tests.harness import settle
 
 EXAMPLES = 25
 """Cases per operation and mode: 18 operations, two modes, about a minute here."""

@@ -23,7 +23,7 @@ from tricktable.server.identity import COOKIE
 from tricktable.server.limits import Limits, Rate
 from tricktable.server.room import daily_seed
 from tricktable.server.scheduler import forced_bot
-from tricktable.server.testing import act, backdate_identities, settle
+from tests.harness import act, backdate_identities, settle
 
 NO_SUCH_GAME = {"detail": "no such game"}
 

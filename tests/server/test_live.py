@@ -14,7 +14,7 @@ from sqlalchemy import update
 from tricktable.bots import RandomBot
 from tricktable.server.responses import HUMAN
 from tricktable.server.scheduler import forced_bot
-from tricktable.server.testing import act, events_until_settled, frame_view, read_events, settle
+from tests.harness import act, events_until_settled, frame_view, read_events, settle
 from tricktable.store.schema import games
 
 

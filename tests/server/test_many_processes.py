@@ -13,8 +13,8 @@ import time
 import httpx
 import pytest
 
-from tricktable.core.record import replay
-from tricktable.server.testing import ServerProcess, listen, read_events, same_person
+from tricktable.catalog import replay
+from tests.harness import ServerProcess, listen, read_events, same_person
 from tricktable.store import Store
 
 LEASE_SECONDS = "2"

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import pytest
 
-from tricktable.games import get_spec
+from tricktable.catalog import get_spec
 from tricktable.server.referee import Referee, StateCache
 from tricktable.server.responses import _shared_matches, person_view
 from tricktable.server.room import Room

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import (Column, DateTime, Float, Integer, MetaData, String, Table, Text, UniqueConstraint,
                         create_engine, func, inspect, insert)
 
-from tricktable.core.record import replay
-from tricktable.games import get_spec
+from tricktable.catalog import replay
+from tricktable.catalog import get_spec
 from tricktable.store import Store
 
 

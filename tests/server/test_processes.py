@@ -13,8 +13,8 @@ import time
 
 import httpx
 
-from tricktable.core.record import replay
-from tricktable.server.testing import ServerProcess, act, frame_view, read_events, same_person, settle
+from tricktable.catalog import replay
+from tests.harness import ServerProcess, act, frame_view, read_events, same_person, settle
 from tricktable.store import Store
 
 

@@ -8,7 +8,7 @@ import time
 
 from sqlalchemy import update
 
-from tricktable.core.record import replay
+from tricktable.catalog import replay
 from tricktable.server import referee
 from tricktable.server.referee import Referee, step_event
 from tricktable.server.responses import HUMAN
@@ -393,7 +393,7 @@ def test_the_deadline_read_from_the_persons_view_is_the_observed_one():
     """A commit reads the person's timed decision from the view it has
     (``deadline_of(state, view)``): the same seconds as from his observation,
     and none where no timed decision is his."""
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
     from tricktable.server.responses import person_view
 
     spec = get_spec("single-sar")

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tricktable.server.steering import listening_sockets, socket_for
-from tricktable.server.testing import ServerProcess, free_port, listen, same_person
+from tests.harness import ServerProcess, free_port, listen, same_person
 
 
 def accepted_by(sockets: list[socket.socket], port: int, address: str) -> int:

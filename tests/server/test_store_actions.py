@@ -12,7 +12,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import column, create_engine, insert, select, table
 
-from tricktable.core.record import replay
+from tricktable.catalog import replay
 from tricktable.store import StaleVersion, Store
 from tricktable.store import engine as store_engine
 from tricktable.store import games as store_games

@@ -16,7 +16,7 @@ from tricktable.server import create_app
 from tricktable.server.identity import COOKIE
 from tricktable.server.limits import Limits, Rate
 from tricktable.server.scheduler import forced_bot
-from tricktable.server.testing import act, backdate_identities, settle
+from tests.harness import act, backdate_identities, settle
 
 
 def finish(client: TestClient, state: dict, seed: int = 3) -> dict:
@@ -286,7 +286,7 @@ def test_a_locked_database_answers_503_within_3_seconds(client, sqlite_url):
 
 
 def test_an_unreachable_database_answers_503(tmp_path):
-    from tricktable.server.testing import Postgres, find_pg_bin
+    from tests.harness import Postgres, find_pg_bin
 
     if find_pg_bin() is None:
         pytest.skip("PostgreSQL is not installed")

@@ -13,7 +13,7 @@ import pytest
 
 from tricktable.cli import main
 from tricktable.server import responses as responses_module
-from tricktable.server.testing import act, settle
+from tests.harness import act, settle
 
 
 def finish(client, state, seed=4):

@@ -10,10 +10,10 @@ import random
 import orjson
 import pytest
 
-from tricktable.core.record import replay
-from tricktable.games import GAMES, get_spec
+from tricktable.catalog import replay
+from tricktable.catalog import GAMES, get_spec
 from tricktable.server.responses import HUMAN, encode, person_view, step_view
-from tricktable.server.testing import events_until_settled, frame_view
+from tests.harness import events_until_settled, frame_view
 
 
 def positions(game: str, matches: int = 3):

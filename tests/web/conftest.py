@@ -18,7 +18,7 @@ import pytest
 from tricktable.bots.base import Bot
 from tricktable.core.observation import Observation
 from tricktable.server.room import Room
-from tricktable.server.testing import ServerProcess, free_port
+from tests.harness import ServerProcess, free_port
 from tricktable.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
@@ -101,7 +101,7 @@ class Page:
     def open_game(self, game: str, game_id: str) -> None:
         """The table of the match ``game_id`` (e.g. one of ``seeded_game``), as if
         this profile had started it: the game is handed to its identity."""
-        from tricktable.server.testing import hand_over
+        from tests.harness import hand_over
 
         self.open("#/")
         store = Store(self.server.database)
@@ -127,7 +127,7 @@ class Page:
         """Make this profile's identity (its HttpOnly cookie) ``days`` older,
         as if the person had been here since before today: its daily is ranked."""
         from tricktable.server.identity import COOKIE
-        from tricktable.server.testing import backdate_identities
+        from tests.harness import backdate_identities
 
         cookie = next(c["value"] for c in self.context.cookies() if c["name"] == COOKIE)
         store = Store(self.server.database)

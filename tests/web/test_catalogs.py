@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tricktable.games import ENTRIES
+from tricktable.catalog import ENTRIES
 
 WEB = Path(__file__).resolve().parents[2] / "tricktable" / "web"
 LANGUAGES = ("en", "de", "hi", "th")

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tricktable.games import get_spec
+from tricktable.catalog import get_spec
 from tests.web.conftest import seeded_game
 
 DESKTOP = {"width": 1280, "height": 800}

@@ -11,8 +11,8 @@ import pytest
 
 from tests.web.conftest import seeded_game
 from tricktable.bots import make_bot
-from tricktable.games import get_spec
-from tricktable.server.testing import ServerProcess
+from tricktable.catalog import get_spec
+from tests.harness import ServerProcess
 
 
 

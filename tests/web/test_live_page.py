@@ -16,7 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import PHONE, SMALL_PHONE, Page
 from tests.web.test_euchre_page import CORNER, act_once, close_dialog
-from tricktable.server.testing import ServerProcess
+from tests.harness import ServerProcess
 
 SEATS = {"1": "West", "2": "Partner", "3": "East"}
 SAMPLE = """() => ({

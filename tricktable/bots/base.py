@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Collection, Sequence
 
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
 
 
@@ -82,8 +82,8 @@ def spare_partners_trick(legal: Sequence[str], seat: int, holder: int, last: boo
     """The candidates without the ``trumps`` among them when ``seat`` plays ``last`` to
     a trick its partner (``holder``, opposite) holds and could throw off instead:
     trumping a partner's sure trick spends a trump and wins nothing for the team, and
-    players count it a fault however search's sampled worlds weigh it (issue 14,
-    "Behaviour a player respects"; search did so now and then in Be-Ranga and Double Sar)."""
+    players count it a fault however search's sampled worlds weigh it (a behaviour a player
+    respects; search did so now and then in Be-Ranga and Double Sar)."""
     kept = [text for text in legal if text not in trumps]
     if last and holder == (seat + 2) % 4 and any(text.startswith("play ") for text in kept):
         return kept

@@ -487,7 +487,7 @@ trump (keeping trump, or changing to another suit).  At the first lead search we
 dozen cards and the changes on some 25 worlds, and the best of them often clears one
 standard error by luck: in 300 Double Sar deals search left 16 of the rules' 121 changes,
 and played out with search in every seat those departures lost -0.68 ± 0.26 points
-(docs/strength.md, session 8).  A change the rules do not make keeps ``SWITCH_Z``: those
+(docs/strength.md).  A change the rules do not make keeps ``SWITCH_Z``: those
 gained +0.42 ± 0.15."""
 
 
@@ -504,23 +504,22 @@ SEARCH = SearchGame(_spec(), heuristic_action, team_value, weight=weight_for(heu
 
 ROLLOUTS_PER_MS = 3.8
 """Rollouts per millisecond of budget on the 2-core machine for ``search`` (worlds weighed
-by inference: the arena's measure of it; no level plays it since session 24), so that a
-250 ms budget costs at most about 230 ms CPU at p95.  Session 5 (world sampling kept per observation, inference replayed in the
-kernel): the 30 bench decisions at 2.8 gave p95 167 ms (Double Sar) and 152 ms
-(Single Sar) on a loaded machine (load average 12-14), 197 / 205 ms at 3.8; session
-4: 2.8, 1.5 before the kernel."""
+by inference: the arena's measure of it; no level plays it), so that a 250 ms budget
+costs at most about 230 ms CPU at p95.  With world sampling kept per observation and
+inference replayed in the kernel, the 30 bench decisions at 2.8 gave p95 167 ms (Double
+Sar) and 152 ms (Single Sar) on a loaded machine (load average 12-14), 197 / 205 ms at
+3.8; before the kernel the rate was 1.5."""
 ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 6.5
-"""The same without inference's weight (``search-noinfer``: the normal level at 50 ms, and
-since session 24 the hard level at 250 ms): about 50 ms CPU at p95 at 50 ms (session 5:
-14 / 18 ms at 2.8, 51 / 53 ms at 7.0, the same decisions and load).  Today's kernels spend
-far less: hard's 250 ms costs 31–37 ms CPU p50 and 54–74 ms p95 (docs/strength.md,
-session 24)."""
+"""The same without inference's weight (``search-noinfer``: the normal level at 50 ms and
+the hard level at 250 ms): about 50 ms CPU at p95 at 50 ms (14 / 18 ms at 2.8, 51 / 53 ms
+at 7.0, the same decisions and load).  Today's kernels spend far less: hard's 250 ms costs
+31–37 ms CPU p50 and 54–74 ms p95 (docs/strength.md)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
-    from tricktable.games import get_spec
+    from tricktable.games.courtpiece import FAMILY
 
-    return replace(SEARCH, spec=get_spec(obs.game))
+    return replace(SEARCH, spec=FAMILY[obs.game])
 
 
 def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:

@@ -334,7 +334,7 @@ def should_reveal(seat: int, hider: int, trick_cards: list[int], played: int, wi
     at once when trump is our suit (the hider's side); the hider's opponents whenever
     the trick is not their side's (a trump of theirs may win it; asking only for a
     rich trick, a ten or the callers' seventh, lost 0.09 a deal in Hidden Trump and
-    0.04 in Mendikot: docs/strength.md, session 9)."""
+    0.04 in Mendikot: docs/strength.md)."""
     team = seat % 2
     if win_seat % 2 == team:
         after, shown = _opponents_after(seat, played, voids)

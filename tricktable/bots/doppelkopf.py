@@ -40,7 +40,7 @@ from tricktable.bots.inference import CardReplay, first_card, weight_for
 from tricktable.bots.playout import models_options
 from tricktable.bots.search import SearchGame
 from tricktable.cards import ACE, CLUBS, COPY_OFFSET, SPADES, card, card_text, mask_of, parse_card, rank_of
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 from tricktable.games.doppelkopf import house
@@ -586,7 +586,7 @@ def distinct_actions(obs: Observation) -> list[str]:
     partner's cards and sample the others' hands without what their reservations
     and announcements say, so announcing looks better than it is: with search in
     all seats, announcements the rules would not have made won only 52 % (no 90: 44 %;
-    against solos: 23 %), far below the 80 % a player respects (issue 14, docs/strength.md)."""
+    against solos: 23 %), far below the 80 % a player respects (docs/strength.md)."""
     legal = list(obs.legal)
     rules = heuristic_text(obs)
     if "healthy" in legal:  # a voluntary reservation (a compulsory solo keeps every solo)
@@ -606,13 +606,11 @@ SEARCH = SearchGame(SPEC, heuristic_action, seat_value, weight=weight_for(heuris
 ROLLOUTS_PER_MS = 6.0
 """Rollouts per millisecond of budget on the 2-core machine (a Doppelkopf rollout
 plays up to 48 cards), with margin: the hard level (250 ms, inference) uses 107 ms CPU
-p50, 209 ms p95 after session 6's search work (at session 5's 2.0: 30 / 55 ms; session
-5 at 2.0: 119 / 208 ms; timing of 4 deals, 168 decisions, no hard stop, loaded
-machine); see docs/strength.md."""
+p50, 209 ms p95 (an earlier search at 2.0: 119 / 208 ms; timing of 4 deals, 168
+decisions, no hard stop, loaded machine); see docs/strength.md."""
 ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 11.0
 """The same without inference's weight (the ``search-noinfer`` bot, the normal level):
-the 50 ms budget uses 24.7 ms CPU p50, 45.8 ms p95 after session 6's search work (at
-9.0: 19.2 / 34.6 ms; at session 5's 3.0: 8.2 / 13.9 ms)."""
+the 50 ms budget uses 24.7 ms CPU p50, 45.8 ms p95 (at 9.0: 19.2 / 34.6 ms)."""
 
 
 def worlds_for(budget_ms: float, actions: int = 1, inference: bool = True) -> int:

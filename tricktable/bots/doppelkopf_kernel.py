@@ -1,4 +1,5 @@
-"""Doppelkopf's card-play rules and fast playout on compact data (issue 14, Speed).
+"""Doppelkopf's card-play rules and fast playout on compact data (compiled by
+``tricktable.speedups``: the search's rollouts spend most of their time here).
 
 The card-play rules (``choose_card``) decide from ints alone: the seat, the rank
 table it plays by, the trick so far as two lists (seats, faces), the faces of

@@ -62,8 +62,8 @@ else:
 ORDER_THRESHOLD = 5.8
 CALL_THRESHOLD = 5.8
 ALONE_THRESHOLD = 3.7
-"""``alone_tricks`` for a lone hand.  Issue 14 asks for lone hands in at most 8 % of
-contracts, made at least 90 % of the time: at 3.5 the rules went alone in 11.5 % (98 %
+"""``alone_tricks`` for a lone hand.  The strength targets ask for lone hands in at most
+8 % of contracts, made at least 90 % of the time: at 3.5 the rules went alone in 11.5 % (98 %
 made), at 3.7 in 5.9 % (all made), for −0.012 ± 0.003 points per deal against the 3.5
 rules (2,000 duplicate deals); at 3.6 (7.5 %) search in all seats still went alone in
 9 % (docs/strength.md, "Behaviour")."""
@@ -276,10 +276,9 @@ seat_value = team_value
 SOLVE_TRICKS = 3
 """Rollouts solve exactly (all hands open) once this many tricks or fewer remain; the
 rules play the tricks before.  Neither more nor fewer measured stronger: four gained
-nothing at the normal level (session 18); two, +0.042 ± 0.022 points per deal at the
-hard level on the 500 deals it was picked on, was then −0.0040 ± 0.0099 against three
-at the normal level on 2,000 other duplicate deals, deal by deal (docs/strength.md,
-session 25)."""
+nothing at the normal level; two, +0.042 ± 0.022 points per deal at the hard level on the
+500 deals it was picked on, was then −0.0040 ± 0.0099 against three at the normal level
+on 2,000 other duplicate deals, deal by deal (docs/strength.md)."""
 
 
 def solved_value(state: GameState, seat: int) -> float | None:
@@ -536,9 +535,9 @@ pass.  Rollouts see the partner's cards, so a marginal order looks better than i
 with any bid at ``SWITCH_Z`` (one standard error) search in all seats was euchred in
 15.7 % of contracts, and when only the rules' bids were allowed the orders and calls they
 would not have made had been euchred in 32 of 70 (418 deals).  At two standard errors:
-euchred 12.4 % at the normal level (session 6, 1,000 deals) and 14.9 % ± 1.7 at the hard
-level (session 7, 457 deals), +0.029 ± 0.018 points per deal against the normal level
-without it (540 duplicate deals; docs/strength.md, session 7)."""
+euchred 12.4 % at the normal level (1,000 deals) and 14.9 % ± 1.7 at the hard level
+(457 deals), +0.029 ± 0.018 points per deal against the normal level without it (540
+duplicate deals; docs/strength.md)."""
 
 
 def makes_trump_where_the_rules_pass(obs: Observation, action: str, default: str) -> bool:
@@ -549,12 +548,11 @@ def makes_trump_where_the_rules_pass(obs: Observation, action: str, default: str
 
 LONE_SWITCH_Z = 3.0
 """Standard errors of its paired advantage a lone hand needs where the rules play with the
-partner.  Issue 14 wants lone hands in at most 8 % of contracts, made at least 90 % of the
-time.  Left to the rules (session 4 to 13) they were 5 % and the choice cost points:
+partner.  The strength targets want lone hands in at most 8 % of contracts, made at least
+90 % of the time.  Left to the rules they were 5 % and the choice cost points:
 letting search weigh it at ``SWITCH_Z`` gained +0.036 ± 0.005 points per deal at the normal
 level (2,000 duplicate deals) but went alone in 17.0 % of contracts (96.5 % made; 1,000
-deals).  The higher bar keeps the lone hands search is surest of (docs/strength.md,
-session 14)."""
+deals).  The higher bar keeps the lone hands search is surest of (docs/strength.md)."""
 _ALONE = action_text(ALONE)
 
 
@@ -578,25 +576,24 @@ def switch_z(obs: Observation, action: str, default: str) -> float:
 DEALER_EUCHRE_RISK = 0.3
 """The largest share of the (weighted) worlds in which the dealer's pick-up where the
 rules pass may be euchred.  Search at the hard level in all seats (main, seeds
-diag-s9a/b, 238 contracts with a choice; ``scripts/euchre_bid_calibration.py``) judged
+diag-s9a/b, 238 contracts with a choice, each rollout's estimate against the deal's result) judged
 its contracts' risk about right (rollouts euchred in 15 % of the worlds, real 17 %),
 bids the rules would not make included (the dealer's partner's orders: 21 % and 15 %;
 round 2: 38 % and 33 %), but for one: the dealer picking up, mostly two small trumps
 after three passes, where the rules pass: rollouts 38 %, real 58 % (7 of 12), −0.75
 points per contract against −0.11 estimated, at 5 to 17 standard errors of advantage
-over passing, which no ``BID_SWITCH_Z`` would stop (docs/strength.md, session 9)."""
+over passing, which no ``BID_SWITCH_Z`` would stop (docs/strength.md)."""
 
 
 BID_EUCHRE_RISK = 0.4
 """The same for every other bid where the rules pass.  Such bids are the hard level's
 euchres above the rules' own: at 250 ms (main at 72a58dc, seeds behave-s14a/b, 987 contracts
 with a choice) search's 156 departures were euchred 35 % of the time (its rollouts: 30 %)
-against 11 % for the rules' bids (``scripts/euchre_bid_calibration.py``).  Those its worlds
+against 11 % for the rules' bids (the same calibration).  Those its worlds
 euchre 40 % of the time or more are round-2 calls that lose less than passing would
-(rollouts −0.30 against −0.61 points), a defence the euchred-rate target of
-issue 14 (≤ 15 % of contracts) does not leave room for: with the veto the hard level was
-euchred in 14.4 % of 2,000 contracts against 15.2 % on the same deals (docs/strength.md,
-session 15)."""
+(rollouts −0.30 against −0.61 points), a defence the euchred-rate target
+(≤ 15 % of contracts) does not leave room for: with the veto the hard level was euchred in
+14.4 % of 2,000 contracts against 15.2 % on the same deals (docs/strength.md)."""
 
 
 def weights_where(values: Sequence[tuple[float, float]], holds: Callable[[float], bool]) -> tuple[float, float]:
@@ -623,7 +620,7 @@ LONE_MARCH_SHARE = 0.6
 play must march (take all five tricks: the only outcome in which going alone scores more
 than the partner's help).  See ``LONE_SWITCH_Z``: no bar on the advantage alone brought
 search's lone hands below 11.6 % of contracts (five standard errors); the march share
-picks the surest (docs/strength.md, session 14)."""
+picks the surest (docs/strength.md)."""
 LONE_MARCH = float(deal_score(5, True)[1])
 """``seat_value`` of a lone march for the maker (the score table's, 4)."""
 
@@ -650,19 +647,19 @@ SEARCH = SearchGame(_spec(), heuristic_action, seat_value, solved_value, weight_
 WORLDS_PER_MS = 7.0
 """Sampled worlds per millisecond of budget, so that a budget costs at most about that much
 CPU at p95 on the 2-core machine, as in Court Piece (``courtpiece.ROLLOUTS_PER_MS``).
-Session 17, ``python -m tricktable.bots.timing euchre --bot search --deals 4 --no-hard-stop``
-at four world counts in one run (docs/strength.md, session 17), CPU ms p50 / p95:
+``tricktable-lab timing euchre --bot search --deals 4 --no-hard-stop`` at four world
+counts in one run (docs/strength.md), CPU ms p50 / p95:
 200 worlds 16.2 / 24.0, 350 worlds 24.8 / 39.9, 1,000 worlds 74.5 / 108.6, 1,750 worlds
 127.1 / 195.2 (wall = CPU, max 203.5): the normal level (50 ms) searches 350 worlds and
-hard (250 ms) 1,750, within 250 ms wall at p95.  At session 7's 4.0 (set on a loaded
-machine, before later speed-ups of the kernels) a 50 ms budget bought 24 ms at p95.
-Session 6 kept 1.4 because with 190 worlds or more search passes the first seat's
-JS JC AD 9H 10D under a turned 9S to call clubs ("next"), which the rules order up;
-passing measured better, and the scenario tests now say so."""
+hard (250 ms) 1,750, within 250 ms wall at p95.  An earlier 4.0 (set on a loaded machine,
+before later speed-ups of the kernels) bought 24 ms at p95 for a 50 ms budget.  With 190
+worlds or more search passes the first seat's JS JC AD 9H 10D under a turned 9S to call
+clubs ("next"), which the rules order up; passing measured better, and the scenario tests
+say so."""
 WORLDS_PER_MS_WITHOUT_INFERENCE = 9.0
 """The same without inference's weight (the ``search-noinfer`` bot, Euchre's normal level
-until session 10; no level plays it now): session 17, 350 worlds 17.7 / 35.9 ms, 600 worlds
-31.3 / 62.7 ms (CPU p50 / p95, the same timing), so 450 at 50 ms."""
+before inference was measured stronger; no level plays it now): 350 worlds 17.7 / 35.9 ms,
+600 worlds 31.3 / 62.7 ms (CPU p50 / p95, the same timing), so 450 at 50 ms."""
 
 
 def worlds_for(budget_ms: float, actions: int = 2, inference: bool = True) -> int:

@@ -1,5 +1,5 @@
-"""Euchre's card-play rules, fast playout and open-hand solver on bitmasks (issue 14,
-Speed).
+"""Euchre's card-play rules, fast playout and open-hand solver on bitmasks (compiled by
+``tricktable.speedups``: the search's rollouts spend most of their time here).
 
 The card-play rules (``choose_card``) decide from ints: the trump, the seat, its hand,
 the cards it has seen gone (played, the turned-down up-card, its own discard), the
@@ -319,8 +319,7 @@ def should_order(hand: int, up: int, seat: int, dealer: int, alone: bool) -> boo
     does not pick up), so only a hand that can go alone orders.  The first seat (left of
     the dealer) passes a hand at least as strong in "next", the suit of the up-card's
     colour: round 2 opens with him, and ordering up hands the other side's dealer a
-    trump (both bowers, for instance, are both bowers in next too; docs/strength.md,
-    sessions 7 and 9)."""
+    trump (both bowers, for instance, are both bowers in next too; docs/strength.md)."""
     if alone:
         return should_go_alone(hand, up // 13, seat, dealer, up)
     points = order_points(hand, up, seat, dealer)

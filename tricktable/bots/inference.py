@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameState
 

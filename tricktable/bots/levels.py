@@ -17,10 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from tricktable.bots.base import Bot, make_bot
-from tricktable.bots.players import SearchBot
-from tricktable.core.errors import GameError
+from tricktable.bots.players import SearchBot, game_module
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
-from tricktable.games import entry
 
 LEVELS: dict[str, tuple[str, float]] = {
     "easy": ("easy", 0.0),
@@ -36,15 +35,15 @@ GAME_LEVELS: dict[str, dict[str, tuple[str, float]]] = {
 """A game's levels where they differ from ``LEVELS``.
 
 Euchre weighs its worlds by inference: at 50 ms that is 350 weighted worlds instead of
-450 unweighted ones (``euchre.WORLDS_PER_MS``, session 17).  At session 10's rates (200
-weighted against 350 unweighted, about the same CPU per decision: Euchre's inference
-replays the whole history in the kernel) it measured stronger: +0.067 ± 0.030 points per
-deal over 240 duplicate deals (docs/strength.md, session 10).
+450 unweighted ones (``euchre.WORLDS_PER_MS``).  At earlier rates (200 weighted against
+350 unweighted, about the same CPU per decision: Euchre's inference replays the whole
+history in the kernel) it measured stronger: +0.067 ± 0.030 points per deal over 240
+duplicate deals (docs/strength.md).
 
-Doppelkopf's hard keeps inference: its hard clause was met with it (+0.349 ± 0.084 over
-500 deals, session 23) and inference was never measured at Doppelkopf's hard budget.
-In the five Court Piece games inference at hard's budget measured weaker: −0.052 ± 0.015
-a deal pooled over 2,300 deals (docs/strength.md, session 23)."""
+Doppelkopf's hard keeps inference: its hard level's target was met with it (+0.349 ± 0.084
+over 500 deals) and inference was never measured at Doppelkopf's hard budget.  In the
+five Court Piece games inference at hard's budget measured weaker: −0.052 ± 0.015 a deal
+pooled over 2,300 deals (docs/strength.md)."""
 
 
 def level_bot(game: str, level: str) -> tuple[str, float]:
@@ -57,7 +56,7 @@ def level_bot(game: str, level: str) -> tuple[str, float]:
 def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
     """The computer player for ``game`` at ``level``."""
     name, budget_ms = level_bot(game, level)
-    entry(game)  # an unknown game is a clear error here, not at the first decision
+    game_module(game)  # an unknown game is a clear error here, not at the first decision
     return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)
 
 

@@ -1,6 +1,6 @@
 """The ``heuristic`` and ``search`` bots for every game, and the hint.
 
-Each game's bots live in their own module (named by its registry entry), which
+Each game's bots live in their own module (named in ``GAME_BOTS``), which
 provides ``heuristic_text(obs)`` (the expert rules), ``SEARCH`` (a
 ``SearchGame``) and ``worlds_for(budget_ms, actions, inference=True)`` (how many
 sampled worlds the budget affords on a 2-core machine for that many candidate
@@ -13,22 +13,38 @@ so ``make_bot("search")`` works for any game that has landed.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
-from types import ModuleType
-from typing import Any
+from types import MappingProxyType, ModuleType
+from typing import Any, Mapping
 
 from tricktable.bots.base import Bot
 from tricktable.bots.search import SearchGame, best_action, evaluate
 from tricktable.core.observation import Observation
-from tricktable.games import entry
+from tricktable.errors import UnknownGame
 
 HARD_STOP_MS = 800.0
 """Search stops sampling after this long whatever the budget (max ≤ 1 s)."""
 
 
+GAME_BOTS: Mapping[str, str] = MappingProxyType({
+    "euchre": "tricktable.bots.euchre",
+    "doppelkopf": "tricktable.bots.doppelkopf",
+    "double-sar": "tricktable.bots.courtpiece",
+    "single-sar": "tricktable.bots.courtpiece",
+    "hidden-trump": "tricktable.bots.relatives",
+    "be-ranga": "tricktable.bots.relatives",
+    "mendikot": "tricktable.bots.relatives",
+})
+"""Each game's bots module, imported on first use (so a command for one game does not
+pay for the others' bots); the catalog has one entry for each of these games."""
+
+
 def game_module(game: str) -> ModuleType:
-    """The computer players the registry names for ``game``."""
-    return entry(game).bots()
+    """The computer players of ``game``."""
+    if game not in GAME_BOTS:
+        raise UnknownGame(f"unknown game {game!r}; known: {', '.join(GAME_BOTS)}")
+    return importlib.import_module(GAME_BOTS[game])
 
 
 class HeuristicBot(Bot):

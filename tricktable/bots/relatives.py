@@ -1,5 +1,5 @@
 """Computer players for the Court Piece relatives: Hidden Trump, Be-Ranga and
-Mendikot (issue 7), on the Double Sar / Single Sar bots (``courtpiece.py``).
+Mendikot, on the Double Sar / Single Sar bots (``courtpiece.py``).
 
 The card play is the family's (second hand low, third hand high, pile timing),
 with what each relative changes (the card play and the reveal are written once,
@@ -189,20 +189,20 @@ def distinct_actions(obs: Observation) -> list[str]:
 # -- search ------------------------------------------------------------------------
 ROLLOUTS_PER_MS = 3.8
 """Rollouts per millisecond of budget on the 2-core machine, so that a 250 ms budget
-costs at most about 230 ms CPU at p95 in the dearest relative (session 5: the 30 bench
-decisions at 2.4 gave p95 121 ms in Hidden Trump, 90 in Be-Ranga, 144 in Mendikot on
-a loaded machine, load average 12-14, and 215 / 157 / 227 ms at 3.8; session 4: 2.4,
-1.2 before the kernel)."""
+costs at most about 230 ms CPU at p95 in the dearest relative (the 30 bench decisions
+at 2.4 gave p95 121 ms in Hidden Trump, 90 in Be-Ranga, 144 in Mendikot on a loaded
+machine, load average 12-14, and 215 / 157 / 227 ms at 3.8; before the kernel the rate
+was 1.2)."""
 ROLLOUTS_PER_MS_WITHOUT_INFERENCE = 6.5
 """The same without inference's weight (``search-noinfer``, the normal level, 50 ms):
-about 50 ms CPU at p95 in the dearest relative (session 5 at 2.4: Hidden Trump 16 ms,
-Be-Ranga 12, Mendikot 14; at 6.5: 48, 34, 46)."""
+about 50 ms CPU at p95 in the dearest relative (at 2.4: Hidden Trump 16 ms, Be-Ranga 12,
+Mendikot 14; at 6.5: 48, 34, 46)."""
 
 
 def search_game(obs: Observation) -> SearchGame:
-    from tricktable.games import get_spec
+    from tricktable.games.courtpiece import FAMILY
 
-    return SearchGame(get_spec(obs.game), policy, team_value, weight=WEIGHT, rules=heuristic_text,
+    return SearchGame(FAMILY[obs.game], policy, team_value, weight=WEIGHT, rules=heuristic_text,
                       playout=partial(cp.playout, card_rules=KERNEL_CARD_RULES.get(obs.game, 0)),
                       switch_z=cp.switch_z)
 

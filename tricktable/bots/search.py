@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameSpec, GameState
 
@@ -103,7 +103,7 @@ class Counter:
 
 
 ROLLOUT_COUNTER = Counter()
-"""Rollouts run in this process (``tricktable bench --search`` reads it): one per
+"""Rollouts run in this process (``tricktable-lab bench --search`` reads it): one per
 sampled world and candidate action, however it was finished (``_try_all``)."""
 
 

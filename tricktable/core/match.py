@@ -14,7 +14,7 @@ from abc import abstractmethod
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from tricktable.core.errors import GameOver
+from tricktable.errors import GameOver
 from tricktable.core.observation import DealSummary, MatchInfo, Observation
 from tricktable.core.protocol import TERMINAL, GameSpec, GameState, ScoreLine
 from tricktable.core.rng import derive_seed

@@ -8,7 +8,7 @@ a suit, case and spacing ignored.  Each game declares one ``Notation``.
 >>> notation.parse("jump")
 Traceback (most recent call last):
 ...
-tricktable.core.errors.NotationError: 'jump' is not a Test action (try: pass, play QS)
+tricktable.errors.NotationError: 'jump' is not a Test action (try: pass, play QS)
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from tricktable.core.errors import NotationError
+from tricktable.errors import NotationError
 
 
 @dataclass(frozen=True)

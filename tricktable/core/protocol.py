@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from tricktable.cards import COPY_OFFSET, card_text, mask_of, parse_cards
 from tricktable.core.actions import ActionSpace
-from tricktable.core.errors import (
+from tricktable.errors import (
     GameOver,
     IllegalAction,
     NotationError,

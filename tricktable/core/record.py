@@ -17,20 +17,26 @@ before out-of-turn actions existed replay unchanged.
 An explicit deal lets any position (a bug report, a puzzle, another program's
 game) be set up and replayed.  ``replay`` rejects a corrupted record with the
 number of the offending action and the reason.
+
+The protocol knows no game by name: reading a record takes a spec lookup (a game's
+name to its ``GameSpec``; ``tricktable.catalog`` passes the catalog's).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping
 
-from tricktable.core.errors import GameError, IllegalAction, NotationError, RecordError
+from tricktable.errors import GameError, IllegalAction, NotationError, RecordError
 from tricktable.core.match import MatchState
-from tricktable.core.protocol import NUM_SEATS, Deal, GameState
+from tricktable.core.protocol import NUM_SEATS, Deal, GameSpec, GameState
 
 RECORD_FORMAT = 1
+
+SpecLookup = Callable[[object], GameSpec]
+"""A game's name to its spec; raises ``GameError`` for a name it does not know."""
 
 
 @dataclass
@@ -43,6 +49,8 @@ class GameRecord:
     seed: str | None = None
     daily: bool = False
     actions: list[str] = field(default_factory=list)
+    spec: GameSpec | None = field(default=None, compare=False, repr=False)
+    """The game's spec (set by ``parse_record`` and ``record_of``): what ``start`` sets up."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -66,9 +74,9 @@ class GameRecord:
 
     def start(self) -> GameState:
         """The game's initial state (before any action)."""
-        from tricktable.games import get_spec
-
-        spec = get_spec(self.game)
+        spec = self.spec
+        if spec is None:
+            raise RecordError("a record needs its game's spec to start (parse_record gives it one)")
         options = spec.normalize_options(self.options)
         if self.kind == "deal":
             assert self.deal is not None
@@ -94,9 +102,9 @@ def record_of(state: GameState) -> GameRecord:
     options = dict(state.options)
     if isinstance(state, MatchState):
         return GameRecord(spec.name, spec.rules_version, options, "match", seed=state.seed, daily=state.daily,
-                          actions=actions)
+                          actions=actions, spec=spec)
     deal: Deal = getattr(state, "deal")  # every deal state keeps its Deal (not part of the GameState protocol)
-    return GameRecord(spec.name, spec.rules_version, options, "deal", deal=deal, actions=actions)
+    return GameRecord(spec.name, spec.rules_version, options, "deal", deal=deal, actions=actions, spec=spec)
 
 
 def _initial_twin(state: GameState) -> GameState:
@@ -106,10 +114,9 @@ def _initial_twin(state: GameState) -> GameState:
     return state.spec.new_deal(deal, state.options)
 
 
-def parse_record(data: Any) -> GameRecord:
-    """Check a record's header and build a ``GameRecord`` (actions unchecked)."""
-    from tricktable.games import get_spec
-
+def parse_record(data: Any, spec_of: SpecLookup) -> GameRecord:
+    """Check a record's header and build a ``GameRecord`` (actions unchecked);
+    ``spec_of`` finds the spec of the record's game."""
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
@@ -120,7 +127,7 @@ def parse_record(data: Any) -> GameRecord:
     if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise RecordError(f"unknown record format {data.get('format')!r}")
     try:
-        spec = get_spec(data.get("game"))
+        spec = spec_of(data.get("game"))
     except GameError as error:
         raise RecordError(str(error)) from None
     version = data.get("rules_version")
@@ -144,21 +151,25 @@ def parse_record(data: Any) -> GameRecord:
         deal = spec.deal_from_json(deal_data)
         if deal.seed is not None:  # dealt under the record's options (one may change the deck: without nines)
             deal = spec.deal_from_seed(deal.seed, deal.dealer, options)
-        return GameRecord(spec.name, str(version), options, "deal", deal=deal, actions=list(actions))
+        return GameRecord(spec.name, str(version), options, "deal", deal=deal, actions=list(actions), spec=spec)
     if kind == "match":
         seed, daily = data.get("seed"), data.get("daily", False)
         if not isinstance(seed, str) or not seed:
             raise RecordError("a match record needs a non-empty 'seed' string")
         if not isinstance(daily, bool):
             raise RecordError("'daily' must be true or false")
-        return GameRecord(spec.name, str(version), options, "match", seed=seed, daily=daily, actions=list(actions))
+        return GameRecord(spec.name, str(version), options, "match", seed=seed, daily=daily, actions=list(actions),
+                          spec=spec)
     raise RecordError(f"kind must be 'deal' or 'match', not {kind!r}")
 
 
-def replay(record: GameRecord | Mapping[str, Any] | str) -> GameState:
-    """Replay a record to its final state; ``RecordError`` names the bad action."""
+def replay(record: GameRecord | Mapping[str, Any] | str, spec_of: SpecLookup) -> GameState:
+    """Replay a record to its final state; ``RecordError`` names the bad action.
+    ``spec_of`` finds the spec of the record's game (see ``parse_record``)."""
     if not isinstance(record, GameRecord):
-        record = parse_record(record)
+        record = parse_record(record, spec_of)
+    elif record.spec is None:
+        record = replace(record, spec=spec_of(record.game))
     state = record.start()
     for number, text in enumerate(record.actions, start=1):
         try:

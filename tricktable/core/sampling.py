@@ -18,7 +18,7 @@ import random
 from operator import itemgetter
 from typing import Mapping, Sequence, TypeVar
 
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 
 _FAST_TRIES = 20
 

@@ -32,8 +32,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tricktable.core.errors import OptionError
-from tricktable.games import ENTRIES, GAMES, entry
+from tricktable.errors import OptionError
+from tricktable.catalog import ENTRIES, GAMES, entry
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.server.errors import HTTP_STATUS, status_for
 from tricktable.server.fairness import CLIENT_SEED_PATTERN, NONCE_PATTERN

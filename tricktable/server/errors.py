@@ -7,8 +7,8 @@ instance of wins, so subclasses come before their bases.
 
 from __future__ import annotations
 
-from tricktable.core.errors import GameError, GameOver, NotYourTurn
-from tricktable.games import UnknownGame
+from tricktable.errors import GameError, GameOver, NotYourTurn
+from tricktable.catalog import UnknownGame
 from tricktable.store import StaleVersion
 
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from tricktable.cards import card_text
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.match import MatchState
-from tricktable.core.record import parse_record
+from tricktable.catalog import parse_record
 from tricktable.core.rng import derive_seed
 
 CLIENT_SEED_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"

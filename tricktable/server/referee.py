@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
-from tricktable.core.record import replay
+from tricktable.catalog import replay
 from tricktable.server.channel import Event
 from tricktable.server.responses import HUMAN, bot_to_move, describe_step, encode, person_view, shape, step_view
 from tricktable.store import GameRow, Store

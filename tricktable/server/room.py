@@ -25,9 +25,10 @@ from typing import Any, Iterator
 from sqlalchemy.exc import IntegrityError
 
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, hard_hint
-from tricktable.core.errors import GameError, GameOver, NotYourTurn
-from tricktable.core.record import RECORD_FORMAT, parse_record, record_of
-from tricktable.games import get_spec
+from tricktable.errors import GameError, GameOver, NotYourTurn
+from tricktable.catalog import parse_record
+from tricktable.core.record import RECORD_FORMAT, record_of
+from tricktable.catalog import get_spec
 from tricktable.server.channel import Event, LocalChannel
 from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
 from tricktable.server.feed import ChangeFeed, forwarded

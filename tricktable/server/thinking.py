@@ -53,7 +53,7 @@ def _watch_parent(parent: int) -> None:
 def _warm() -> None:
     """Import every game and its bots before the first decision needs them."""
     from tricktable.bots.levels import best_bot
-    from tricktable.games import GAMES
+    from tricktable.catalog import GAMES
 
     for game in GAMES:
         best_bot(game, "normal", "warm")

@@ -11,7 +11,7 @@ import secrets
 from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from tricktable.games import GAMES
+from tricktable.catalog import GAMES
 from tricktable.nicknames import NicknameError, clean_nickname, skeletons
 from tricktable.server.fairness import deals_of
 from tricktable.server.errors import GameNotFound

@@ -8,7 +8,7 @@ with 2D in trick 4 and wins trick 5 with AD.
 
 import pytest
 
-from tricktable.core.errors import IllegalAction
+from tricktable.errors import IllegalAction
 from tests.games.courtpiece.helpers import block_deal, trick_cards
 from tricktable.games.courtpiece import BE_RANGA, DOUBLE_SAR
 

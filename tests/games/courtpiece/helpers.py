@@ -20,7 +20,7 @@ from tricktable.cards import parse_card, parse_cards
 from tricktable.core.observation import Trick
 from tricktable.core.rng import derive_seed
 
-from tricktable.games import get_spec
+from tricktable.catalog import get_spec
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.state import CourtPieceState

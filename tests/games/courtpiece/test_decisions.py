@@ -12,9 +12,10 @@ import random
 import pytest
 
 from tricktable.cards import SUIT_LETTERS, suit_of
-from tricktable.core.errors import IllegalAction
-from tricktable.core.record import record_of, replay
-from tricktable.games import get_spec
+from tricktable.errors import IllegalAction
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
+from tricktable.catalog import get_spec
 from tricktable.games.courtpiece import sampling
 from tricktable.games.courtpiece.actions import NEW_CARDS
 from tricktable.games.courtpiece.state import PLAYING

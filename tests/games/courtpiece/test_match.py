@@ -11,8 +11,9 @@ import random
 import pytest
 
 from tricktable.cards import rank_of
-from tricktable.core.errors import GameOver
-from tricktable.core.record import record_of, replay
+from tricktable.errors import GameOver
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.match import first_draw
 

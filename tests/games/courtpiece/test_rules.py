@@ -6,8 +6,9 @@ Single Sar")."""
 import pytest
 
 from tricktable.cards import parse_card
-from tricktable.core.errors import GameOver, IllegalAction, NotationError
-from tricktable.core.record import record_of, replay
+from tricktable.errors import GameOver, IllegalAction, NotationError
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.core.rng import shuffled
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
 from tricktable.games.courtpiece.rules import CALLERS_KOT, CALLERS_WON, DECK, GOON_KOT, OTHERS_WON
@@ -314,7 +315,7 @@ def test_clone_is_independent(spec):
 def test_clone_copies_every_field_and_owns_its_lists(game):
     """Protocol: a clone is the same state — every slot of the state (the clone
     names them one by one) — and owns every list it may change."""
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
     from tricktable.games.courtpiece.state import CourtPieceState
 
     spec = get_spec(game)
@@ -334,7 +335,7 @@ def test_clone_copies_every_field_and_owns_its_lists(game):
 
 def test_explicit_deals_must_give_thirteen_cards_each():
     """Records: an explicit deal is checked — all 52 cards, 13 to each player."""
-    from tricktable.core.errors import RecordError
+    from tricktable.errors import RecordError
 
     good = block_deal([0, 1] * 6, 0)
     assert SINGLE_SAR.deal_from_json(good).hands[0][0] == parse_card(good["hands"][0].split()[0])

@@ -15,7 +15,7 @@ import pytest
 
 from tricktable.core import sampling as core_sampling
 from tricktable.core.rng import derive_seed
-from tricktable.games import entry
+from tricktable.catalog import entry
 from tricktable.games.courtpiece import sampling
 
 GAMES = ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")

@@ -12,9 +12,10 @@ import random
 import pytest
 
 from tricktable.core.observation import Trick
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.core.rng import derive_seed
-from tricktable.games import entry
+from tricktable.catalog import entry
 from tricktable.games.courtpiece import sampling
 from tricktable.games.courtpiece.actions import HIDE
 from tricktable.games.courtpiece.state import CourtPieceState

@@ -24,7 +24,7 @@ def ddv(f: DealFacts) -> tuple[list[tuple[str, int, int]], list[int]]:
 
 # -- the issue's examples -----------------------------------------------------------------
 def test_no_90_announced_and_missed_scores_5():
-    """Issue 16: Re announces Re and no 90, takes 150, Kontra 90.  Re missed 151; Kontra,
+    """Re announces Re and no 90, takes 150, Kontra 90.  Re missed 151; Kontra,
     told no 90, reached 90 and wins: won 1, Re +2, no 90 by Re +1, against the queens of
     clubs +1 = 5 (the standard table scores 6: the losers' missed no 90 is worth 2 there)."""
     lines, seats = ddv(facts(150, levels=(1, -1)))
@@ -217,7 +217,8 @@ def test_ddv_preset_scores_deals_with_the_ddv_table(dk):
 def test_old_ddv_records_replay_with_their_own_scoring(dk):
     """Old records keep replaying: a record stores its options written out, so a "ddv" record made
     before ``ddv_scoring`` existed (options without it) is scored by the standard table."""
-    from tricktable.core.record import record_of, replay
+    from tricktable.catalog import replay
+    from tricktable.core.record import record_of
 
     old_options = {k: v for k, v in SPEC.normalize_options({"preset": "ddv"}).items()
                    if k not in ("ddv_scoring", "tournament_list")}

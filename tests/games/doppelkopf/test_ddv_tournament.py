@@ -15,7 +15,8 @@ import pytest
 from tricktable.bots import make_bot
 from tricktable.bots.doppelkopf import best_solo, heuristic_text, playout
 from tricktable.cards import parse_cards
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.spec import DoppelkopfMatch

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from tricktable.cards import parse_card
-from tricktable.core.errors import OptionError
-from tricktable.core.record import record_of, replay
+from tricktable.errors import OptionError
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.house import BockQueue

@@ -1,12 +1,12 @@
-"""The 8-deal match ("Table"; "Reservations / Poverty" for the redeal) and the CLI."""
+"""The 8-deal match ("Table"; "Reservations / Poverty" for the redeal)."""
 
 from __future__ import annotations
 
 import json
 import random
 
-from tricktable import cli
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 
@@ -57,14 +57,3 @@ def test_match_record_replays():
     match = play_match("replay-me", random.Random(2), preset="ddv")
     again = replay(json.loads(record_of(match).dumps()))
     assert again.returns() == match.returns() and again.results == match.results
-
-
-def test_cli_bench_selfplay_replay(tmp_path, capsys):
-    """Issue 3: `tricktable bench/selfplay/replay doppelkopf` work."""
-    assert cli.main(["bench", "doppelkopf", "--seconds", "0.5", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["per_second"] > 0
-    assert cli.main(["selfplay", "doppelkopf", "--deals", "5", "--records", str(tmp_path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["deals"] == 5
-    record = sorted(tmp_path.iterdir())[0]
-    assert cli.main(["replay", str(record), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["terminal"] is True

@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from tricktable.core.errors import IllegalAction, NotYourTurn, RecordError
-from tricktable.core.record import record_of, replay
+from tricktable.errors import IllegalAction, NotYourTurn, RecordError
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import RE

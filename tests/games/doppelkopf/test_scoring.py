@@ -14,8 +14,9 @@ import random
 import pytest
 
 from tricktable.cards import parse_card
-from tricktable.core.errors import RecordError
-from tricktable.core.record import record_of, replay
+from tricktable.errors import RecordError
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import KONTRA, POINTS, RE, SOLO_NAMES, DealFacts, settle
 

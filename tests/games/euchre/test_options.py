@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tricktable.bots import make_bot
-from tricktable.core.errors import IllegalAction
+from tricktable.errors import IllegalAction
 from tricktable.games.euchre import SPEC
 from tricktable.games.euchre.state import DISCARDING, PLAYING
 
@@ -163,7 +163,8 @@ def test_dealers_partner_must_go_alone_only_in_round_1_and_only_the_dealers_part
 
 def test_all_options_together_replay_identically():
     """Options: remembered in the record; a hand with every option replays."""
-    from tricktable.core.record import record_of, replay
+    from tricktable.catalog import replay
+    from tricktable.core.record import record_of
 
     options = {"defend_alone": True, "dealers_partner_alone": True, "game_target": 5}
     rng = random.Random(5)

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tricktable.cards import card_text
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.core.rng import derive_seed
 from tricktable.games.euchre import SPEC
 from tricktable.games.euchre.rules import DECK
@@ -117,7 +118,7 @@ def test_views_never_contain_an_unseen_card(seed, dealer, options, rng_seed, sto
 def test_a_corrupted_record_names_the_action_and_the_reason():
     import pytest
 
-    from tricktable.core.errors import RecordError
+    from tricktable.errors import RecordError
 
     state = random_hand("corrupt", 0, {}, 7)
     data = record_of(state).to_json()

@@ -3,7 +3,7 @@
 import pytest
 
 from tricktable.cards import parse_card, parse_cards
-from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
+from tricktable.errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from tricktable.games.euchre import SPEC
 from tricktable.games.euchre.rules import DECK, deal_score
 from tricktable.games.euchre.state import DISCARDING, PLAYING

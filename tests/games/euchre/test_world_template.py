@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from tricktable.arena import deal_state
+from lab.arena import deal_state
 from tricktable.games.euchre import spec as euchre
 from tricktable.games.euchre.state import ALONE, DEFEND_ALONE, DISCARD, EuchreState
 

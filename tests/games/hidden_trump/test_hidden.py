@@ -11,8 +11,9 @@ import random
 import pytest
 
 from tricktable.cards import parse_card
-from tricktable.core.errors import IllegalAction, NotationError
-from tricktable.core.record import record_of, replay
+from tricktable.errors import IllegalAction, NotationError
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.courtpiece import HIDDEN_TRUMP
 from tricktable.games.courtpiece.actions import CHANGE, HIDE, REVEAL, SWAP, TIMEOUT
 

@@ -1,5 +1,5 @@
 """Mendikot, one scenario per rule — shared/rules/court-piece.md, "Relatives:
-Mendikot", issue 7's scoring decision, and the decisions in
+Mendikot", the scoring decision, and the decisions in
 tricktable/games/courtpiece/scoring.py (Tens) and spec.py (MendikotSpec).
 
 Deals are ``block_deal``s (everyone follows in tricks 1-12; the tens are won in
@@ -13,7 +13,8 @@ import random
 import pytest
 
 from tests.games.courtpiece.helpers import block_deal, trick_cards
-from tricktable.core.record import record_of, replay
+from tricktable.catalog import replay
+from tricktable.core.record import record_of
 from tricktable.games.courtpiece import MENDIKOT
 from tricktable.games.courtpiece.rules import NEXT
 
@@ -82,7 +83,7 @@ def test_every_deal_is_played_out_to_thirteen_tricks():
 
 
 def test_mendikot_all_four_tens_scores_two():
-    """Mendikot: all four tens is a mendikot — 2 points (issue 7), shown in the breakdown."""
+    """Mendikot: all four tens is a mendikot — 2 points, shown in the breakdown."""
     state = played(plan(0, set(TENS_TRICKS)))
     assert state.tens == [4, 0] and state.captured == [4, 9]
     assert (state.outcome, state.winners) == ("mendikot", 0) and state.returns() == [2, 0, 2, 0]
@@ -137,7 +138,7 @@ def test_dealer_rotation_with_mendikot_and_whitewash_in_the_kots_place(case, out
 
 
 def test_match_ends_at_seven_points_or_the_chosen_target_without_streak_bonus():
-    """Issue 7: a match ends at 7 points (configurable); a deal scores 1, 2 or 3 and
+    """A match ends at 7 points (configurable); a deal scores 1, 2 or 3 and
     there is no seven-in-a-row bonus (not in Mendikot's table)."""
     match = new_match()
     for _ in range(7):
@@ -156,7 +157,7 @@ def test_match_ends_at_seven_points_or_the_chosen_target_without_streak_bonus():
 def test_daily_is_eight_deals_and_replays(game):
     """Daily (family Decision): the same 8 deals for everyone, no new cards, counted
     in points (Mendikot has no counting mode to fix); the record replays."""
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
 
     spec = get_spec(game)
     match = spec.new_match("2026-11-29", spec.normalize_options({}), daily=True)
@@ -176,7 +177,7 @@ def test_daily_is_eight_deals_and_replays(game):
 @pytest.mark.parametrize("game", ["hidden-trump", "be-ranga", "mendikot"])
 def test_random_matches_replay_and_sampled_worlds_agree_with_match_views(game):
     """Records and world sampling over whole matches (timeouts and new cards included)."""
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
 
     spec = get_spec(game)
     match = spec.new_match(f"match-{game}", spec.normalize_options({"new_cards": "any seat"}))

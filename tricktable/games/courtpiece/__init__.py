@@ -33,8 +33,8 @@ implemented):
 """
 
 from tricktable.games.courtpiece.match import CourtPieceMatch
-from tricktable.games.courtpiece.spec import BE_RANGA, DOUBLE_SAR, HIDDEN_TRUMP, MENDIKOT, SINGLE_SAR, CourtPieceSpec
+from tricktable.games.courtpiece.spec import BE_RANGA, DOUBLE_SAR, FAMILY, HIDDEN_TRUMP, MENDIKOT, SINGLE_SAR, CourtPieceSpec
 from tricktable.games.courtpiece.state import CourtPieceState
 
-__all__ = ["BE_RANGA", "DOUBLE_SAR", "HIDDEN_TRUMP", "MENDIKOT", "SINGLE_SAR", "CourtPieceMatch", "CourtPieceSpec",
+__all__ = ["BE_RANGA", "DOUBLE_SAR", "FAMILY", "HIDDEN_TRUMP", "MENDIKOT", "SINGLE_SAR", "CourtPieceMatch", "CourtPieceSpec",
            "CourtPieceState"]

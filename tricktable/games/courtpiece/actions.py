@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from tricktable.cards import SUIT_LETTERS, card_text, parse_card, parse_suit
 from tricktable.core.actions import ActionRange, ActionSpace
-from tricktable.core.errors import NotationError
+from tricktable.errors import NotationError
 
 ACTIONS = ActionSpace(
     ActionRange("play", 0, 52),

@@ -15,7 +15,7 @@ game" and "Scoring").  Decisions taken here (the spec leaves them open):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, cast
+from typing import Any, Mapping, cast
 
 from tricktable.cards import card_text, rank_of
 from tricktable.core.match import MatchState
@@ -31,10 +31,7 @@ from tricktable.games.courtpiece.rules import (
     STREAK_BONUS,
     STREAK_LENGTH,
 )
-from tricktable.games.courtpiece.state import CourtPieceState
-
-if TYPE_CHECKING:
-    from tricktable.games.courtpiece.spec import CourtPieceSpec
+from tricktable.games.courtpiece.state import CourtPieceState, FamilySpec
 
 
 def first_draw(seed: str) -> list[list[tuple[int, int]]]:
@@ -78,8 +75,8 @@ class CourtPieceMatch(MatchState):
         return self._spec.new_deal(deal, self.options, new_cards_allowed=not (self.daily or self._redeal))
 
     @property
-    def _spec(self) -> "CourtPieceSpec":
-        return cast("CourtPieceSpec", self.spec)
+    def _spec(self) -> FamilySpec:
+        return cast(FamilySpec, self.spec)  # the family's spec made this match
 
     @staticmethod
     def _deal(deal: GameState) -> CourtPieceState:

@@ -6,7 +6,7 @@ construction."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from tricktable.cards import card_text, mask_of, parse_card, parse_suit
 from tricktable.core.protocol import Deal
@@ -14,10 +14,7 @@ from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.courtpiece.actions import HIDE, MASKED, SWAP
 from tricktable.games.courtpiece.observation import CourtPieceObservation
 from tricktable.games.courtpiece.rules import DECK, DECK_MASK, FIRST_PACKET, SUIT_MASKS, SUIT_OF, TRICKS
-from tricktable.games.courtpiece.state import CourtPieceState, stock_order
-
-if TYPE_CHECKING:
-    from tricktable.games.courtpiece.spec import CourtPieceSpec
+from tricktable.games.courtpiece.state import CourtPieceState, FamilySpec, stock_order
 
 SAMPLING_TRIES = 20
 
@@ -82,7 +79,7 @@ def _plan(obs: CourtPieceObservation) -> _Plan:
 _LAST_PLAN: list[tuple[CourtPieceObservation, _Plan] | None] = [None]
 
 
-def sample_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+def sample_world(spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
     """A full deal consistent with ``obs``: deal the unseen cards over the hidden
     places, then replay the public actions on it, so every public fact holds by
     construction.  While trump is called the seat has seen only its first five
@@ -189,7 +186,7 @@ def _packet_order(cards: list[int], flip: int) -> list[int]:
     return cards
 
 
-def sample_hidden_world(spec: CourtPieceSpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+def sample_hidden_world(spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
     """A full deal consistent with a Hidden Trump (or Mendikot) view.  Before a card
     is put down this is the family's sampler.  After it, the face-down card is one
     more hidden place of one card (any unseen card: the other seats do not even

@@ -6,7 +6,7 @@ count as sweeps for the dealer rotation and the streak bonus.
 
 * ``SevenTricks`` — the family (spec "Scoring"): 7 counted tricks end the deal,
   unless the other team has none yet; kot and goon kot.
-* ``Tens`` — Mendikot (spec "Relatives", issue 7): tens decide.  The team that
+* ``Tens`` — Mendikot (spec "Relatives"): tens decide.  The team that
   takes 3 or 4 tens wins the deal (all four: a **mendikot**); with the tens 2–2,
   the team with 7 or more tricks wins; all 13 tricks is a **whitewash**.  Every
   deal is played out to 13 tricks (the tens can lie in the last trick).  A deal
@@ -16,7 +16,6 @@ count as sweeps for the dealer rotation and the streak bonus.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -31,7 +30,7 @@ from tricktable.games.courtpiece.rules import (
     TRICKS_TO_WIN,
     outcome_of,
 )
-from tricktable.games.courtpiece.state import CourtPieceState
+from tricktable.games.courtpiece.state import CourtPieceState, Scoring
 
 WON, ALL_TENS, WHITEWASH = "won", "mendikot", "whitewash"
 TENS_SCORES = {"points": {WON: 1, ALL_TENS: 2, WHITEWASH: 3}}
@@ -42,37 +41,6 @@ TENS_TEXTS = {
     NEW_CARDS_DEAL: SCORE_TEXTS[NEW_CARDS_DEAL],
 }
 _IS_TEN = tuple(c % 13 == TEN for c in range(52))
-
-
-@dataclass(frozen=True)
-class Scoring(ABC):
-    """What the state and the match ask of a scoring."""
-
-    scores: Mapping[str, Mapping[str, int]]
-    """What the winners score, per counting mode and outcome."""
-    texts: Mapping[str, str]
-    """The score sheet's words for each outcome."""
-    sweeps: frozenset[str]
-    """Outcomes that send the next deal to the dealer's partner when the callers
-    make them, and that reset the streaks."""
-    streak_bonus: bool
-    """Whether seven deals won in a row earn a bonus."""
-
-    @abstractmethod
-    def count_trick(self, state: CourtPieceState) -> bool:
-        """Count the trick just finished; True when the deal is over."""
-
-    @abstractmethod
-    def resolve(self, state: CourtPieceState) -> tuple[str, int]:
-        """(outcome, winning team) of a finished deal."""
-
-    def lines(self, state: CourtPieceState) -> list[ScoreLine]:
-        """The score sheet's lines between the tricks and the result."""
-        return []
-
-    def facts(self, state: CourtPieceState) -> tuple[int, int] | None:
-        """This scoring's public facts (the tens each team took)."""
-        return None
 
 
 @dataclass(frozen=True)

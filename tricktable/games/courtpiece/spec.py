@@ -5,9 +5,10 @@ the match and world sampling.  Each game is this spec with a name and a
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any, ClassVar, Mapping
 
-from tricktable.core.errors import RecordError
+from tricktable.errors import RecordError
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import Deal, GameSpec, OptionSpec
 from tricktable.core.rng import shuffled
@@ -83,7 +84,8 @@ class CourtPieceSpec(GameSpec):
     def new_deal(self, deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
                  new_cards_allowed: bool = True) -> CourtPieceState:
         """``flip_pick``, ``new_cards_allowed``: see the state."""
-        return CourtPieceState(self, deal, options, flip_pick=flip_pick, new_cards_allowed=new_cards_allowed)
+        return CourtPieceState(self, deal, options, variant=self.variant, flip_pick=flip_pick,
+                               new_cards_allowed=new_cards_allowed)
 
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> CourtPieceMatch:
         if daily:  # the daily game counts in points and deals everyone the same cards
@@ -169,3 +171,6 @@ SINGLE_SAR = SingleSarSpec()
 HIDDEN_TRUMP = HiddenTrumpSpec()
 BE_RANGA = BeRangaSpec()
 MENDIKOT = MendikotSpec()
+FAMILY: Mapping[str, CourtPieceSpec] = MappingProxyType(
+    {spec.name: spec for spec in (DOUBLE_SAR, SINGLE_SAR, HIDDEN_TRUMP, BE_RANGA, MENDIKOT)})
+"""The family's games by name (their bots serve several games of it)."""

@@ -31,18 +31,30 @@ Seats follow the room (0 South, 1 West, 2 North, 3 East); play goes to the right
 from __future__ import annotations
 
 import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Iterator, Mapping, Protocol, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text
-from tricktable.core.errors import GameOver, IllegalAction, NotYourTurn
+from tricktable.errors import GameOver, IllegalAction, NotYourTurn
 from tricktable.core.observation import Trick
-from tricktable.core.protocol import Deal, ScoreLine
+from tricktable.core.protocol import Deal, GameSpec, ScoreLine
 from tricktable.core.views import SeenActions, ViewKeepingState
 from tricktable.core.rng import SeedStream, derive_seed
 from tricktable.games.courtpiece import actions
 from tricktable.games.courtpiece.actions import CALL, CHANGE, NEW_CARDS, PASS, TIMEOUT
-from tricktable.games.courtpiece.observation import PHASE_KEYS, CourtPieceObservation, CourtPieceResult, Outcome, Phase
+from tricktable.games.courtpiece.observation import (
+    PHASE_KEYS,
+    CourtPieceObservation,
+    CourtPieceResult,
+    HiddenFacts,
+    Outcome,
+    PileFacts,
+    Phase,
+    VoidFacts,
+)
 from tricktable.games.courtpiece.rules import (
     CALL_SECONDS,
     FIRST_GAME_CALL_SECONDS,
@@ -55,10 +67,6 @@ from tricktable.games.courtpiece.rules import (
     SUIT_MASKS,
     SUIT_OF,
 )
-
-if TYPE_CHECKING:
-    from tricktable.games.courtpiece.spec import CourtPieceSpec
-    from tricktable.games.courtpiece.variants import Variant
 
 
 CALLING, PARTNER_CALLING, PLAYING, DONE = (int(phase) for phase in Phase)
@@ -145,10 +153,10 @@ class CourtPieceState(ViewKeepingState[Trick]):
     dictionary no longer shares its keys, and every field read in play costs a
     hashed look-up (measured: a random deal 10% slower than with slots)."""
 
-    def __init__(self, spec: "CourtPieceSpec", deal: Deal, options: Mapping[str, Any], *,
+    def __init__(self, spec: GameSpec, deal: Deal, options: Mapping[str, Any], *, variant: Variant,
                  flip_pick: int | None = None, new_cards_allowed: bool = True):
         super().__init__(spec, deal, options)
-        self.variant: Variant = spec.variant
+        self.variant = variant
         self.caller = NEXT[deal.dealer]
         self.first_five = [sum(map(_BIT.__getitem__, hand[:FIRST_PACKET])) for hand in deal.hands]
         self.flip_pick = flip_pick
@@ -278,8 +286,7 @@ class CourtPieceState(ViewKeepingState[Trick]):
         return lines
 
     def restarted(self) -> "CourtPieceState":
-        spec: "CourtPieceSpec" = self.spec  # type: ignore[assignment]  # the spec that made this state is one
-        return CourtPieceState(spec, self.deal, self.options, flip_pick=self.flip_pick,
+        return CourtPieceState(self.spec, self.deal, self.options, variant=self.variant, flip_pick=self.flip_pick,
                                new_cards_allowed=self.new_cards_allowed)
 
     def clone(self) -> "CourtPieceState":
@@ -533,3 +540,126 @@ class CourtPieceState(ViewKeepingState[Trick]):
     @staticmethod
     def _seated(leader: int, cards: Sequence[int]) -> tuple[tuple[int, int], ...]:
         return tuple((SEAT_AFTER[leader][i], c) for i, c in enumerate(cards))
+
+
+# -- the rule parts' interfaces --------------------------------------------------
+# The state consults its variant's parts and the parts write the state's fields, so
+# both sides' types are declared here; the parts themselves (``trump.py``,
+# ``tricks.py``, ``scoring.py``) import this module and nothing imports them but the
+# variants (``variants.py``).
+
+
+class FamilySpec(Protocol):
+    """What the family's modules use of the spec that made a state (``spec.py``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def variant(self) -> Variant: ...
+
+    def new_deal(self, deal: Deal, options: Mapping[str, Any], *, flip_pick: int | None = None,
+                 new_cards_allowed: bool = True) -> CourtPieceState: ...
+
+
+@dataclass(frozen=True)
+class TrumpChoice:
+    """The family's defaults; each way of choosing trump overrides what it changes."""
+
+    calls_trump = True
+    """A calling phase comes before play (the first five cards, pass, timeouts)."""
+    face_down = False
+    """The game has the face-down card's actions and notation."""
+
+    def calls(self, state: CourtPieceState) -> list[int]:
+        """The ways to name trump for the seat to move while trump is called."""
+        return []
+
+    def decide(self, state: CourtPieceState, action: int) -> None:
+        """Apply one of this choice's own (already validated) actions."""
+        raise IllegalAction(f"{state.action_text(action)!r} is not an action of {state.spec.title}")
+
+    def play_actions(self, state: CourtPieceState) -> tuple[int, ...]:
+        """The actions besides a card for the seat to move in play; the state asks
+        only during the first trick or while a card lies face down."""
+        return ()
+
+    def may_change(self, state: CourtPieceState) -> bool:
+        """Whether the game offers change trump at all at this point."""
+        return False
+
+    def on_card(self, state: CourtPieceState, card: int, seat: int) -> None:
+        """``seat`` plays ``card`` to a started trick while no trump is in force."""
+
+    def seen_text(self, state: CourtPieceState, seat: int, actor: int, action: int) -> str:
+        """How ``seat`` reads ``actor``'s action."""
+        return state.action_text(action)
+
+    def facts(self, state: CourtPieceState, seat: int) -> HiddenFacts | VoidFacts | None:
+        """This choice's public facts (and the seat's own secrets)."""
+        return None
+
+    def sample_world(self, spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+        """A world consistent with ``obs`` (see ``sampling.py``)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class TrickValue(ABC):
+    """What the state asks of a trick value."""
+
+    is_pile: ClassVar[bool] = False
+    """Won tricks go onto the pile (its facts are public)."""
+
+    @abstractmethod
+    def take(self, state: CourtPieceState, winner: int, card: int) -> None:
+        """``winner`` won the last finished trick with ``card``."""
+
+    def facts(self, state: CourtPieceState) -> PileFacts | None:
+        """This value's public facts."""
+        return None
+
+
+@dataclass(frozen=True)
+class Scoring(ABC):
+    """What the state and the match ask of a scoring."""
+
+    scores: Mapping[str, Mapping[str, int]]
+    """What the winners score, per counting mode and outcome."""
+    texts: Mapping[str, str]
+    """The score sheet's words for each outcome."""
+    sweeps: frozenset[str]
+    """Outcomes that send the next deal to the dealer's partner when the callers
+    make them, and that reset the streaks."""
+    streak_bonus: bool
+    """Whether seven deals won in a row earn a bonus."""
+
+    @abstractmethod
+    def count_trick(self, state: CourtPieceState) -> bool:
+        """Count the trick just finished; True when the deal is over."""
+
+    @abstractmethod
+    def resolve(self, state: CourtPieceState) -> tuple[str, int]:
+        """(outcome, winning team) of a finished deal."""
+
+    def lines(self, state: CourtPieceState) -> list[ScoreLine]:
+        """The score sheet's lines between the tricks and the result."""
+        return []
+
+    def facts(self, state: CourtPieceState) -> tuple[int, int] | None:
+        """This scoring's public facts (the tens each team took)."""
+        return None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game's rules: the parts the state consults."""
+
+    trump: TrumpChoice
+    tricks: TrickValue
+    scoring: Scoring
+
+    @property
+    def has_pile(self) -> bool:
+        """Won tricks go onto the pile (its facts are public)."""
+        return self.tricks.is_pile

@@ -25,27 +25,13 @@ whatever is left, even when nobody has shown out before it.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from tricktable.cards import ACE, card
 from tricktable.games.courtpiece.observation import Capture, OpenPair, PileFacts
 from tricktable.games.courtpiece.rules import ACES, NO_TRUMP, TRICKS
-from tricktable.games.courtpiece.state import CourtPieceState
+from tricktable.games.courtpiece.state import CourtPieceState, TrickValue
 
 NO_PILE_TRICKS = (11, 12)
-
-
-@dataclass(frozen=True)
-class TrickValue(ABC):
-    """What the state asks of a trick value."""
-
-    @abstractmethod
-    def take(self, state: CourtPieceState, winner: int, card: int) -> None:
-        """``winner`` won the last finished trick with ``card``."""
-
-    def facts(self, state: CourtPieceState) -> PileFacts | None:
-        """This value's public facts."""
-        return None
 
 
 @dataclass(frozen=True)
@@ -59,6 +45,8 @@ class SingleTricks(TrickValue):
 @dataclass(frozen=True)
 class Pile(TrickValue):
     """Double Sar's pile, with its house rules (options, all off by default)."""
+
+    is_pile = True
 
     wait_for_trump: bool = False
     """Be-Ranga: no capture up to the trick that set trump."""

@@ -44,58 +44,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from tricktable.core.errors import IllegalAction
 from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, REVEAL, SWAP, masked_text
 from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
 from tricktable.games.courtpiece.rules import NO_TRUMP, SUIT_MASKS, SUIT_OF
 from tricktable.games.courtpiece.sampling import sample_hidden_world, sample_world
-from tricktable.games.courtpiece.state import CourtPieceState, cards_in
-
-if TYPE_CHECKING:
-    from tricktable.games.courtpiece.spec import CourtPieceSpec
-
-
-@dataclass(frozen=True)
-class TrumpChoice:
-    """The family's defaults; each way of choosing trump overrides what it changes."""
-
-    calls_trump = True
-    """A calling phase comes before play (the first five cards, pass, timeouts)."""
-    face_down = False
-    """The game has the face-down card's actions and notation."""
-
-    def calls(self, state: CourtPieceState) -> list[int]:
-        """The ways to name trump for the seat to move while trump is called."""
-        return []
-
-    def decide(self, state: CourtPieceState, action: int) -> None:
-        """Apply one of this choice's own (already validated) actions."""
-        raise IllegalAction(f"{state.action_text(action)!r} is not an action of {state.spec.title}")
-
-    def play_actions(self, state: CourtPieceState) -> tuple[int, ...]:
-        """The actions besides a card for the seat to move in play; the state asks
-        only during the first trick or while a card lies face down."""
-        return ()
-
-    def may_change(self, state: CourtPieceState) -> bool:
-        """Whether the game offers change trump at all at this point."""
-        return False
-
-    def on_card(self, state: CourtPieceState, card: int, seat: int) -> None:
-        """``seat`` plays ``card`` to a started trick while no trump is in force."""
-
-    def seen_text(self, state: CourtPieceState, seat: int, actor: int, action: int) -> str:
-        """How ``seat`` reads ``actor``'s action."""
-        return state.action_text(action)
-
-    def facts(self, state: CourtPieceState, seat: int) -> HiddenFacts | VoidFacts | None:
-        """This choice's public facts (and the seat's own secrets)."""
-        return None
-
-    def sample_world(self, spec: "CourtPieceSpec", obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
-        return sample_world(spec, obs, rng)
+from tricktable.games.courtpiece.state import CourtPieceState, FamilySpec, TrumpChoice, cards_in
 
 
 def _open_changes(state: CourtPieceState) -> tuple[int, ...]:
@@ -127,6 +81,9 @@ class Called(TrumpChoice):
 
     def may_change(self, state: CourtPieceState) -> bool:
         return self.can_change
+
+    def sample_world(self, spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+        return sample_world(spec, obs, rng)
 
 
 @dataclass(frozen=True)
@@ -204,7 +161,7 @@ class HiddenCard(TrumpChoice):
             revealed_trick=state.revealed_trick or None,
         )
 
-    def sample_world(self, spec: "CourtPieceSpec", obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+    def sample_world(self, spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
         return sample_hidden_world(spec, obs, rng)
 
 
@@ -221,3 +178,6 @@ class FirstVoid(TrumpChoice):
 
     def facts(self, state: CourtPieceState, seat: int) -> VoidFacts:
         return VoidFacts(state.trump_trick or None)
+
+    def sample_world(self, spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
+        return sample_world(spec, obs, rng)

@@ -6,25 +6,10 @@ here (and writing a new part only for a rule that none has)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from tricktable.games.courtpiece.scoring import Scoring, SevenTricks, Tens
-from tricktable.games.courtpiece.tricks import Pile, SingleTricks, TrickValue
-from tricktable.games.courtpiece.trump import Called, FirstVoid, HiddenCard, TrumpChoice
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One game's rules: the parts the state consults."""
-
-    trump: TrumpChoice
-    tricks: TrickValue
-    scoring: Scoring
-
-    @property
-    def has_pile(self) -> bool:
-        """Won tricks go onto the pile (its facts are public)."""
-        return isinstance(self.tricks, Pile)
+from tricktable.games.courtpiece.scoring import SevenTricks, Tens
+from tricktable.games.courtpiece.state import Variant as Variant  # declared beside the state that consults it
+from tricktable.games.courtpiece.tricks import Pile, SingleTricks
+from tricktable.games.courtpiece.trump import Called, FirstVoid, HiddenCard
 
 
 BE_RANGA_TEXTS = {

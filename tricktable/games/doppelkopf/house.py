@@ -22,7 +22,7 @@ option that is off by default so that older records replay unchanged:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from tricktable.cards import COPY_OFFSET, DIAMONDS, KING, NINE, card, cards_of, rank_of
 from tricktable.games.doppelkopf.rules import (
@@ -36,10 +36,9 @@ from tricktable.games.doppelkopf.rules import (
     SOLO_TABLE,
     SUPERPIG_KINGS_TABLE,
     SUPERPIGS_TABLE,
+    DealFacts,
+    Settlement,
 )
-
-if TYPE_CHECKING:
-    from tricktable.games.doppelkopf.state import DoppelkopfState
 
 PIG_CONTRACT_TABLES = (NORMAL, SOLO_TABLE[SOLO_NAMES.index("diamonds")])
 """Contracts whose trumps include the ♦ aces: normal, marriage, poverty, silent solo (all
@@ -100,7 +99,33 @@ def holder_of_both(hands: Sequence[int], card_face: int) -> int:
     return -1
 
 
-def find_pigs(state: DoppelkopfState) -> None:
+class HouseDeal(Protocol):
+    """What the house rules read and write of a deal (``state.DoppelkopfState``): its
+    options and hands, the rank table, who holds pigs and superpigs and whether they
+    are shown, and the result."""
+
+    table: int
+    pigs: int
+    superpigs: int
+    pigs_shown: bool
+    superpigs_shown: bool
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def hands(self) -> list[int]: ...
+
+    @property
+    def lone(self) -> bool: ...
+
+    @property
+    def settlement(self) -> Settlement | None: ...
+
+    def facts(self) -> DealFacts: ...
+
+
+def find_pigs(state: HouseDeal) -> None:
     """When the play begins (in a poverty: after the exchange), decide who holds pigs
     and superpigs, and rank the deal's trumps accordingly."""
     options = state.options
@@ -116,7 +141,7 @@ def find_pigs(state: DoppelkopfState) -> None:
             state.table = SUPERPIG_KINGS_TABLE if without_nines(options) else SUPERPIGS_TABLE
 
 
-def note_play(state: DoppelkopfState, seat: int, card_face: int) -> None:
+def note_play(state: HouseDeal, seat: int, card_face: int) -> None:
     """A pig or superpig played shows its holder's pigs (called only when pigs are held)."""
     if seat == state.pigs and card_face == AD:
         state.pigs_shown = True
@@ -124,7 +149,7 @@ def note_play(state: DoppelkopfState, seat: int, card_face: int) -> None:
         state.superpigs_shown = True
 
 
-def known_pigs(state: DoppelkopfState, seat: int) -> tuple[int | None, int | None]:
+def known_pigs(state: HouseDeal, seat: int) -> tuple[int | None, int | None]:
     """(pig holder, superpig holder) as far as ``seat`` knows: shown, or his own (his
     superpigs only once he knows that pigs are held)."""
     if state.pigs < 0:
@@ -146,7 +171,7 @@ def table_known(table: int, pigs: int | None, superpigs: int | None, options: Ma
     return PIGS_TABLE if pigs is not None else table
 
 
-def known_table(state: DoppelkopfState, seat: int, contract_table: int) -> int:
+def known_table(state: HouseDeal, seat: int, contract_table: int) -> int:
     """The rank table ``seat`` plays by (``contract_table``: the contract's as it sees it)."""
     pigs, superpigs = known_pigs(state, seat)
     return table_known(contract_table, pigs, superpigs, state.options)
@@ -161,7 +186,7 @@ def can_throw_in(hand: int, options: Mapping[str, Any]) -> bool:
 
 
 # -- bock rounds ----------------------------------------------------------------------------
-def makes_bock(state: DoppelkopfState) -> bool:
+def makes_bock(state: HouseDeal) -> bool:
     """A deal that ends 120 : 120, or a lost solo (silent solo and lone marriage included)."""
     settlement = state.settlement
     if settlement is None:

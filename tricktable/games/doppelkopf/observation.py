@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Literal, Mapping
 
 from tricktable.cards import COPY_OFFSET
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.observation import Card, Observation, Play, card_texts, plays_json
 from tricktable.core.protocol import ScoreLine
 from tricktable.games.doppelkopf.house import table_known

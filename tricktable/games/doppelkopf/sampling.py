@@ -17,16 +17,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from tricktable.cards import COPY_OFFSET, KING, NINE, mask_of, rank_of
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.memo import PerObservation
 from tricktable.core.protocol import Deal
 from tricktable.core.sampling import SamplingError, assign_cards
 from tricktable.games.doppelkopf.actions import ANNOUNCE_RE, GIVE, HEALTHY, MARRIAGE, POVERTY, RETURN, THROW_IN, triple_code
 from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf import state as st
+from tricktable.games.doppelkopf.tournament import TournamentDeal
 from tricktable.games.doppelkopf.observation import Contract, DoppelkopfObservation, Phase, Poverty, Team
 from tricktable.games.doppelkopf.rules import (
     AD,
@@ -41,8 +42,13 @@ from tricktable.games.doppelkopf.rules import (
     TRUMP_MASK,
 )
 
-if TYPE_CHECKING:
-    from tricktable.games.doppelkopf.spec import DoppelkopfSpec
+
+class DealMaker(Protocol):
+    """What the sampling needs of the spec (``spec.DoppelkopfSpec``): a deal's state."""
+
+    def new_deal(self, deal: Deal, options: Mapping[str, Any],
+                 tournament: TournamentDeal | None = None) -> st.DoppelkopfState: ...
+
 
 TRIES = 300
 NORMAL_TRUMPS = TRUMP_MASK[NORMAL]
@@ -74,7 +80,7 @@ def _normal_trumps(faces: list[int]) -> int:
     return sum(NORMAL_TRUMPS >> f & 1 for f in faces)
 
 
-def sample_world(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
+def sample_world(spec: DealMaker, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
     for _ in range(TRIES):
         try:
             return _attempt(spec, obs, rng)
@@ -203,7 +209,7 @@ class _Constraints:
         return unseen
 
 
-def _attempt(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
+def _attempt(spec: DealMaker, obs: DoppelkopfObservation, rng: random.Random) -> st.DoppelkopfState:
     me = obs.seat
     facts = _Constraints(obs, rng)
     problem = _Problem()
@@ -550,7 +556,7 @@ def _revealed_winner(obs: DoppelkopfObservation) -> int:
         None, Contract.NORMAL, Contract.SILENT_SOLO) else -1
 
 
-def _replay(spec: DoppelkopfSpec, obs: DoppelkopfObservation, rng: random.Random,
+def _replay(spec: DealMaker, obs: DoppelkopfObservation, rng: random.Random,
             dealt_given_returned: Dealt) -> st.DoppelkopfState:
     dealt, given, returned = dealt_given_returned
     _check_sizes(obs, dealt)
@@ -623,8 +629,8 @@ def _on_deal(replayed: st.DoppelkopfState, plays: list[Play], obs: DoppelkopfObs
     ids, hands = _ids(dealt)
     state.deal = Deal(obs.dealer, ids)
     state.hands = hands
-    state._legal = None
-    history = state._history
+    state.forget_legal()
+    history = state.history
     winner = _revealed_winner(obs)
     for index, (actor, text) in enumerate(obs.actions):
         action = history[index]
@@ -653,7 +659,7 @@ def _exchange(state: st.DoppelkopfState, replayed: st.DoppelkopfState, dealt: li
               returned: list[int]) -> None:
     """The poverty exchange on this deal: the poor hand gives all its trumps among
     the three cards, the taker holds them and returns three."""
-    giver, hands, history = state.declarer, state.hands, state._history
+    giver, hands, history = state.declarer, state.hands, state.history
     if _normal_trumps(dealt[giver]) != _normal_trumps(given):
         raise _Redraw("the poor hand kept a trump")
     hands[giver], state.given = _take(hands[giver], given)

@@ -11,10 +11,11 @@ from tricktable.core.protocol import Deal, GameSpec, GameState, OptionSpec, Scor
 from tricktable.core.rng import SeedStream, derive_seed, shuffled
 from tricktable.core.observation import Observation
 from tricktable.games.doppelkopf.actions import ACTIONS
-from tricktable.games.doppelkopf.observation import Outcome, doppelkopf_observation
+from tricktable.games.doppelkopf.observation import DoppelkopfObservation, Outcome, Situation, doppelkopf_observation
 from tricktable.games.doppelkopf import house
 from tricktable.games.doppelkopf.rules import DEALS_PER_MATCH, DECK
 from tricktable.games.doppelkopf.state import DoppelkopfState
+from tricktable.games.doppelkopf.views import build_observation, build_situation
 from tricktable.games.doppelkopf.tournament import TOURNAMENT_DEALS, TournamentDeal, TournamentList
 
 PACKETS = {12: (3, 3, 3, 3), 10: (3, 4, 3)}
@@ -91,6 +92,14 @@ class DoppelkopfSpec(GameSpec):
 
     def new_match(self, seed: str, options: Mapping[str, Any], daily: bool = False) -> "DoppelkopfMatch":
         return DoppelkopfMatch(self, seed, options, daily)
+
+    def observation(self, state: DoppelkopfState, seat: int) -> DoppelkopfObservation:
+        """``state.observe(seat)``: the state asks the spec that made it (``state.Observer``)."""
+        return build_observation(state, seat)
+
+    def situation(self, state: DoppelkopfState, seat: int) -> Situation:
+        """``state.situation(seat)``: the state asks the spec that made it."""
+        return build_situation(state, seat)
 
     def sample_world(self, obs: Observation, rng: random.Random) -> DoppelkopfState:
         from tricktable.games.doppelkopf.sampling import sample_world

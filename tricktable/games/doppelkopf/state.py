@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Protocol, Sequence, cast
 
 from tricktable.cards import COPY_OFFSET, card_text, cards_of, face, mask_of, parse_cards
-from tricktable.core.errors import GameOver, IllegalAction, NotationError, NotYourTurn
+from tricktable.errors import GameOver, IllegalAction, NotationError, NotYourTurn
 from tricktable.core.protocol import Deal, GameSpec, ScoreLine
 from tricktable.core.views import SeenActions, ViewKeepingState
 from tricktable.games.doppelkopf.actions import (
@@ -135,6 +135,15 @@ def remove_face(hand: int, card_face: int) -> tuple[int, int]:
     if hand >> card_face & 1:
         return hand & ~(1 << card_face), card_face
     return hand & ~(1 << (card_face + COPY_OFFSET)), card_face + COPY_OFFSET
+
+
+class Observer(Protocol):
+    """How a deal's views are built (``views.py``): the spec that made the state (``spec.py``)
+    builds them, so that the state, below the views, does not import them."""
+
+    def observation(self, state: DoppelkopfState, seat: int) -> DoppelkopfObservation: ...
+
+    def situation(self, state: DoppelkopfState, seat: int) -> Situation: ...
 
 
 class DoppelkopfState(ViewKeepingState[Trick]):
@@ -320,7 +329,7 @@ class DoppelkopfState(ViewKeepingState[Trick]):
         if self.tournament is not None and self.tournament.forced == seat:
             return tuple(range(SOLO, SOLO + len(SOLO_NAMES)))
         options = [HEALTHY]
-        if self._queens_of_clubs(seat) == 2:
+        if self.queens_of_clubs(seat) == 2:
             options.append(MARRIAGE)
         if self.options["poverty"] and self._trump_count(seat, NORMAL) <= POVERTY_MAX_TRUMPS:
             options.append(POVERTY)
@@ -328,9 +337,13 @@ class DoppelkopfState(ViewKeepingState[Trick]):
             options.append(THROW_IN)
         return (*options, *range(SOLO, SOLO + len(SOLO_NAMES)))
 
-    def _queens_of_clubs(self, seat: int) -> int:
+    def queens_of_clubs(self, seat: int) -> int:
         hand = self.hands[seat]
         return (hand >> QC & 1) + (hand >> (QC + COPY_OFFSET) & 1)
+
+    def forget_legal(self) -> None:
+        """The hands were rewritten (a sampled world): list the legal actions anew."""
+        self._legal = None
 
     def _trump_count(self, seat: int, table: int) -> int:
         hand, trumps = self.hands[seat], TRUMP_MASK[table]
@@ -388,7 +401,7 @@ class DoppelkopfState(ViewKeepingState[Trick]):
     def start_normal(self) -> None:
         """Re = the Q♣ holders; both Q♣ in one hand is a silent solo."""
         self.contract = NORMAL_GAME
-        self.team = [RE if self._queens_of_clubs(s) else KONTRA for s in range(4)]
+        self.team = [RE if self.queens_of_clubs(s) else KONTRA for s in range(4)]
         if self.team.count(RE) == 1:
             self.contract, self.lone = SILENT_SOLO, True
             self.declarer = self.team.index(RE)
@@ -680,16 +693,12 @@ class DoppelkopfState(ViewKeepingState[Trick]):
 
     # -- views ---------------------------------------------------------------------
     def observe(self, seat: int) -> DoppelkopfObservation:
-        from tricktable.games.doppelkopf.views import build_observation
-
-        return build_observation(self, seat)
+        return cast(Observer, self.spec).observation(self, seat)
 
     def situation(self, seat: int) -> Situation:
         """What ``seat`` knows that the card play rules need, fast (search
         rollouts call it on every card); equal to ``Situation.of(observe(seat))``."""
-        from tricktable.games.doppelkopf.views import build_situation
-
-        return build_situation(self, seat)
+        return cast(Observer, self.spec).situation(self, seat)
 
     def _seen_facts(self) -> tuple[int, int, int]:
         """What a text depends on besides its action, actor and seat: the

@@ -118,7 +118,7 @@ def _evidence(state: DoppelkopfState, seat: int) -> tuple[Team | None, ...]:
     """Normal game (or a silent solo that looks like one): Q♣ plays and
     announcements reveal teams; so do the viewer's own queens."""
     queens = list(state.queens_played)
-    queens[seat] += state._queens_of_clubs(seat)
+    queens[seat] += state.queens_of_clubs(seat)
     teams: list[Team | None] = [Team.RE if q else None for q in queens]
     public = state.announced | 1 << seat
     for other in range(4):

@@ -204,7 +204,7 @@ class _Template:
     def __init__(self, replayed: EuchreState):
         self.replayed = replayed
         self.gone = mask_of([c for _, cards, _ in replayed.tricks for c in cards] + replayed.trick)
-        self.discards = [i for i, action in enumerate(replayed._history) if DISCARD <= action < DISCARD + 52]
+        self.discards = [i for i, action in enumerate(replayed.history) if DISCARD <= action < DISCARD + 52]
 
 
 _TEMPLATE: list[tuple[EuchreObservation, _Template] | None] = [None]
@@ -232,7 +232,7 @@ def _on_deal(template: _Template, deal: Deal, discard: int | None) -> EuchreStat
         assert discard is not None  # the dealer's discard was sampled (or is this seat's own)
         hands[deal.dealer] &= ~(1 << discard)
         state.discard = discard
-        history = state._history
+        history = state.history
         for index in template.discards:
             history[index] = DISCARD + discard
     gone = template.gone

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from tricktable.cards import SUIT_LETTERS, card_text, cards_of, parse_card, parse_suit, suit_of
 from tricktable.core.actions import ActionRange, ActionSpace
-from tricktable.core.errors import GameOver, IllegalAction, NotationError
+from tricktable.errors import GameOver, IllegalAction, NotationError
 from tricktable.core.notation import Notation
 from tricktable.core.observation import Trick
 from tricktable.core.protocol import TERMINAL, Deal, DealState, GameSpec, ScoreLine

@@ -1,10 +1,12 @@
-"""One side of ``tricktable bench GAME --search``: times the search bot of whatever
+"""One side of ``tricktable-lab bench GAME --search``: times the search bot of whatever
 ``tricktable`` is first on ``sys.path`` (this checkout, or a frozen baseline
-commit unpacked by ``tricktable.speed``) on decisions read from stdin.
+commit unpacked by ``lab.baseline``) on decisions read from stdin.
 
 It is run as a script in its own process, so it imports only what every commit
-since the protocol rewrite has: the registry, ``arena.deal_state``,
-``make_bot`` and ``bots.search``.  A decision is given in stable notation: the
+since the protocol rewrite has: the registry of games, ``deal_state`` of the arena,
+``make_bot`` and ``bots.search``; the registry and the arena are looked for where the
+tree has them (``tricktable.catalog`` and ``lab.arena`` since the lab has a package of
+its own, ``tricktable.games`` and ``tricktable.arena`` before).  A decision is given in stable notation: the
 deal (seed and index) and the public action prefix as ``[seat, text]`` pairs.
 
 Protocol, one JSON object per line: in ``{"game", "seed", "index", "prefix",
@@ -51,10 +53,23 @@ def _kernels() -> dict[str, str]:
     return speedups.status()
 
 
+def _tree_names() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The tree's ``entry`` (a game's registry entry) and ``deal_state``."""
+    try:
+        from tricktable.catalog import entry
+    except ImportError:  # a tree from before the catalog
+        from tricktable.games import entry  # type: ignore[attr-defined,no-redef]
+    try:
+        from tricktable.arena import deal_state  # type: ignore[import-not-found]
+    except ImportError:  # a tree with the lab apart
+        from lab.arena import deal_state
+    return entry, deal_state
+
+
 def main() -> None:
-    from tricktable.arena import deal_state
     from tricktable.bots import make_bot
-    from tricktable.games import entry
+
+    entry, deal_state = _tree_names()
 
     rollouts = _rollout_counter()
     for line in sys.stdin:

@@ -1,73 +1,33 @@
-"""Search speed side by side with a frozen baseline: ``tricktable bench GAME --search``.
+"""A frozen baseline: another commit's product, unpacked and run beside this checkout's.
 
-The decisions are fixed first: deals of the bench seed played by the rules bot,
-and every few real decisions (two or more legal actions) one is kept, written as
-seed, deal index and public action prefix.  Two worker processes
-(``speed_worker.py``) then time the search bot on exactly those decisions,
-alternating decision by decision so that the machine's load hits both alike: one
-runs this checkout, the other the same worker on a baseline commit's tree
-(``git archive`` of it, unpacked once under ``build/baseline/<commit>``, its
-compiled kernels built as ``make install`` builds this checkout's).  Both
-search without the hard stop, so each uses its full budget whatever the load.
-
-A rollout is one sampled world finished for one candidate action, by policy or
-solver; ``rollouts_per_cpu_s`` is all of them over all the CPU seconds spent.
+``baseline_tree`` unpacks a commit's ``tricktable`` (and ``lab``, where the commit has
+one) with ``git archive`` once under ``build/baseline/<commit>`` and builds its compiled
+kernels as ``make install`` builds this checkout's; a ``Worker`` runs this checkout's
+``speed_worker.py`` on such a tree (or on this checkout) in a process of its own.  The
+arena's baseline bot and the search bench both use it.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import math
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import IO, Any, Sequence
+from typing import IO, Any
 
 from tricktable import speedups
-from tricktable.arena import deal_state
-from tricktable.bots import make_bot
-from tricktable.core.errors import GameError
-from tricktable.games import entry
+from tricktable.errors import GameError
 
-BASELINE_COMMIT = "20c78f4"
-"""Main before session 2's search work: the frozen baseline of issue 14."""
 ROOT = Path(__file__).resolve().parent.parent
+"""The repository this lab belongs to."""
 WORKER = Path(__file__).resolve().parent / "speed_worker.py"
-STRIDE = 5
-"""Keep one real decision in this many, so that the decisions spread over a deal."""
-
-
-def decisions(game: str, count: int, seed: str = "bench") -> list[dict[str, Any]]:
-    """``count`` decisions from rules-bot deals of ``seed``, in stable notation."""
-    game_entry = entry(game)
-    spec = game_entry.spec
-    options = spec.normalize_options(game_entry.bot_options)
-    bots = [make_bot("heuristic", seed=f"{seed}/{seat}") for seat in range(4)]
-    found: list[dict[str, Any]] = []
-    index = seen = 0
-    while len(found) < count:
-        state = deal_state(spec, seed, index, options)
-        prefix: list[tuple[int, str]] = []
-        while not state.is_terminal() and len(found) < count:
-            if not state.legal_actions():
-                raise GameError("the speed bench plays games without referee actions")
-            seat = state.to_move
-            obs = state.observe(seat)
-            if len(obs.legal) > 1:
-                if seen % STRIDE == 0:
-                    found.append({"game": game, "seed": seed, "index": index, "prefix": list(prefix)})
-                seen += 1
-            text = bots[seat].choose(obs)
-            state.act(seat, text)
-            prefix.append((seat, text))
-        index += 1
-    return found
+PACKAGES = ("tricktable", "lab")
+"""What a baseline tree holds of its commit (the lab only where the commit has one)."""
 
 
 def full_commit(commit: str, repo: Path = ROOT) -> str:
@@ -84,7 +44,7 @@ def baseline_tree(commit: str, repo: Path = ROOT) -> Path:
     full = full_commit(commit, repo)
     target = repo / "build" / "baseline" / full
     if not (target / "tricktable" / "bots" / "search.py").exists():
-        archive = subprocess.run(["git", "-C", str(repo), "archive", full, "tricktable"],
+        archive = subprocess.run(["git", "-C", str(repo), "archive", full, *_packages(full, repo)],
                                  check=True, capture_output=True).stdout
         target.parent.mkdir(parents=True, exist_ok=True)
         unpacked = Path(tempfile.mkdtemp(dir=target.parent))  # then renamed whole: no half tree is ever seen
@@ -99,6 +59,13 @@ def baseline_tree(commit: str, repo: Path = ROOT) -> Path:
             shutil.rmtree(unpacked)
     compile_kernels(target)
     return target
+
+
+def _packages(commit: str, repo: Path) -> list[str]:
+    """Those of ``PACKAGES`` that ``commit`` has."""
+    listed = subprocess.run(["git", "-C", str(repo), "ls-tree", "--name-only", commit],
+                            check=True, capture_output=True, text=True).stdout.split()
+    return [name for name in PACKAGES if name in listed]
 
 
 def compile_kernels(tree: Path) -> dict[str, str]:
@@ -202,40 +169,3 @@ def _env(root: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(root)  # ahead of the editable install of this checkout
     return env
-
-
-def summary(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """``rollouts_per_cpu_s`` and the per-decision CPU percentiles of one side, and the
-    wall-clock ones (on a loaded machine the wall clock counts the others' work too)."""
-    cpu = [r["cpu_ms"] for r in results]
-    rollouts = sum(r["rollouts"] for r in results)
-    return {"rollouts_per_cpu_s": round(rollouts / (sum(cpu) / 1000), 1),
-            "cpu_ms_per_decision": _percentiles(cpu),
-            "wall_ms_per_decision": _percentiles([r.get("wall_ms", 0.0) for r in results]),
-            "rollouts": rollouts}
-
-
-def _percentiles(times: Sequence[float]) -> dict[str, float]:
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-    return {"p50": round(statistics.median(ordered), 2), "p95": round(p95, 2)}
-
-
-def bench_search(game: str, count: int = 30, budget_ms: float = 250.0, baseline_commit: str = BASELINE_COMMIT,
-                 seed: str = "bench") -> dict[str, Any]:
-    """This checkout's search and the baseline's on the same ``count`` decisions."""
-    jobs = [dict(job, budget_ms=budget_ms) for job in decisions(game, count, seed)]
-    new, old = Worker(ROOT), Worker(baseline_tree(baseline_commit))
-    new_results, old_results = [], []
-    try:
-        for job in jobs:  # alternate, so that a change of load hits both sides
-            new_results.append(new.run(job))
-            old_results.append(old.run(job))
-    finally:
-        new.close()
-        old.close()
-    same = sum(a["action"] == b["action"] for a, b in zip(new_results, old_results))
-    return {"game": game, **summary(new_results), "decisions": len(jobs), "budget_ms": budget_ms,
-            "same_choice": same, "kernels": new_results[-1].get("kernels", {}) if new_results else {},
-            "baseline": {"commit": baseline_commit, **summary(old_results),
-                         "kernels": old_results[-1].get("kernels", {}) if old_results else {}}}

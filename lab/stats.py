@@ -1,4 +1,4 @@
-"""Behaviour statistics of finished deals, for ``tricktable selfplay --stats``.
+"""Behaviour statistics of finished deals, for ``tricktable-lab selfplay --stats``.
 
 They show whether the bots bid and play sensibly over many deals: in Euchre a
 lone hand should be rare and usually succeed, the stuck dealer should often be
@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from tricktable.core.protocol import GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 from tricktable.games.doppelkopf.observation import Team, doppelkopf_observation
 from tricktable.games.doppelkopf.rules import ANNOUNCE_NAMES
 
@@ -200,7 +200,15 @@ class CourtPieceStats(Stats):
         }
 
 
+STATS: dict[str, type[Stats]] = {
+    "euchre": EuchreStats,
+    "doppelkopf": DoppelkopfStats,
+    **{game: CourtPieceStats for game in ("double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot")},
+}
+"""Each game's statistics (a game missing here gets the outcomes only, ``Stats``)."""
+
+
 def stats_for(game: str) -> Stats:
-    """The statistics the registry names for ``game``."""
-    collector: Stats = globals()[entry(game).stats]()
-    return collector
+    """The statistics that summarise self-play of ``game``."""
+    entry(game)  # an unknown game is refused with the known ones
+    return STATS.get(game, Stats)()

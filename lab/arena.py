@@ -1,4 +1,4 @@
-"""Duplicate matches between two bots: ``tricktable arena``.
+"""Duplicate matches between two bots: ``tricktable-lab arena``.
 
 Luck of the cards is taken out by replaying every deal so that both bots hold
 the same cards in the same seats:
@@ -16,7 +16,7 @@ milliseconds of ``Bot.choose`` (``time.process_time``: on a shared machine the w
 clock counts the others' work); bots are handed observations only.
 
 B may be a frozen baseline: ``b_commit`` runs B's bot (``search`` by default) of that
-commit (its tree unpacked by ``tricktable.speed``) in a worker process of its own.  The worker
+commit (its tree unpacked by ``lab.baseline``) in a worker process of its own.  The worker
 is told the deal (seed and index) and the actions so far, rebuilds the deal with
 that commit's rules and hands its bot the seat's observation; B's times are then
 the worker's CPU milliseconds per decision.
@@ -43,16 +43,15 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import IO, Any, Callable, Iterator, Sequence
 
+import tricktable
+from lab.baseline import ROOT, Worker, baseline_tree, full_commit, kernel_status
 from tricktable.bots import Bot, make_bot
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.protocol import GameSpec, GameState
 from tricktable.core.rng import derive_seed
-from tricktable.games import Seating, entry
-
-if TYPE_CHECKING:
-    from tricktable.speed import Worker  # (speed imports this module: imported where it is used)
+from tricktable.catalog import Seating, entry
 
 
 @dataclass
@@ -238,8 +237,6 @@ class Dealer:
         if baseline is None:
             return None
         if self.worker is None:
-            from tricktable.speed import Worker, baseline_tree
-
             self.worker = Worker(baseline_tree(baseline.commit))
         budget = next(ms for ms in (baseline.budget_ms, self.experiment.budget_ms, 250.0) if ms is not None)
         return self.worker, budget, baseline.bot
@@ -321,8 +318,6 @@ def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
     experiment = Experiment(game, a, b, seed, budget_ms, hard_stop, baseline, preset, rules_version)
     table_options(game, preset, rules_version)  # (fails early on an unknown game, preset or version)
     if baseline is not None:
-        from tricktable.speed import baseline_tree
-
         baseline_tree(baseline.commit)  # unpack it once, before the jobs start
     label_b = b if baseline is None else f"{baseline.bot}@{baseline.commit}"
     played = Results()
@@ -341,7 +336,7 @@ def arena(game: str, a: str, b: str, deals: int, seed: str, jobs: int = 1,
 RESULTS_FORMAT = 1
 """The results file's format, and the arena's way of playing and scoring a deal: raise it when
 either changes, so that no file mixes deals of both."""
-PLAYING_CODE = ("__init__.py", "cards.py", "speedups.py", "core", "games", "bots")
+PLAYING_CODE = ("__init__.py", "errors.py", "cards.py", "speedups.py", "core", "games", "bots", "catalog.py")
 """The modules the bots play with (the layers below the server, and the kernels' loader)."""
 COMPARED = ("experiment", "bots")
 """The header's sections that a resumed run must match (``checkout`` is for the record)."""
@@ -354,10 +349,8 @@ def results_header(experiment: Experiment) -> dict[str, Any]:
     """A results file's first line: the experiment (a baseline by its full commit) and the bots.
     Two runs have the same bots when the sources they play with are the same (``sources_hash``;
     the commit is not compared: it moves with every change of the docs, the tests or the server),
-    with the same kernels compiled (``speed.kernel_status``: compiled kernels only change the
+    with the same kernels compiled (``baseline.kernel_status``: compiled kernels only change the
     decision times) under the same Python, and the same baseline commit with its kernels."""
-    from tricktable.speed import ROOT, baseline_tree, full_commit, kernel_status
-
     baseline = experiment.baseline
     bots: dict[str, Any] = {"sources": sources_hash(), "kernels": kernel_status(ROOT),
                             "python": platform.python_version()}
@@ -367,7 +360,7 @@ def results_header(experiment: Experiment) -> dict[str, Any]:
     return {"experiment": {"format": RESULTS_FORMAT, **asdict(experiment)}, "bots": bots, "checkout": checkout(ROOT)}
 
 
-def sources_hash(package: Path = Path(__file__).resolve().parent) -> str:
+def sources_hash(package: Path = Path(tricktable.__file__).resolve().parent) -> str:
     """The SHA-256 of the sources of ``PLAYING_CODE`` in ``package``, file by file in order of their paths."""
     paths = [package / part for part in PLAYING_CODE]
     files = sorted(p for path in paths for p in ([path] if path.suffix == ".py" else path.rglob("*.py")))

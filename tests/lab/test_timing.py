@@ -1,5 +1,5 @@
-"""``python -m tricktable.bots.timing``: decision times under today's rules or an older
-rules version (issue 14, Levels: hard ≤ 250 ms wall p95; docs/strength.md, Session 21)."""
+"""``tricktable-lab timing``: decision times under today's rules or an older
+rules version (the hard level must answer within 250 ms wall at p95; docs/strength.md)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from tricktable import arena
-from tricktable.bots import timing
-from tricktable.games import entry
+from lab import arena
+from lab import timing
+from tricktable.catalog import entry
 
 
 def _options_played(monkeypatch: pytest.MonkeyPatch, **measure_args: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:

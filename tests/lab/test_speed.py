@@ -1,4 +1,4 @@
-"""The search speed bench: ``tricktable bench GAME --search`` (issue 14, Speed)."""
+"""The search speed bench: ``tricktable-lab bench GAME --search``."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tricktable import cli
-from tricktable.arena import deal_state
-from tricktable.core.errors import GameError
-from tricktable.games import entry
-from tricktable.speed import ROOT, baseline_tree, decisions
+from lab import cli
+from lab.arena import deal_state
+from tricktable.errors import GameError
+from tricktable.catalog import entry
+from lab.baseline import ROOT, baseline_tree
+from lab.speed import decisions
 
 
 def test_decisions_are_fixed_by_the_seed_and_replay_to_a_real_choice():
@@ -57,27 +58,29 @@ def _tree_of_this_checkout(tmp_path: Path) -> Path:
 
 
 def test_a_baseline_tree_gets_this_checkouts_builds_of_the_same_kernels(tmp_path, monkeypatch):
-    from tricktable import speed, speedups
+    from lab import baseline
+    from tricktable import speedups
 
     monkeypatch.delenv(speedups.PURE_ENV, raising=False)
     tree = _tree_of_this_checkout(tmp_path)
-    assert not any(how.startswith("compiled") for how in speed.kernel_status(tree).values())
-    monkeypatch.setattr(speed, "_build", lambda tree, names: pytest.fail(f"built {names}: a copy was due"))
-    status = speed.compile_kernels(tree)
+    assert not any(how.startswith("compiled") for how in baseline.kernel_status(tree).values())
+    monkeypatch.setattr(baseline, "_build", lambda tree, names: pytest.fail(f"built {names}: a copy was due"))
+    status = baseline.compile_kernels(tree)
     assert set(status) == set(speedups.kernels())
     assert all(how.startswith("compiled") for how in status.values()), status
 
 
 def test_a_baseline_kernel_that_differs_is_built_by_the_trees_own_build(tmp_path, monkeypatch):
-    from tricktable import speed, speedups
+    from lab import baseline
+    from tricktable import speedups
 
     monkeypatch.delenv(speedups.PURE_ENV, raising=False)
     tree = _tree_of_this_checkout(tmp_path)
     edited = tree / "tricktable" / "bots" / "euchre_kernel.py"
     edited.write_text(edited.read_text() + "\n# the baseline's own version\n")
     built: list[list[str]] = []
-    monkeypatch.setattr(speed, "_build", lambda tree, names: built.append(names))
-    status = speed.compile_kernels(tree)
+    monkeypatch.setattr(baseline, "_build", lambda tree, names: built.append(names))
+    status = baseline.compile_kernels(tree)
     assert built == [["tricktable.bots.euchre_kernel"]]
     assert status.pop("tricktable.bots.euchre_kernel").startswith("pure Python")  # (the build was a stand-in)
     assert all(how.startswith("compiled") for how in status.values()), status

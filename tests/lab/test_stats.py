@@ -1,10 +1,10 @@
-"""``tricktable selfplay --stats``: behaviour statistics of the bots."""
+"""``tricktable-lab selfplay --stats``: behaviour statistics of the bots."""
 
 from __future__ import annotations
 
 import json
 
-from tricktable import cli
+from lab import cli
 
 
 def test_selfplay_stats_show_rare_and_mostly_successful_lone_hands(capsys):
@@ -91,3 +91,11 @@ def test_declared_solos_plays_out_exactly_the_deals_with_a_declared_solo(capsys)
 
 def test_declared_solos_is_refused_outside_doppelkopf(capsys):
     assert cli.main(["selfplay", "euchre", "--bot", "heuristic", "--deals", "1", "--declared-solos"]) != 0
+
+
+def test_every_game_of_the_catalog_has_its_statistics():
+    from lab import stats
+    from tricktable.catalog import GAMES
+
+    for game in GAMES:
+        assert type(stats.stats_for(game)) is not stats.Stats, game

@@ -1,12 +1,12 @@
-"""The duplicate arena: ``tricktable arena``."""
+"""The duplicate arena: ``tricktable-lab arena``."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from tricktable import cli
-from tricktable.arena import arena, percentiles
+from lab import cli
+from lab.arena import arena, percentiles
 
 
 def test_a_deterministic_bot_against_itself_scores_exactly_zero():
@@ -51,7 +51,7 @@ def test_levels_map_onto_bots_and_budgets():
 
 
 def test_timing_reports_wall_and_cpu_percentiles():
-    from tricktable.bots.timing import measure
+    from lab.timing import measure
 
     result = measure("euchre", "heuristic", 3)
     assert result["decisions"] > 0 and result["cpu_ms"]["p50"] <= result["cpu_ms"]["max"]
@@ -63,8 +63,8 @@ def test_a_baseline_commit_plays_b_through_its_own_worker():
     # every decision is the same, so the duplicate score is exactly zero.
     import subprocess
 
-    from tricktable.arena import Baseline
-    from tricktable.speed import ROOT
+    from lab.arena import Baseline
+    from lab.baseline import ROOT
 
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True,
                           text=True).stdout.strip()
@@ -79,8 +79,8 @@ def test_a_baseline_commit_plays_the_bot_named_for_b():
     # it plays exactly as this checkout's random player, where a search would not.
     import subprocess
 
-    from tricktable.arena import Baseline
-    from tricktable.speed import ROOT
+    from lab.arena import Baseline
+    from lab.baseline import ROOT
 
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True,
                           text=True).stdout.strip()
@@ -94,7 +94,7 @@ def test_a_preset_is_played_by_both_bots():
     the same play differently), and an unknown preset is refused before any deal."""
     import pytest
 
-    from tricktable.core.errors import OptionError
+    from tricktable.errors import OptionError
 
     ddv = arena("doppelkopf", "heuristic", "random", 4, "preset", preset="ddv")
     standard = arena("doppelkopf", "heuristic", "random", 4, "preset")
@@ -109,7 +109,7 @@ def test_an_older_rules_version_is_played_by_both_bots():
     any suit); an unknown version is refused before any deal."""
     import pytest
 
-    from tricktable.arena import table_options
+    from lab.arena import table_options
 
     first = table_options("double-sar", rules_version="double-sar-1")
     assert first["call_any_suit"] is True and first["new_cards_on_turn"] is True
@@ -123,7 +123,7 @@ def test_an_older_rules_version_is_played_by_both_bots():
 # -- the results file (--results): a run that adds up across stops and sessions ----------------------------
 def _played_indices(monkeypatch):
     """The deal indices this process plays from now on (with one job, the deals are played here)."""
-    from tricktable import arena as arena_module
+    from lab import arena as arena_module
 
     played = []
     play = arena_module.duplicate_deal
@@ -144,7 +144,7 @@ def test_a_results_file_adds_up_to_one_uninterrupted_run(tmp_path, monkeypatch):
     """Three deals, then the same run resumed to eight (in two jobs): the file holds a header and
     deals 0-7 once each, enough to recompute the summary, which is that of eight deals in one go;
     a third run of a complete file plays nothing and gives the same summary."""
-    from tricktable.arena import DealResult, summary
+    from lab.arena import DealResult, summary
 
     results = tmp_path / "arena.jsonl"
     whole = arena("euchre", "heuristic", "random", 8, "resume")
@@ -175,7 +175,7 @@ def test_a_deal_cut_short_by_a_kill_is_played_again(tmp_path, monkeypatch):
 
 
 def test_a_results_file_of_another_experiment_or_other_bots_is_refused(tmp_path, monkeypatch, capsys):
-    from tricktable import arena as arena_module
+    from lab import arena as arena_module
 
     results = tmp_path / "arena.jsonl"
     command = ["arena", "double-sar", "--a", "heuristic", "--b", "random", "--deals", "2", "--seed", "one",
@@ -194,12 +194,13 @@ def test_the_bots_sources_hash_follows_the_code_they_play_with(tmp_path):
     changes the hash, an edit of the server (or of docs, tests: outside the package) does not."""
     import shutil
 
-    from tricktable.arena import sources_hash
+    from lab.arena import sources_hash
+    import tricktable
 
     package = tmp_path / "tricktable"
-    shutil.copytree(Path(cli.__file__).parent, package, ignore=shutil.ignore_patterns("_native", "__pycache__"))
+    shutil.copytree(Path(tricktable.__file__).parent, package, ignore=shutil.ignore_patterns("_native", "__pycache__"))
     same = sources_hash(package)
-    assert same == sources_hash(Path(cli.__file__).parent)
+    assert same == sources_hash(Path(tricktable.__file__).parent)
     (package / "server" / "app.py").write_text("# another server\n")
     assert sources_hash(package) == same
     search = package / "bots" / "search.py"
@@ -217,7 +218,7 @@ def test_a_run_killed_with_kill_9_resumes_where_it_stopped(tmp_path):
     import time
 
     results = tmp_path / "arena.jsonl"
-    command = [sys.executable, "-m", "tricktable.cli", "arena", "euchre", "--a", "search", "--b", "random",
+    command = [sys.executable, "-m", "lab.cli", "arena", "euchre", "--a", "search", "--b", "random",
                "--budget-ms", "5", "--no-hard-stop", "--seed", "kill", "--jobs", "2", "--results", str(results)]
 
     def finished():

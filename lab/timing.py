@@ -6,7 +6,7 @@ the decision would take on an otherwise idle core.  ``docs/strength.md`` reports
 both, with the load average, and the CPU time by kind of action (the first
 word of the chosen action: a card play, a bid, an announcement...).
 
-    python -m tricktable.bots.timing euchre --bot search --deals 20 [--no-hard-stop] [--budget-ms 50]
+    tricktable-lab timing euchre --bot search --deals 20 [--no-hard-stop] [--budget-ms 50]
         [--rules-version euchre-1]
 """
 
@@ -19,9 +19,9 @@ import time
 from collections import defaultdict
 from typing import Any, Sequence
 
-from tricktable.arena import bot_settings, deal_state, percentiles, table_options
+from lab.arena import bot_settings, deal_state, percentiles, table_options
 from tricktable.bots import make_bot
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 
 def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bool = True,
@@ -57,8 +57,8 @@ def measure(game: str, bot: str, deals: int, seed: str = "timing", hard_stop: bo
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tricktable.bots.timing", description=__doc__)
+def add_timing_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``tricktable-lab timing`` and of ``python -m lab.timing``."""
     parser.add_argument("game")
     parser.add_argument("--bot", default="search")
     parser.add_argument("--deals", type=int, default=20)
@@ -66,10 +66,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-hard-stop", action="store_true", help="search uses all its worlds")
     parser.add_argument("--budget-ms", type=float, help="the bot's budget (default: its own, the hard level's)")
     parser.add_argument("--rules-version", help="an older rules version's options, as in arena (default: today's)")
+
+
+def timing_of(args: argparse.Namespace) -> dict[str, Any]:
+    return measure(args.game, args.bot, args.deals, args.seed, not args.no_hard_stop, args.budget_ms,
+                   args.rules_version)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m lab.timing", description=__doc__)
+    add_timing_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        result = measure(args.game, args.bot, args.deals, args.seed, not args.no_hard_stop, args.budget_ms,
-                         args.rules_version)
+        result = timing_of(args)
     except ValueError as error:
         parser.error(str(error))
     print(json.dumps(result))

@@ -1,5 +1,7 @@
 """Helpers for the server's tests: a throwaway PostgreSQL server and server
-processes on free ports.  Nothing here runs in production."""
+processes on free ports.  Nothing here runs in production: it lives with the tests
+(``tests.harness``), and the measuring scripts (``scripts/load.py``, ``latency.py``,
+``abuse.py``) put the repository root on ``sys.path`` to use it."""
 
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def backdate_identities(store: "Store", days: float, cookie: str | None = None) 
     from sqlalchemy import select, update
 
     from tricktable.core.record import record_of
-    from tricktable.games import get_spec
+    from tricktable.catalog import get_spec
     from tricktable.store.schema import games, identities
 
     query = update(identities).values(issued_at=identities.c.issued_at - days * 86400)

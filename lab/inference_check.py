@@ -1,4 +1,4 @@
-"""How much the inference weights tell (``tricktable bench GAME --inference``).
+"""How much the inference weights tell (``tricktable-lab bench GAME --inference``).
 
 Over ``positions`` positions from random deals played by the rules bot (the
 ``heuristic`` bot in every seat, a random point of each deal), sample ``worlds``
@@ -20,19 +20,19 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import Any
 
-from tricktable.arena import deal_state
+from lab.arena import deal_state
 from tricktable.bots import make_bot
 from tricktable.bots.inference import effective_size
 from tricktable.bots.players import game_module, search_game
 from tricktable.bots.search import Weight
 from tricktable.cards import COPY_OFFSET, cards_of
-from tricktable.core.errors import GameError
+from tricktable.errors import GameError
 from tricktable.core.protocol import DealState, GameState
-from tricktable.games import entry
+from tricktable.catalog import entry
 
 TOP_SHARE = 4
 """The most likely ``1 / TOP_SHARE`` of the worlds are the "top" worlds."""
@@ -76,7 +76,7 @@ def measure(game: str, positions: int = 100, worlds: int = 40, seed: str = "infe
             weight: Weight | None = None, players: str = "heuristic") -> dict[str, Any]:
     """The figures of the module docstring, for ``positions`` positions of ``game``;
     ``weight``: another weighting to measure than the search bot's."""
-    sums: Counter[str] = Counter()
+    sums: defaultdict[str, float] = defaultdict(float)
     counted = 0
     cpu_ms: list[float] = []
     for index in range(positions):

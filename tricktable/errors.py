@@ -27,6 +27,10 @@ class GameOver(IllegalAction):
     """An action sent after the game ended."""
 
 
+class UnknownGame(GameError):
+    """A game name that is not in the catalog."""
+
+
 class OptionError(GameError):
     """An unknown option or an option value out of range."""
 
