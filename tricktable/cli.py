@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from tricktable.core.match import MatchState
 from tricktable.bots import BOTS, make_bot
 from tricktable.catalog import GAMES, get_spec, replay
 from tricktable.core.protocol import GameSpec, GameState
@@ -67,6 +68,7 @@ def play(game: str, seed: str | None, bot: str, options: dict[str, Any]) -> None
     spec = get_spec(game)
     seed = seed or f"{time.time_ns()}"
     match = spec.new_match(seed, spec.normalize_options(options))
+    assert isinstance(match, MatchState)
     bots = [make_bot(bot, seed=f"{seed}/seat{seat}") for seat in range(4)]
     seen_actions = 0
     print(f"{spec.title}: you (South) and Partner (North) against West and East. Seed {seed}.")

@@ -298,7 +298,7 @@ def _error_handlers(app: FastAPI) -> None:
         # only; a path may have several (GET and POST /api/games).
         path = request.url.path
         methods = sorted({method for route in app.routes if isinstance(route, APIRoute)
-                          and route.path_regex.fullmatch(path) for method in route.methods})
+                          and route.path_regex.fullmatch(path) for method in route.methods or ()})
         allow = ", ".join(methods) if methods else getattr(error, "headers", {}).get("Allow", "")
         return JSONResponse({"detail": "Method Not Allowed"}, status_code=405, headers={"Allow": allow})
 
@@ -363,7 +363,7 @@ def _routes(app: FastAPI, room: Room) -> None:
         return FastJSON(room.load(game_id, caller(request)))
 
     @app.post("/api/games/{game_id}/actions", **documented(200, 404, 409, 429, identity=True, body=True))
-    def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> JSONResponse:
+    def act(request: Request, game_id: str, body: Action, later: BackgroundTasks) -> Response:
         """Commits the person's action and answers at once (``thinking``: the
         computer player who moves next); the computer players' actions follow
         on ``/events``.  They start once the answer has been sent (a background

@@ -239,7 +239,8 @@ class BodyLimit:
         async def replay() -> dict[str, Any]:
             nonlocal sent
             if sent:
-                return await receive()
+                message: dict[str, Any] = await receive()
+                return message
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
 

@@ -6,6 +6,8 @@ Every response carries only ``view(0)`` and the public steps, never the record
 
 from __future__ import annotations
 
+from functools import partial
+
 import threading
 import time
 import weakref
@@ -65,7 +67,7 @@ class SharedMatches:
         if found is not None and found[0]() is match:
             return found[1].full
         shared = _SharedMatch(match.to_json())
-        reference = weakref.ref(match, lambda dead, key=key: self._forget(key, dead))
+        reference = weakref.ref(match, partial(self._forget, key))
         with self._lock:
             found = self._items.get(key)
             if found is not None and found[0]() is match:  # another thread was first

@@ -63,7 +63,7 @@ log = logging.getLogger("tricktable.server")
 
 BotFactory = Callable[[str, str, str], Bot]
 """``(game, level, seed) -> Bot``: the computer player seated at a level."""
-Announce = Callable[[Position, dict[str, Any]], None]
+Announce = Callable[[Position, dict[str, Any]], object]
 """Publishes a committed step (the room shapes it)."""
 Tell = Callable[[Position, dict[str, Any], int], Event]
 """Shapes a step at a version (the room's event), to publish once it is committed."""
@@ -114,8 +114,10 @@ def bot_seed(row_or_seed: GameRow | str, game: str = "", bot_secret: str | None 
     with the game, never sent), so two attempts with the same moves do not
     unfold identically although the deals are the same for everybody."""
     if isinstance(row_or_seed, GameRow):
-        row_or_seed, game, bot_secret = row_or_seed.record["seed"], row_or_seed.game, row_or_seed.bot_secret
-    return f"{row_or_seed}/{bot_secret}/{game}" if bot_secret else f"{row_or_seed}/{game}"
+        seed, game, bot_secret = str(row_or_seed.record["seed"]), row_or_seed.game, row_or_seed.bot_secret
+    else:
+        seed = row_or_seed
+    return f"{seed}/{bot_secret}/{game}" if bot_secret else f"{seed}/{game}"
 
 
 def decision_seed(row: GameRow, seat: int, version: int | None = None) -> str:

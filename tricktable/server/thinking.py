@@ -19,7 +19,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from tricktable.server.lifeline import watch_parent
 
@@ -29,13 +29,18 @@ Think = Callable[[Any, str, str, str, Any], str]
 """``(bot factory, game, level, seed, observation) -> action text``."""
 
 
-def _frozen(items: dict[str, Any]) -> Mapping[str, Any]:
+def _frozen(items: dict[str, Any]) -> MappingProxyType[str, Any]:
     return MappingProxyType(items)
+
+
+def _reduce_frozen(proxy: MappingProxyType[str, Any]) -> tuple[Callable[[dict[str, Any]], MappingProxyType[str, Any]],
+                                                                 tuple[dict[str, Any]]]:
+    return _frozen, (dict(proxy),)
 
 
 # Observations keep their option and match facts read-only; they travel to a
 # worker as plain dicts and are read-only again there.
-copyreg.pickle(MappingProxyType, lambda proxy: (_frozen, (dict(proxy),)))
+copyreg.pickle(MappingProxyType, _reduce_frozen)
 
 
 def think_here(factory: Any, game: str, level: str, seed: str, observation: Any) -> str:

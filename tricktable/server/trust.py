@@ -184,7 +184,8 @@ def _share_hash(token: str) -> str:
 
 
 def request_identities(app: FastAPI) -> Identities:
-    return app.state.identities
+    identities: Identities = app.state.identities
+    return identities
 
 
 def _known(game: str) -> None:
