@@ -11,7 +11,7 @@ import pytest
 
 from tricktable.bots import BOTS, RandomBot
 from tricktable.catalog import replay
-from tricktable.server.room import HUMAN
+from tricktable.server.responses import HUMAN
 from tricktable.bots.levels import DEFAULT_LEVEL
 from tricktable.server.scheduler import default_bot_factory
 from tests.harness import act, backdate_identities, frame_view, settle
