@@ -31,7 +31,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: the tests' server harness
 from tests.harness import ServerProcess, backdate_identities  # noqa: E402
-from tricktable.server.identity import COOKIE  # noqa: E402
+from tricktable.server.trust.identity import COOKIE  # noqa: E402
 from tricktable.store import Store  # noqa: E402
 
 

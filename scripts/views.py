@@ -39,7 +39,7 @@ try:
     from tricktable.catalog import ENTRIES
 except ImportError:  # a checkout from before the catalog moved out of the games package
     from tricktable.games import ENTRIES  # type: ignore[attr-defined,no-redef]
-from tricktable.server.responses import person_view
+from tricktable.server.play.view import person_view
 
 CLONE_RATE = 0.05
 """The share of steps at which a clone takes an action of its own as well."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import httpx
 import orjson
 
-from tricktable.server.responses import PREVIOUS_DEAL
+from tricktable.server.play.view import PREVIOUS_DEAL
 
 if TYPE_CHECKING:
     import queue
@@ -81,7 +81,7 @@ def identity_of(http: Any) -> str:
     """The id of the identity a client that keeps cookies (a ``TestClient``
     or ``httpx.Client``) plays as, issued now if it has none: the owner to
     give a game made through the room, so that the client may play it."""
-    from tricktable.server.identity import COOKIE
+    from tricktable.server.trust.identity import COOKIE
 
     if COOKIE not in http.cookies:
         http.post("/api/identity").raise_for_status()
@@ -92,7 +92,7 @@ def same_person(first: Any, *others: Any) -> None:
     """Let clients that keep cookies play as one person (two tabs, or a page
     and its stream, on one or several server processes): ``first``'s
     identity, issued now if it has none, copied to ``others``."""
-    from tricktable.server.identity import COOKIE
+    from tricktable.server.trust.identity import COOKIE
 
     identity_of(first)
     for other in others:

@@ -183,13 +183,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "replay":
             _print(replay_file(args.file), args.json)
         elif args.command == "verify":
-            from tricktable.server.fairness import verify_file
+            from tricktable.server.trust.fairness import verify_file
 
             ok, report = verify_file(args.file)
             print(report)
             return 0 if ok else 1
         elif args.command == "serve":
-            from tricktable.server.serve import serve
+            from tricktable.server.process.serve import serve
 
             return serve(args.host, args.port, args.database, workers=args.workers,
                          think_processes=args.think_processes, steer=args.steer)

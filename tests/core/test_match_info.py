@@ -49,7 +49,7 @@ def test_the_kept_json_of_a_match_info_gives_new_objects_and_is_never_pickled():
     an observation sent to a thinking process travels without it."""
     import pickle
 
-    import tricktable.server.thinking  # noqa: F401 - registers how read-only mappings pickle
+    import tricktable.server.play.bot_pool  # noqa: F401 - registers how read-only mappings pickle
 
     spec = get_spec("euchre")
     rng = random.Random("pickle")

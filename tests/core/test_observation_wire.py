@@ -13,7 +13,7 @@ import pytest
 from tricktable.cards import COPY_OFFSET, card_text
 from tricktable.core.observation import CARD_TEXTS, card_texts
 from tricktable.catalog import GAMES, get_spec
-from tricktable.server.responses import HUMAN, encode, person_view
+from tricktable.server.play.view import HUMAN, encode, person_view
 
 
 def matches_in_play(game: str, count: int = 3):

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tricktable.server import create_app
-from tricktable.server.scheduler import BotFactory, forced_bot
+from tricktable.server.play.scheduler import BotFactory, forced_bot
 from tests.harness import Postgres, find_pg_bin
 
 

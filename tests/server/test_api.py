@@ -11,9 +11,9 @@ import pytest
 
 from tricktable.bots import BOTS, RandomBot
 from tricktable.catalog import replay
-from tricktable.server.responses import HUMAN
+from tricktable.server.play.view import HUMAN
 from tricktable.bots.levels import DEFAULT_LEVEL
-from tricktable.server.scheduler import default_bot_factory
+from tricktable.server.play.scheduler import default_bot_factory
 from tests.harness import act, backdate_identities, frame_view, settle
 
 PERSON = "person"  # the identity that owns the games these tests make through the room
@@ -305,7 +305,7 @@ def test_a_load_that_settles_the_calling_clock_answers_with_the_timeout_step(sql
     would: the step's version is the answer's, which the stream's copy cannot add to."""
     from sqlalchemy import update
 
-    from tricktable.server.room import Room
+    from tricktable.server.play.room import Room
     from tricktable.store import Store
     from tricktable.store.schema import games
 

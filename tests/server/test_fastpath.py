@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tricktable.server import fastpath
+from tricktable.server.http import fastpath
 from tests.harness import identity_of, settle
 
 

@@ -19,12 +19,12 @@ import pytest
 from sqlalchemy import delete, func, select
 
 from tricktable.catalog import replay
-from tricktable.server import feed
-from tricktable.server.channel import Event
-from tricktable.server.responses import HUMAN
-from tricktable.server.room import Room
-from tricktable.server.scheduler import forced_bot
-from tricktable.server.stream import event_stream
+from tricktable.server.live import feed
+from tricktable.server.live.channel import Event
+from tricktable.server.play.view import HUMAN
+from tricktable.server.play.room import Room
+from tricktable.server.play.scheduler import forced_bot
+from tricktable.server.live.sse import event_stream
 from tests.harness import frame_view
 from tricktable.store import StaleVersion, Store
 from tricktable.store import games as store_games

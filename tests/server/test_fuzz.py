@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from schemathesis.checks import positive_data_acceptance
 
 from tricktable.server import create_app
-from tricktable.server.identity import COOKIE
-from tricktable.server.scheduler import forced_bot
+from tricktable.server.trust.identity import COOKIE
+from tricktable.server.play.scheduler import forced_bot
 from tests.harness import settle
 
 EXAMPLES = 25

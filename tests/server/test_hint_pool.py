@@ -5,9 +5,9 @@ search, and answers there exactly what it answers in the request's thread
 from __future__ import annotations
 
 from tricktable.bots.levels import hard_hint
-from tricktable.server import thinking
-from tricktable.server.room import Room
-from tricktable.server.scheduler import forced_bot
+from tricktable.server.play import bot_pool as thinking
+from tricktable.server.play.room import Room
+from tricktable.server.play.scheduler import forced_bot
 from tricktable.store import Store
 
 PERSON = "person"

@@ -13,16 +13,16 @@ import sqlite3
 import subprocess
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tricktable.server import create_app
-from tricktable.server.identity import COOKIE
-from tricktable.server.limits import Limits, Rate
-from tricktable.server.room import daily_seed
-from tricktable.server.scheduler import forced_bot
+from tricktable.server.trust.identity import COOKIE
+from tricktable.server.trust.limits import Limits, Rate
+from tricktable.server.play.room import daily_seed
+from tricktable.server.play.scheduler import forced_bot
 from tests.harness import act, backdate_identities, settle
 
 NO_SUCH_GAME = {"detail": "no such game"}
@@ -121,7 +121,7 @@ def test_a_daily_attempt_answers_only_to_its_identity(client):
 
 # -- a daily nobody can preview ---------------------------------------------------------------
 def deals(record: dict) -> list:
-    from tricktable.server.fairness import deals_of
+    from tricktable.server.trust.fairness import deals_of
 
     return deals_of(record)
 
@@ -404,7 +404,7 @@ def statuses(answers) -> list[int]:
 
 def test_a_flood_of_hints_all_ran(tight, monkeypatch):
     """Counted per identity and per address; one at a time per game."""
-    from tricktable.server import room as room_module
+    from tricktable.server.play import room as room_module
 
     monkeypatch.setattr(room_module, "hard_hint", lambda obs, seed: [{"action": "x", "value": 0.0}])
     mine = new_game(tight)
@@ -416,7 +416,7 @@ def test_a_flood_of_hints_all_ran(tight, monkeypatch):
 
 
 def test_one_hint_at_a_time_per_game(tight, monkeypatch):
-    from tricktable.server import room as room_module
+    from tricktable.server.play import room as room_module
 
     inside, release = threading.Event(), threading.Event()
 

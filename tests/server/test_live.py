@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import update
 
 from tricktable.bots import RandomBot
-from tricktable.server.responses import HUMAN
-from tricktable.server.scheduler import forced_bot
+from tricktable.server.play.view import HUMAN
+from tricktable.server.play.scheduler import forced_bot
 from tests.harness import act, events_until_settled, frame_view, read_events, settle
 from tricktable.store.schema import games
 

@@ -14,10 +14,10 @@ from typing import Any, Callable
 import pytest
 
 from tricktable.catalog import get_spec
-from tricktable.server.referee import Referee, StateCache
-from tricktable.server.responses import _shared_matches, person_view
-from tricktable.server.room import Room
-from tricktable.server.scheduler import forced_bot
+from tricktable.server.play.commit import Referee, StateCache
+from tricktable.server.play.view import _shared_matches, person_view
+from tricktable.server.play.room import Room
+from tricktable.server.play.scheduler import forced_bot
 from tricktable.store import Store
 
 
@@ -146,7 +146,7 @@ def test_a_clock_that_ran_out_is_let_go_and_a_clock_armed_again_is_kept(sqlite_u
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_servers_processes_get_two_malloc_arenas_unless_the_operator_chose(sqlite_url, monkeypatch, workers):
-    from tricktable.server import serve as serve_module
+    from tricktable.server.process import serve as serve_module
 
     for name in ("TRICKTABLE_DATABASE_URL", serve_module.THINK_PROCESSES_VARIABLE, serve_module.SUPERVISOR_VARIABLE):
         monkeypatch.setenv(name, "")  # (restored after the test: ``serve`` sets them for its workers)

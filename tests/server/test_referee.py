@@ -9,10 +9,10 @@ import time
 from sqlalchemy import update
 
 from tricktable.catalog import replay
-from tricktable.server import referee
-from tricktable.server.referee import Referee, step_event
-from tricktable.server.responses import HUMAN
-from tricktable.server.room import Room
+from tricktable.server.play import commit as referee
+from tricktable.server.play.commit import Referee, step_event
+from tricktable.server.play.view import HUMAN
+from tricktable.server.play.room import Room
 from tricktable.store import Store
 from tricktable.store.schema import games
 
@@ -89,7 +89,7 @@ def test_a_lapsed_lease_on_the_persons_turn_is_dropped_not_taken_over_forever(sq
     """A process that died after the computer players' last action left its
     lease behind; the next look at the game drops it (the person is to move,
     there is nothing to take over), so the sweeper stops finding it."""
-    from tricktable.server.scheduler import forced_bot
+    from tricktable.server.play.scheduler import forced_bot
 
     store = Store(sqlite_url)
     room = Room(store, bot_factory=forced_bot("random"))
@@ -160,7 +160,7 @@ def test_the_persons_commit_hands_the_computer_players_turn_to_its_process_in_th
     """One write less per action (issue 15): where a computer player moves
     after the person, the person's commit takes the turn's lease for the
     process that committed it, so its scheduler starts without a claim."""
-    from tricktable.server.scheduler import forced_bot
+    from tricktable.server.play.scheduler import forced_bot
 
     store = Store(sqlite_url)
     room = Room(store, bot_factory=forced_bot("random"))
@@ -273,7 +273,7 @@ def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_
     its own version, decided with that version's seed (as one at a time),
     and each step is told as a stream that reads the record later tells it."""
     from tricktable.bots import make_bot
-    from tricktable.server.scheduler import decision_seed, forced_bot, observation
+    from tricktable.server.play.scheduler import decision_seed, forced_bot, observation
 
     store = Store(sqlite_url)
     try:
@@ -314,7 +314,7 @@ def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_
 def test_a_run_that_finds_the_game_moved_on_publishes_nothing_and_stores_nothing(sqlite_url, monkeypatch):
     """Nothing is told before it is committed: a run whose write finds
     another version (the person's action landed first) is discarded whole."""
-    from tricktable.server.scheduler import forced_bot
+    from tricktable.server.play.scheduler import forced_bot
     from tricktable.store import StaleVersion
 
     store = Store(sqlite_url)
@@ -343,7 +343,7 @@ def test_a_run_that_finds_the_game_moved_on_publishes_nothing_and_stores_nothing
 def test_a_run_claims_the_turn_in_its_write_and_never_over_another_processs_lease(sqlite_url):
     """An instant players' run takes no lease before it: its write claims the
     turn (free, lapsed or its own), and is refused while another process holds it."""
-    from tricktable.server.scheduler import forced_bot
+    from tricktable.server.play.scheduler import forced_bot
     from tricktable.store import StaleVersion
 
     store = Store(sqlite_url)
@@ -371,7 +371,7 @@ def test_a_run_refused_by_another_processs_lease_stops_and_forgets_its_own(sqlit
     """This process thought it held the turn, but its lease ran out and
     another process took it: the run's write is refused, and the scheduler
     lets the game go (it does not try again and again)."""
-    from tricktable.server.scheduler import forced_bot
+    from tricktable.server.play.scheduler import forced_bot
 
     store = Store(sqlite_url)
     try:
@@ -394,7 +394,7 @@ def test_the_deadline_read_from_the_persons_view_is_the_observed_one():
     (``deadline_of(state, view)``): the same seconds as from his observation,
     and none where no timed decision is his."""
     from tricktable.catalog import get_spec
-    from tricktable.server.responses import person_view
+    from tricktable.server.play.view import person_view
 
     spec = get_spec("single-sar")
     for first_game, seconds in ((False, 20), (True, 10)):

@@ -17,7 +17,7 @@ import time
 import httpx
 import pytest
 
-from tricktable.server.steering import listening_sockets, socket_for
+from tricktable.server.process.steering import listening_sockets, socket_for
 from tests.harness import ServerProcess, free_port, listen, same_person
 
 

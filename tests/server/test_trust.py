@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tricktable.server import create_app
-from tricktable.server.identity import COOKIE
-from tricktable.server.limits import Limits, Rate
-from tricktable.server.scheduler import forced_bot
+from tricktable.server.trust.identity import COOKIE
+from tricktable.server.trust.limits import Limits, Rate
+from tricktable.server.play.scheduler import forced_bot
 from tests.harness import act, backdate_identities, settle
 
 
@@ -77,7 +77,7 @@ def test_issuing_identities_is_limited_per_address_block(tight):
 
 
 def test_address_blocks():
-    from tricktable.server.limits import address_block
+    from tricktable.server.trust.limits import address_block
 
     assert address_block("203.0.113.7") == address_block("203.0.113.250") == "203.0.113.0/24"
     assert address_block("::ffff:203.0.113.9") == "203.0.113.0/24"
@@ -340,7 +340,7 @@ def test_an_action_reads_its_identity_from_the_database_once_per_process(client,
     """``Identities.known`` (the person's action): the signature checked every
     time, the database asked once for an identity it has (never deleted once
     issued), every time for one it does not."""
-    from tricktable.server.identity import IdentityRefused
+    from tricktable.server.trust.identity import IdentityRefused
 
     identities = client.app.state.identities
     reads: list[str] = []

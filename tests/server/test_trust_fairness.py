@@ -12,7 +12,7 @@ import random
 import pytest
 
 from tricktable.cli import main
-from tricktable.server import responses as responses_module
+from tricktable.server.play import view as responses_module
 from tests.harness import act, settle
 
 

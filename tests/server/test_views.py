@@ -12,7 +12,7 @@ import pytest
 
 from tricktable.catalog import replay
 from tricktable.catalog import GAMES, get_spec
-from tricktable.server.responses import HUMAN, encode, person_view, step_view
+from tricktable.server.play.view import HUMAN, encode, person_view, step_view
 from tests.harness import events_until_settled, frame_view
 
 

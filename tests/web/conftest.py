@@ -17,7 +17,7 @@ import pytest
 
 from tricktable.bots.base import Bot
 from tricktable.core.observation import Observation
-from tricktable.server.room import Room
+from tricktable.server.play.room import Room
 from tests.harness import ServerProcess, free_port
 from tricktable.store import Store
 
@@ -92,7 +92,7 @@ class Page:
     def identity(self) -> str:
         """The id of this profile's identity, issued now (as the page itself
         would) if it has none: the owner to give a game made for it."""
-        from tricktable.server.identity import COOKIE
+        from tricktable.server.trust.identity import COOKIE
 
         if not any(c["name"] == COOKIE for c in self.context.cookies()):
             self.context.request.post(f"{self.server.url}/api/identity")  # (shares the profile's cookies)
@@ -126,7 +126,7 @@ class Page:
     def age_identity(self, days: float = 1) -> None:
         """Make this profile's identity (its HttpOnly cookie) ``days`` older,
         as if the person had been here since before today: its daily is ranked."""
-        from tricktable.server.identity import COOKIE
+        from tricktable.server.trust.identity import COOKIE
         from tests.harness import backdate_identities
 
         cookie = next(c["value"] for c in self.context.cookies() if c["name"] == COOKIE)

@@ -67,7 +67,7 @@ def test_every_offered_option_its_words_and_presets_have_a_label():
     """Issue 16: each option the Rules dialog offers (exactly the game's own, from
     the catalog; a legacy one never), its worded values and its presets read in
     the person's language (the dialog falls back to the English description)."""
-    from tricktable.server.app import game_catalog
+    from tricktable.server.http.game_routes import game_catalog
 
     words = catalog("en")  # the other languages have the same keys (test above)
     for game in game_catalog():

@@ -10,7 +10,7 @@ import random
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tricktable.server.identity import COOKIE
+from tricktable.server.trust.identity import COOKIE
 
 PHONE = {"width": 390, "height": 844}
 CORNER = {"x": 8, "y": 24}

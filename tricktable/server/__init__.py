@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from tricktable.server.app import create_app
+from tricktable.server.http.app import create_app
 
 __all__ = ["create_app"]

@@ -275,7 +275,7 @@ class GameStore(Database):
         return self.engine.dialect.name == "postgresql"
 
     def _notify(self, db: RawTransaction, game_id: str, version: int, since: int | None = None) -> None:
-        """Tell listening processes (``tricktable.server.feed``) that a game
+        """Tell listening processes (``tricktable.server.live.feed``) that a game
         changed (from version ``since``, default: a claim at ``version``);
         PostgreSQL delivers it when the transaction commits."""
         if self.notifies:

@@ -1,7 +1,7 @@
 """The room: what the HTTP layer asks of games, composed of the referee
-(``referee.py``: load, apply, commit under the version check, the clock), the
-computer players' scheduling (``scheduler.py``, with an injected bot factory),
-the live channel (``channel.py``) and response shaping (``responses.py``).
+(``play/commit.py``: load, apply, commit under the version check, the clock), the
+computer players' scheduling (``play/scheduler.py``, with an injected bot factory),
+the live channel (``live/channel.py``) and response shaping (``play/view.py``).
 
 The person always sits at seat 0 (South); seats 1..3 are computer players, at
 the level the person chose for a new game (``bots/levels.py``; the daily deal is
@@ -29,17 +29,18 @@ from tricktable.errors import GameError, GameOver, NotYourTurn
 from tricktable.catalog import parse_record
 from tricktable.core.record import RECORD_FORMAT, record_of
 from tricktable.catalog import get_spec
-from tricktable.server.channel import Event, LocalChannel
-from tricktable.server.errors import GameNotFound, HintRefused, TimeRanOut
-from tricktable.server.feed import ChangeFeed, forwarded
-from tricktable.server.limits import TooMany
-from tricktable.server.fairness import Commitments, commitment_of, match_seed
-from tricktable.server.referee import Position, Referee, daily_score, step_event
-from tricktable.server.responses import (bot_to_move, encode, fairness_of, previous_day, seed_revealed, shape,
-                                          utc_day)
-from tricktable.server.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
-from tricktable.server.thinking import ThinkingPool, think_here
-from tricktable.server.seats import seat_of
+from tricktable.server.live.channel import Event, LocalChannel
+from tricktable.server.play.errors import GameNotFound, HintRefused, TimeRanOut
+from tricktable.server.live.feed import ChangeFeed, forwarded
+from tricktable.server.trust.limits import TooMany
+from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
+from tricktable.server.play.commit import Position, Referee, daily_score, step_event
+from tricktable.server.play.view import bot_to_move, encode, shape
+from tricktable.server.trust.fairness import fairness_of, seed_revealed
+from tricktable.server.trust.days import previous_day, utc_day
+from tricktable.server.play.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
+from tricktable.server.play.bot_pool import ThinkingPool, think_here
+from tricktable.server.play.seats import seat_of
 from tricktable.store import GameRow, StaleVersion, Store
 
 

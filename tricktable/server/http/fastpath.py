@@ -27,11 +27,12 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.requests import cookie_parser
 
-from tricktable.server.channel import Event
-from tricktable.server.errors import HTTP_STATUS, status_for
-from tricktable.server.identity import COOKIE, Identities, IdentityRefused
-from tricktable.server.limits import ASGIApp, Limits, RateLimiter, TooMany, address_block
-from tricktable.server.room import Room
+from tricktable.server.live.channel import Event
+from tricktable.server.http.errors import HTTP_STATUS, status_for
+from tricktable.server.trust.identity import COOKIE, Identities, IdentityRefused
+from tricktable.server.http.body_limit import ASGIApp
+from tricktable.server.trust.limits import Limits, RateLimiter, TooMany, address_block
+from tricktable.server.play.room import Room
 
 ACTION_PATH = re.compile(r"^/api/games/([^/]+)/actions$")
 MAX_ACTION_CHARACTERS = 80

@@ -3,7 +3,7 @@ on one port (each is a whole server; they share the database, which decides
 every race, and see each other's moves through its change feed), each with its
 own pool of processes the computer players think in.  Each worker accepts from
 its own socket, and the kernel steers a client's connections to one of them by
-her address (``steering.py``): her stream is where her actions are committed.
+her address (``process/steering.py``): her stream is where her actions are committed.
 A worker that dies is started again on its socket."""
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import uvicorn
 from fastapi import FastAPI
 
 from tricktable.bots import BOTS
-from tricktable.server.app import create_app
-from tricktable.server.lifeline import follow_parent
-from tricktable.server.scheduler import BotFactory, default_bot_factory, forced_bot
-from tricktable.server.steering import listening_sockets
+from tricktable.server.http.app import create_app
+from tricktable.server.parent_death import follow_parent
+from tricktable.server.play.scheduler import BotFactory, default_bot_factory, forced_bot
+from tricktable.server.process.steering import listening_sockets
 from tricktable.store import Store, default_database_url
 
 THINK_PROCESSES_VARIABLE = "TRICKTABLE_THINK_PROCESSES"
@@ -117,7 +117,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database: str | None = None
     os.environ[THINK_PROCESSES_VARIABLE] = str(think_processes)
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     Store(url).close()  # migrate once, before the workers start
-    config = uvicorn.Config("tricktable.server.serve:app_from_environment", factory=True, **options)
+    config = uvicorn.Config("tricktable.server.process.serve:app_from_environment", factory=True, **options)
     return Supervisor(config, listening_sockets(host, port, workers, steer)).run()
 
 

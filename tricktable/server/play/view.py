@@ -6,12 +6,10 @@ Every response carries only ``view(0)`` and the public steps, never the record
 
 from __future__ import annotations
 
-from functools import partial
-
 import threading
 import time
 import weakref
-from datetime import datetime, timedelta, timezone
+from functools import partial
 from typing import Any, Callable
 
 import orjson
@@ -19,7 +17,7 @@ import orjson
 from tricktable.bots.levels import LEVELS
 from tricktable.core.observation import MatchInfo
 from tricktable.core.protocol import GameState
-from tricktable.server.fairness import commitment_of
+from tricktable.server.trust.fairness import fairness_of
 from tricktable.store import GameRow
 
 HUMAN = 0
@@ -226,36 +224,5 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
             "deadline_in": deadline_in, "thinking": bot_to_move(state), "fairness": fairness_of(row, state)}
 
 
-def utc_day(now: datetime | None = None) -> str:
-    return (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d")
-
-
-def day_start(day: str) -> datetime:
-    """When the UTC day ``day`` (``YYYY-MM-DD``) began."""
-    return datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc)
-
-
-def previous_day(day: str) -> str:
-    return utc_day(day_start(day) - timedelta(days=1))
-
-
-def seed_revealed(row: GameRow, state: GameState) -> bool:
-    """An ordinary game's seed once it is over; the daily's once its UTC day
-    has ended (before that it would show everybody's cards of the day)."""
-    if row.daily_day:
-        return row.daily_day < utc_day()
-    return state.is_terminal()
-
-
-def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
-    """The commitment (always) and the seeds (once revealed) of a game; None
-    for games stored before commitments existed."""
-    if row.server_seed is None:
-        return None
-    shown = seed_revealed(row, state)
-    return {"commitment": commitment_of(row.server_seed), "client_seed": row.client_seed,
-            "server_seed": row.server_seed if shown else None, "revealed": shown}
-
-
-__all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "describe_step", "encode", "person_view", "fairness_of", "level_of",
-           "seed_revealed", "shape", "step_view", "utc_day", "day_start", "previous_day"]
+__all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "describe_step", "encode", "person_view", "level_of",
+           "shape", "step_view"]

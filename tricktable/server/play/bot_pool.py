@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from types import MappingProxyType
 from typing import Any, Callable
 
-from tricktable.server.lifeline import watch_parent
+from tricktable.server.parent_death import watch_parent
 
 log = logging.getLogger("tricktable.server")
 

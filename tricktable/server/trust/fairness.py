@@ -30,6 +30,9 @@ from tricktable.errors import GameError
 from tricktable.core.match import MatchState
 from tricktable.catalog import parse_record
 from tricktable.core.rng import derive_seed
+from tricktable.core.protocol import GameState
+from tricktable.server.trust.days import utc_day
+from tricktable.store import GameRow
 
 CLIENT_SEED_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 NONCE_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
@@ -139,4 +142,22 @@ def verify_file(path: Path) -> tuple[bool, str]:
                   f"the match seed follows from the seeds, and all {deals} deals are the ones it gives")
 
 
-__all__ = ["verify_file", "Commitments", "commitment_of", "deals_of", "match_seed", "verify", "CLIENT_SEED_PATTERN", "NONCE_PATTERN"]
+def seed_revealed(row: GameRow, state: GameState) -> bool:
+    """An ordinary game's seed once it is over; the daily's once its UTC day
+    has ended (before that it would show everybody's cards of the day)."""
+    if row.daily_day:
+        return row.daily_day < utc_day()
+    return state.is_terminal()
+
+
+def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
+    """The commitment (always) and the seeds (once revealed) of a game; None
+    for games stored before commitments existed."""
+    if row.server_seed is None:
+        return None
+    shown = seed_revealed(row, state)
+    return {"commitment": commitment_of(row.server_seed), "client_seed": row.client_seed,
+            "server_seed": row.server_seed if shown else None, "revealed": shown}
+
+
+__all__ = ["verify_file", "Commitments", "commitment_of", "deals_of", "match_seed", "verify", "CLIENT_SEED_PATTERN", "NONCE_PATTERN", "fairness_of", "seed_revealed"]

@@ -27,7 +27,7 @@ turn (its write took the lease); streams of the game on other processes get the
 steps as the frames it stores with its commits (``Referee.forwards``).  A long decision's
 lease is renewed by the sweeper thread, which also looks, every third of
 ``LEASE_SECONDS``, for leases that ran out (their process died) and takes those
-turns over.  The thinking itself happens in ``think`` (``thinking.py``: this
+turns over.  The thinking itself happens in ``think`` (``play/bot_pool.py``: this
 thread, or a pool of worker processes); bots that decide at once
 (``INSTANT_BOTS``) decide in the thread, where a trip to a process would cost
 more than the decision, and announce no ``thinking`` event (their step follows
@@ -53,10 +53,10 @@ from typing import Any, Callable, NamedTuple
 from tricktable.bots import Bot, make_bot
 from tricktable.bots.levels import best_bot
 from tricktable.core.protocol import GameState
-from tricktable.server.channel import Channel, Event
-from tricktable.server.referee import Position, Referee
-from tricktable.server.responses import HUMAN, bot_to_move, level_of
-from tricktable.server.thinking import Think, think_here
+from tricktable.server.live.channel import Channel, Event
+from tricktable.server.play.commit import Position, Referee
+from tricktable.server.play.view import HUMAN, bot_to_move, level_of
+from tricktable.server.play.bot_pool import Think, think_here
 from tricktable.store import GameRow, StaleVersion
 
 log = logging.getLogger("tricktable.server")

@@ -9,20 +9,8 @@ from __future__ import annotations
 
 from tricktable.errors import GameError, GameOver, NotYourTurn
 from tricktable.catalog import UnknownGame
+from tricktable.server.play.errors import GameNotFound, HintRefused
 from tricktable.store import StaleVersion
-
-
-class GameNotFound(LookupError):
-    """No stored game has that id."""
-
-
-class HintRefused(GameError):
-    """Hints are not offered in this game (the daily deal)."""
-
-
-class TimeRanOut(NotYourTurn):
-    """The person's timed decision expired before the action arrived (the
-    referee's timeout has been applied instead)."""
 
 
 HTTP_STATUS: tuple[tuple[type[Exception], int], ...] = (
@@ -44,4 +32,4 @@ def status_for(error: Exception) -> int:
     return 500
 
 
-__all__ = ["GameNotFound", "HintRefused", "TimeRanOut", "HTTP_STATUS", "status_for"]
+__all__ = ["HTTP_STATUS", "status_for"]

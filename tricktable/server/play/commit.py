@@ -21,8 +21,8 @@ from typing import Any, Callable, Mapping, TypeVar
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
 from tricktable.catalog import replay
-from tricktable.server.channel import Event
-from tricktable.server.responses import HUMAN, bot_to_move, describe_step, encode, person_view, shape, step_view
+from tricktable.server.live.channel import Event
+from tricktable.server.play.view import HUMAN, bot_to_move, describe_step, encode, person_view, shape, step_view
 from tricktable.store import GameRow, Store
 from tricktable.store.games import Lease, saved_row
 

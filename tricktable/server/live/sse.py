@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import AsyncIterator, Awaitable, Callable
 
-from tricktable.server.channel import Event, Subscription
+from tricktable.server.live.channel import Event, Subscription
 
 KEEP_ALIVE_SECONDS = 15.0
 POLL_SECONDS = 1.0

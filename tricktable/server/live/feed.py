@@ -23,7 +23,7 @@ import threading
 import time
 from typing import Callable
 
-from tricktable.server.channel import Event, LocalChannel
+from tricktable.server.live.channel import Event, LocalChannel
 from tricktable.store import Store
 from tricktable.store.games import CHANGES_CHANNEL
 

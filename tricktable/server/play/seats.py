@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import hmac
 
-from tricktable.server.errors import GameNotFound
-from tricktable.server.responses import HUMAN
+from tricktable.server.play.errors import GameNotFound
+from tricktable.server.play.view import HUMAN
 from tricktable.store import GameRow
 
 

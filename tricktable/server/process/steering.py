@@ -8,7 +8,7 @@ all reach the same process, which commits her actions, works the computer
 players' turn and sends every step on her stream itself.  With uvicorn's
 shared socket each connection went to any worker: for about half the people
 the stream was on another process, which learned of each step from the
-database's change feed (``feed.py``) — later (SQLite polls every 50 ms) and
+database's change feed (``live/feed.py``) — later (SQLite polls every 50 ms) and
 for more work (the steps' frames written to the database and read back).
 
 What steering cannot tell apart falls back to the kernel's own spreading

@@ -8,8 +8,8 @@ from typing import Any, Iterator
 
 from fastapi import Request, Response
 
-from tricktable.server.identity import COOKIE, COOKIE_DAYS, Identities, Identity
-from tricktable.server.limits import Counted, Limits, RateLimiter, TooMany, address_block
+from tricktable.server.trust.identity import COOKIE, COOKIE_DAYS, Identities, Identity
+from tricktable.server.trust.limits import Counted, Limits, RateLimiter, TooMany, address_block
 
 
 def identity(request: Request, response: Response) -> Identity:

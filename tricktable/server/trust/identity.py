@@ -20,8 +20,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from tricktable.server.limits import Limits, RateLimiter, address_block
-from tricktable.server.responses import day_start
+from tricktable.server.trust.limits import Limits, RateLimiter, address_block
+from tricktable.server.trust.days import day_start
 from tricktable.store import Store
 
 COOKIE = "tt_identity"

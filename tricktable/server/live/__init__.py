@@ -1,0 +1,1 @@
+"""Live updates: the in-process channel, the change feed between processes, the server-sent events."""

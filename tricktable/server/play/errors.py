@@ -1,0 +1,21 @@
+"""What a game's play refuses, beyond the rules' own errors (``tricktable.errors``)."""
+
+from __future__ import annotations
+
+from tricktable.errors import GameError, NotYourTurn
+
+
+class GameNotFound(LookupError):
+    """No stored game has that id."""
+
+
+class HintRefused(GameError):
+    """Hints are not offered in this game (the daily deal)."""
+
+
+class TimeRanOut(NotYourTurn):
+    """The person's timed decision expired before the action arrived (the
+    referee's timeout has been applied instead)."""
+
+
+__all__ = ["GameNotFound", "HintRefused", "TimeRanOut"]

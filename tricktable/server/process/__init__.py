@@ -1,0 +1,1 @@
+"""Processes: serving in several workers, steering connections to them."""

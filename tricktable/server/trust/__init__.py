@@ -1,0 +1,1 @@
+"""Trust: identities, rate limits, fair deals and the UTC day."""
