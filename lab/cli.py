@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 from lab.arena import deal_state
 from lab.timing import add_timing_arguments, timing_of
 from lab.stats import DoppelkopfStats, stats_for
+from tricktable.cli import print_result
 from tricktable.bots import BOTS, make_bot
 from tricktable.catalog import GAMES, get_spec, replay
 from tricktable.core.protocol import GameState
@@ -213,19 +214,11 @@ def _progress_printer() -> Callable[[dict[str, Any]], None]:
     return lambda partial: print(json.dumps(partial), file=sys.stderr, flush=True)
 
 
-def _print(result: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(result, ensure_ascii=False))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {value}")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "selfplay":
-            _print(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats, args.budget_ms,
+            print_result(selfplay(args.game, args.deals, args.seed, args.bot, args.records, args.stats, args.budget_ms,
                             args.declared_solos, _progress_printer() if args.progress else None),
                    args.json)
         elif args.command == "arena":
@@ -233,19 +226,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             report = _progress_printer() if args.progress else None
             baseline = Baseline(args.b_commit, args.b_budget_ms, args.b) if args.b_commit else None
-            _print(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
+            print_result(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
                          not args.no_hard_stop, baseline, args.preset, args.rules_version, args.results), args.json)
         elif args.command == "bench" and args.inference:
             from lab.inference_check import measure
 
-            _print(measure(args.game, args.positions, args.worlds, players=args.players), args.json)
+            print_result(measure(args.game, args.positions, args.worlds, players=args.players), args.json)
         elif args.command == "bench" and args.search:
             from lab.speed import BASELINE_COMMIT, bench_search
 
-            _print(bench_search(args.game, args.decisions, args.budget_ms, args.baseline_commit or BASELINE_COMMIT),
+            print_result(bench_search(args.game, args.decisions, args.budget_ms, args.baseline_commit or BASELINE_COMMIT),
                    args.json)
         elif args.command == "bench":
-            _print(bench(args.game, args.seconds), args.json)
+            print_result(bench(args.game, args.seconds), args.json)
         elif args.command == "stats":
             print(json.dumps(stats_of_records(args.game, args.folders)))
         elif args.command == "timing":

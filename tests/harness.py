@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -64,6 +65,21 @@ def backdate_identities(store: "Store", days: float, cookie: str | None = None) 
         row = store.create_game(record, "over", owner=owner)
         with store.engine.begin() as db:
             db.execute(update(games).where(games.c.id == row.id).values(created_at=then, updated_at=then))
+
+
+@contextmanager
+def sqlite_held(url: str) -> Iterator[None]:
+    """Another process's exclusive transaction on a SQLite database for as
+    long as the block runs (a backup, a stuck writer): its writers must wait."""
+    import sqlite3
+
+    locker = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=1, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
 
 
 def hand_over(store: "Store", game_id: str, owner: str) -> None:

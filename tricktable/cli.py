@@ -166,7 +166,7 @@ def _option_value(text: str) -> Any:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
-def _print(result: dict[str, Any], as_json: bool) -> None:
+def print_result(result: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
     else:
@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options = dict(item.split("=", 1) for item in args.option)
             play(args.game, args.seed, args.bot, {k: _option_value(v) for k, v in options.items()})
         elif args.command == "replay":
-            _print(replay_file(args.file), args.json)
+            print_result(replay_file(args.file), args.json)
         elif args.command == "verify":
             from tricktable.server.trust.fairness import verify_file
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import errno
 import os
 import random
-import sqlite3
 import subprocess
 import threading
 import time
@@ -23,7 +22,7 @@ from tricktable.server.trust.identity import COOKIE
 from tricktable.server.trust.limits import Limits, Rate
 from tricktable.server.play.room import daily_seed
 from tricktable.server.play.scheduler import forced_bot
-from tests.harness import act, backdate_identities, settle
+from tests.harness import act, backdate_identities, settle, sqlite_held
 
 NO_SUCH_GAME = {"detail": "no such game"}
 
@@ -303,10 +302,6 @@ def test_a_locked_database_made_writes_wait_for_the_whole_lock(client, sqlite_ur
     lost, none doubled."""
     people = [client, stranger_of(client)]  # twelve games each (twenty may be open at once)
     games = [(person, new_game(person)) for person in people for _ in range(12)]
-    path = sqlite_url.removeprefix("sqlite:///")
-    locker = sqlite3.connect(path, timeout=1, isolation_level=None)
-    locker.execute("BEGIN EXCLUSIVE")
-    locked_at = time.monotonic()
     answers: dict[str, tuple[int, float, str | None]] = {}
 
     def send(person: TestClient, state: dict) -> None:
@@ -315,16 +310,14 @@ def test_a_locked_database_made_writes_wait_for_the_whole_lock(client, sqlite_ur
                              json={"action": state["view"]["legal"][0], "version": state["version"]})
         answers[state["id"]] = (answer.status_code, time.monotonic() - started, answer.headers.get("retry-after"))
 
-    try:
+    with sqlite_held(sqlite_url):
+        locked_at = time.monotonic()
         threads = [threading.Thread(target=send, args=game) for game in games]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(timeout=30)
         assert time.monotonic() - locked_at < 10  # all answered while the lock was still held
-    finally:
-        locker.execute("ROLLBACK")
-        locker.close()
     assert len(answers) == 24
     assert max(took for _status, took, _retry in answers.values()) < 3.5, answers
     assert {(status, retry) for status, _took, retry in answers.values()} == {(503, "2")}
@@ -478,14 +471,8 @@ def test_a_flood_of_event_streams(tight):
 def test_refused_game_creations_counted_against_the_limit(tight, sqlite_url):
     """A creation refused with 503 (a locked database) does not count."""
     tight.post("/api/identity")
-    path = sqlite_url.removeprefix("sqlite:///")
-    locker = sqlite3.connect(path, timeout=1, isolation_level=None)
-    locker.execute("BEGIN EXCLUSIVE")
-    try:
+    with sqlite_held(sqlite_url):
         assert statuses(tight.post("/api/games", json={"game": "euchre"}) for _ in range(3)) == [503] * 3
-    finally:
-        locker.execute("ROLLBACK")
-        locker.close()
     assert statuses(tight.post("/api/games", json={"game": "euchre"}) for _ in range(3)) == [201, 201, 429]
 
 

@@ -5,7 +5,6 @@ the OpenAPI document."""
 from __future__ import annotations
 
 import random
-import sqlite3
 import threading
 import time
 
@@ -16,7 +15,7 @@ from tricktable.server import create_app
 from tricktable.server.trust.identity import COOKIE
 from tricktable.server.trust.limits import Limits, Rate
 from tricktable.server.play.scheduler import forced_bot
-from tests.harness import act, backdate_identities, settle
+from tests.harness import act, backdate_identities, settle, sqlite_held
 
 
 def finish(client: TestClient, state: dict, seed: int = 3) -> dict:
@@ -268,19 +267,13 @@ def test_actions_and_daily_attempts_are_rate_limited(tight):
 # -- a busy database ----------------------------------------------------------------------
 def test_a_locked_database_answers_503_within_3_seconds(client, sqlite_url):
     client.post("/api/identity")
-    path = sqlite_url.removeprefix("sqlite:///")
-    locker = sqlite3.connect(path, timeout=1, isolation_level=None)
-    locker.execute("BEGIN EXCLUSIVE")
-    try:
+    with sqlite_held(sqlite_url):
         started = time.monotonic()
         answer = client.post("/api/games", json={"game": "euchre"})
         took = time.monotonic() - started
         assert answer.status_code == 503 and answer.headers["retry-after"] == "2", answer.text
         assert took < 3.0
         assert client.get("/healthz").status_code == 503
-    finally:
-        locker.execute("ROLLBACK")
-        locker.close()
     assert client.get("/healthz").status_code == 200
     assert client.post("/api/games", json={"game": "euchre"}).status_code == 201
 

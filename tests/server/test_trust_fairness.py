@@ -12,7 +12,7 @@ import random
 import pytest
 
 from tricktable.cli import main
-from tricktable.server.play import view as responses_module
+from tricktable.server.trust import fairness as fairness_module
 from tests.harness import act, settle
 
 
@@ -112,7 +112,7 @@ def test_the_daily_seed_is_revealed_when_its_day_has_ended(client, monkeypatch):
     state = finish(client, state)
     assert state["fairness"]["server_seed"] is None  # over, but the day is not: others still play it
     assert client.get(f"/api/games/{state['id']}/record").status_code == 403
-    monkeypatch.setattr(responses_module, "utc_day", lambda now=None: "9999-12-31")
+    monkeypatch.setattr(fairness_module, "utc_day", lambda now=None: "9999-12-31")
     record = client.get(f"/api/games/{state['id']}/record").json()
     seed = record["fairness"]["server_seed"]
     assert record["seed"] == seed and record["fairness"]["client_seed"] is None
