@@ -11,7 +11,8 @@ from tricktable.core.observation import Observation
 
 class Bot:
     """Decides from an observation alone.  The same observation and seed give
-    the same choice."""
+    the same choice.  ``choose(obs, among)`` picks one of ``among`` (a subset
+    of ``obs.legal``) where given: an outside referee may allow fewer actions."""
 
     name = "bot"
 
@@ -24,8 +25,22 @@ class Bot:
         position = f"{self.seed}|{obs.seat}|{len(obs.actions)}|{obs.hand_texts()}"
         return random.Random(position)
 
-    def choose(self, obs: Observation) -> str:
+    def choose(self, obs: Observation, among: Sequence[str] | None = None) -> str:
         raise NotImplementedError
+
+
+def allowed(obs: Observation, among: Sequence[str] | None) -> list[str]:
+    """The actions a bot may choose from: ``among`` (each of them legal), else every legal one."""
+    if among is None:
+        choices = list(obs.legal)
+    else:
+        choices = list(among)
+        illegal = [text for text in choices if text not in obs.legal]
+        if illegal:
+            raise GameError(f"not legal here: {', '.join(illegal)}")
+    if not choices:
+        raise GameError("the bot was asked to move but has no action to choose from")
+    return choices
 
 
 class RandomBot(Bot):
@@ -33,10 +48,8 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, obs: Observation) -> str:
-        if not obs.legal:
-            raise GameError("the bot was asked to move but has no legal action")
-        return self.rng_for(obs).choice(obs.legal)
+    def choose(self, obs: Observation, among: Sequence[str] | None = None) -> str:
+        return self.rng_for(obs).choice(allowed(obs, among))
 
 
 def note_trick(voids: list[int], plays: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int:

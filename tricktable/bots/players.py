@@ -16,15 +16,17 @@ from __future__ import annotations
 import importlib
 from dataclasses import replace
 from types import MappingProxyType, ModuleType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from tricktable.bots.base import Bot
+from tricktable.bots.base import Bot, allowed
 from tricktable.bots.search import SearchGame, best_action, evaluate
 from tricktable.core.observation import Observation
-from tricktable.errors import UnknownGame
+from tricktable.errors import GameError, UnknownGame
 
 HARD_STOP_MS = 800.0
 """Search stops sampling after this long whatever the budget (max ≤ 1 s)."""
+NO_CLOCK_MS = float("inf")
+"""A search with a fixed number of worlds samples them all, however long it takes."""
 
 
 GAME_BOTS: Mapping[str, str] = MappingProxyType({
@@ -52,9 +54,11 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def choose(self, obs: Observation) -> str:
+    def choose(self, obs: Observation, among: Sequence[str] | None = None) -> str:
+        """The rules' action; where it is not among those allowed, the first allowed one."""
+        choices = allowed(obs, among)
         text: str = game_module(obs.game).heuristic_text(obs)
-        return text
+        return text if text in choices else choices[0]
 
 
 SLIP_RATE = 0.08
@@ -70,11 +74,11 @@ class EasyBot(HeuristicBot):
 
     name = "easy"
 
-    def choose(self, obs: Observation) -> str:
-        text = super().choose(obs)
+    def choose(self, obs: Observation, among: Sequence[str] | None = None) -> str:
+        text = super().choose(obs, among)
         if not text.startswith("play "):
             return text
-        others = [t for t in obs.legal if t.startswith("play ") and t != text]
+        others = [t for t in allowed(obs, among) if t.startswith("play ") and t != text]
         rng = self.rng_for(obs)
         if not others or rng.random() >= SLIP_RATE:
             return text
@@ -90,13 +94,23 @@ class SearchBot(Bot):
     inference = True
     """Weigh the sampled worlds by what the others' decisions reveal (``bots.inference``)."""
 
-    def __init__(self, seed: str = "bot", budget_ms: float = 250.0, hard_ms: float = HARD_STOP_MS):
+    def __init__(self, seed: str = "bot", budget_ms: float = 250.0, worlds: int | None = None,
+                 hard_ms: float = HARD_STOP_MS):
+        """``worlds``: sample exactly this many worlds per decision, with no
+        clock, so the bot plays the same on any machine however loaded (what
+        an outside comparison or an analysis needs); None: as many as
+        ``budget_ms`` buys on a 2-core machine (the game's ``worlds_for``),
+        stopped after ``hard_ms`` whatever the count (the web's players).
+        ``hard_ms`` is the lab's, to keep a budget's worlds without the clock."""
         super().__init__(seed, budget_ms)
-        self.hard_ms = hard_ms  # the arena lifts it to measure strength independently of the load
+        if worlds is not None and worlds < 1:
+            raise GameError("a search needs at least one world")
+        self.worlds = worlds
+        self.hard_ms = NO_CLOCK_MS if worlds is not None else hard_ms
 
-    def choose(self, obs: Observation) -> str:
+    def choose(self, obs: Observation, among: Sequence[str] | None = None) -> str:
         module = game_module(obs.game)
-        actions = candidates(module, obs)
+        actions = candidates(module, obs) if among is None else allowed(obs, among)
         if len(actions) == 1:
             return actions[0]
         game, worlds = self._search(module, obs, actions)
@@ -116,8 +130,8 @@ class SearchBot(Bot):
         return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]
 
     def _search(self, module: ModuleType, obs: Observation, actions: list[str]) -> tuple[SearchGame, int]:
-        """The game's search as this bot weighs its worlds, and how many its budget buys."""
-        worlds = module.worlds_for(self.budget_ms, len(actions), inference=self.inference)
+        """The game's search as this bot weighs its worlds, and how many it samples."""
+        worlds = self.worlds or module.worlds_for(self.budget_ms, len(actions), inference=self.inference)
         return search_game(module, obs, self.inference), worlds
 
 
