@@ -1,5 +1,5 @@
 """Euchre's bidding rules on masks (``euchre_kernel.hand_points``, ``best_discard``,
-``best_call``, ``alone_tricks``; issue 14, the cost of inference: every sampled
+``best_call``, ``alone_tricks``; the cost of inference: every sampled
 world's bids are asked of them) are the card-by-card rules they replaced, to the last
 bit of the float, on every hand of the deck and every trump (the thresholds compare
 the floats with >=), compiled (the kernel ``make install`` builds) and pure Python;

@@ -72,8 +72,8 @@ def test_pass_to_call_next_with_both_bowers_from_first_seat(bot):
     # Left of the dealer, under a turned 9S, with both black jacks: ordering up hands the
     # opposing dealer a trump; passing keeps clubs ("next"), where the same jacks are again
     # both bowers, for round 2, which this seat opens, and leaves the other side to make
-    # spades into both bowers.  Search passes and calls clubs (docs/strength.md, session 7:
-    # 5,000 worlds and a direct simulation); since session 9 the rules do too (they ordered
+    # spades into both bowers.  Search passes and calls clubs (5,000 worlds and a
+    # direct simulation: docs/decisions/euchre-first-seat-both-bowers.md); the rules do too (they ordered
     # up: pass − order up measured +0.131 ± 0.028 for the rules over 2,000 deals).
     deal = hand_of(1, "JS JC AD 9H 10D")
     assert decide(deal, [], bot) == "pass"
@@ -205,7 +205,7 @@ def test_dealer_does_not_pick_up_two_trumps_that_are_euchred_too_often(bot):
     # The dealer after three passes, with the right bower and the turned nine of diamonds
     # as his only trumps and no ace: the rules pass (4.8 points).  Search's rollouts say
     # picking up beats passing by seven standard errors, but are euchred in about 40 % of
-    # the worlds, and such bids were euchred in 60 % of real deals (session 9): search passes.
+    # the worlds, and such bids were euchred in 60 % of real deals: search passes.
     choice = decide(hand_of(0, "9C KC JD 10H 10S", up="9D", dealer=0), ["pass"] * 3, bot)
     assert choice == "pass"
 
@@ -216,7 +216,7 @@ def test_search_does_not_call_two_small_trumps_that_its_worlds_euchre_too_often(
     # behave-s14a's deal 189 at the hard level): spades with the nine and ten as its only
     # trumps and no ace.  The rules pass; search's worlds say calling loses less than
     # passing (the opponents would call), and euchre it in about half of them: it was
-    # euchred.  Issue 14 wants at most 15 % of contracts euchred (session 15): search passes,
+    # euchred.  At most 15 % of contracts may be euchred: search passes,
     # and only the veto makes it.
     from tricktable.bots import euchre
 
@@ -227,9 +227,9 @@ def test_search_does_not_call_two_small_trumps_that_its_worlds_euchre_too_often(
 
 
 def test_a_bid_where_the_rules_pass_is_vetoed_by_its_euchre_risk():
-    # Issue 14: euchred in at most 15 % of contracts.  The dealer's pick-up where the rules
-    # pass may not be euchred in 30 % of the worlds (its rollouts misjudged it, session 9),
-    # any other bid where they pass not in 40 % (session 15).
+    # At most 15 % of contracts euchred (docs/decisions/euchre-bid-vetoes.md).  The dealer's
+    # pick-up where the rules pass may not be euchred in 30 % of the worlds (its rollouts misjudged it),
+    # any other bid where they pass not in 40 %.
     from tricktable.bots.euchre import BID_EUCHRE_RISK, DEALER_EUCHRE_RISK, vetoes_a_risky_bid
 
     assert (DEALER_EUCHRE_RISK, BID_EUCHRE_RISK) == (0.3, 0.4)
@@ -253,9 +253,9 @@ def test_a_bid_where_the_rules_pass_is_vetoed_by_its_euchre_risk():
 
 
 def test_a_lone_hand_the_rules_would_not_play_must_march_in_most_worlds():
-    # Issue 14: lone hands in at most 8 % of contracts.  Search's lone hands that the rules
+    # Lone hands in at most 8 % of contracts.  Search's lone hands that the rules
     # would not play are kept only where they take all five tricks in LONE_MARCH_SHARE of
-    # the worlds (docs/strength.md, session 14).
+    # the worlds (docs/decisions/euchre-lone-hand-cap.md).
     from tricktable.bots.euchre import LONE_MARCH_SHARE, heuristic_text, veto
 
     maker = position(hand_of(1, "JS AS KS 9C 9H"), ["order up"]).observe(1)

@@ -418,7 +418,7 @@ def test_doppelkopf_responses_show_no_card_the_person_has_not_seen(client):
     assert checked > 100  # the check had cards to look for
 
 
-# -- levels and hints (issue 6) --------------------------------------------------------
+# -- levels and hints --------------------------------------------------------
 def test_an_easy_game_seats_the_expert_rules_with_slips_and_stores_its_level(make_client):
     client = make_client(default_bot_factory)
     answer = client.post("/api/games", json={"game": "euchre", "level": "easy"})

@@ -1,5 +1,5 @@
 """The person's action answered without FastAPI (``server/fastpath.py``)
-answers exactly what the FastAPI route answers (issue 15).
+answers exactly what the FastAPI route answers.
 
 A body with one more key is not the fast path's (it takes exactly ``action``
 and ``version``) and reaches the route, which ignores the key: so each case is

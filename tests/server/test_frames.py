@@ -1,4 +1,4 @@
-"""Step frames across server processes (issue 15): the process that commits
+"""Step frames across server processes: the process that commits
 a step stores the event its own streams would send, and a stream of the game
 on another process is sent those bytes, without reading the record or
 building the step's views again; where the frames are gone it reads the

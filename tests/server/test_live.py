@@ -1,4 +1,4 @@
-"""The live channel (issue 12): the person's action is answered at once, the
+"""The live channel: the person's action is answered at once, the
 computer players move in the background one commit at a time, and every commit
 reaches every open event stream; streams resume from a version."""
 
@@ -87,7 +87,7 @@ def new_game(client, game: str = "euchre", **options) -> dict:
 
 
 def test_the_answer_comes_before_the_computer_players_move(gated):
-    """Issue 13's timing oracle: the person's answer cannot depend on the bots'
+    """A timing oracle closed: the person's answer cannot depend on the bots'
     moves, because it is sent while they have not moved at all."""
     gate, client = gated
     state = until_persons_turn(client, gate, new_game(client))

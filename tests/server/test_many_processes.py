@@ -1,4 +1,4 @@
-"""Several server processes on one database (issue 15), on SQLite and on a
+"""Several server processes on one database, on SQLite and on a
 throwaway PostgreSQL: a game played alternately through both, live updates
 seen from the other process, and a bot turn finished by the survivor after
 the process working it was killed mid-thought."""
@@ -143,7 +143,7 @@ def test_a_bot_turn_is_finished_by_the_survivor_when_its_process_is_killed_mid_t
                 assert time.monotonic() < deadline, "nobody took the computer players' turn"
         assert f":{first.process.pid}:" in holder  # A works the turn it was asked for
         # SIGKILL at once while A's computer players think: the bots are fast enough
-        # (session 4's compiled kernels) to finish a turn while a stream on B is being opened.
+        # (the compiled kernels) to finish a turn while a stream on B is being opened.
         first.kill()
         before = store.load(mine["id"])
         assert before is not None and replay(before.record).to_move != 0

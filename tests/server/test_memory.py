@@ -1,5 +1,5 @@
 """What a server process keeps between requests is bounded by the games being
-played, not by the games played (issue 15: the 30-minute soak's memory).  The
+played, not by the games played (the 30-minute soak's memory).  The
 person's shared match JSON (``responses.SharedMatches``) goes with the last
 state at its deal: with the game when it leaves the referee's state cache."""
 

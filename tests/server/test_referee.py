@@ -1,5 +1,5 @@
 """The referee's per-process state cache: a shortcut that never changes an
-answer (issue 15: no full replay of the record on every commit)."""
+answer (no full replay of the record on every commit)."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def wait_for_the_person(room: Room, game_id: str) -> dict:
 
 
 def test_the_persons_commit_hands_the_computer_players_turn_to_its_process_in_the_same_write(sqlite_url, monkeypatch):
-    """One write less per action (issue 15): where a computer player moves
+    """One write less per action: where a computer player moves
     after the person, the person's commit takes the turn's lease for the
     process that committed it, so its scheduler starts without a claim."""
     from tricktable.server.play.scheduler import forced_bot
@@ -269,7 +269,7 @@ def a_computer_players_turn(referee: Referee, game_id: str):
 def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_told_as_history_tells_it(
         sqlite_url, monkeypatch):
     """Instant players' actions after the person's are committed together
-    (issue 15: two writes per person action instead of four): each is still
+    (two writes per person action instead of four): each is still
     its own version, decided with that version's seed (as one at a time),
     and each step is told as a stream that reads the record later tells it."""
     from tricktable.bots import make_bot

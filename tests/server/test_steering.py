@@ -1,5 +1,5 @@
 """``serve --workers N`` steers each client's connections to one worker by her
-address (issue 15: two workers >= 1.6x one; ``tricktable/server/steering.py``),
+address (two workers >= 1.6x one; ``tricktable/server/steering.py``),
 so her stream is on the process that commits her actions and no step has to
 cross to another process through the database."""
 

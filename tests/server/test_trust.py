@@ -1,4 +1,4 @@
-"""Issue 13 through the API: identities, ranked and practice dailies, nicknames,
+"""Trust through the API: identities, ranked and practice dailies, nicknames,
 request size, strict types, rate limits, a busy database, static files and
 the OpenAPI document."""
 

@@ -1,4 +1,4 @@
-"""The person's views as the server builds and writes them (issue 15): the
+"""The person's views as the server builds and writes them: the
 match part shared by a deal's views and written from kept bytes, equal to
 the game's own view and its plain JSON; step frames without the previous
 deal, except where their step ended a deal."""

@@ -1,4 +1,4 @@
-"""World sampling respects everything public (issue 3, "World sampling"): voids,
+"""World sampling respects everything public ("World sampling"): voids,
 team evidence, the marriage player's queens, the poverty exchange as each seat
 saw it, and hidden losing reservations."""
 

@@ -1,5 +1,5 @@
 """The person's action, ``POST /api/games/{id}/actions``, answered without
-FastAPI's request machinery (issue 15).
+FastAPI's request machinery.
 
 It is most of a busy server's requests, and FastAPI's path around it (routing,
 dependency solving, body validation, several hand-offs to the thread pool, the

@@ -1,5 +1,5 @@
 """Other processes' commits and claims, told to this process's streams
-(issue 15: a client on process A sees a move committed by process B).
+(a client on process A sees a move committed by process B).
 
 A commit by another process into a game some stream here watches is
 forwarded as the step events that process stored with it (``Store.frames``:

@@ -1,5 +1,5 @@
 """The lease on a game's computer-player turn: which server process works it
-and until when (issue 15).  Both NULL when nobody does; a lease whose time
+and until when.  Both NULL when nobody does; a lease whose time
 has passed belongs to a process that died, and another takes the turn over.
 
 Revision ID: 0003

@@ -1,4 +1,4 @@
-"""Step frames for other server processes (issue 15): the committing process
+"""Step frames for other server processes: the committing process
 stores each step's encoded event (the bytes the game's streams send) with the
 commit, so that a stream of the game on another process forwards them instead
 of reading the record and building the step's views again.  Kept for seconds
