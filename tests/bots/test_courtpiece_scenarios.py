@@ -15,7 +15,7 @@ from tricktable.cards import card_text, parse_cards
 from tricktable.core.observation import Observation
 from tricktable.core.rng import derive_seed
 from tricktable.games.courtpiece import DOUBLE_SAR, SINGLE_SAR
-from tricktable.games.courtpiece.rules import DECK, HEARTS, SPADES
+from tricktable.games.courtpiece.rules import HEARTS, SPADES
 
 from ..games.courtpiece.helpers import observation_of
 from .relatives_helpers import table as table_with_trump

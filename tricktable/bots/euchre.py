@@ -28,7 +28,7 @@ from tricktable.bots.search import SWITCH_Z, SearchGame, team_value
 from tricktable.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card, mask_of
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import DealState, GameSpec, GameState
-from tricktable.games.euchre.observation import EuchreObservation, Phase, UpCard
+from tricktable.games.euchre.observation import EuchreObservation, Phase
 from tricktable.games.euchre.rules import DECK_MASK, EFFECTIVE_SUIT, NO_TRUMP, POWER, SUIT_CARDS, SUITS, deal_score, same_colour
 from tricktable.games.euchre.state import (
     ALONE,

@@ -9,7 +9,7 @@ from itertools import combinations
 import pytest
 
 from tricktable.cards import COPY_OFFSET, card_text, parse_card
-from tricktable.errors import IllegalAction, NotationError, NotYourTurn
+from tricktable.errors import IllegalAction, NotationError
 from tricktable.games.doppelkopf import SPEC
 from tricktable.games.doppelkopf import state as st
 from tricktable.games.doppelkopf.rules import NORMAL, POINTS, SOLO_NAMES, SOLO_TABLE, TRUMP_ORDER, DECK, RE, KONTRA

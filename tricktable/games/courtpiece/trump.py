@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, REVEAL, SWAP, masked_text
 from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
-from tricktable.games.courtpiece.rules import NO_TRUMP, SUIT_MASKS, SUIT_OF
+from tricktable.games.courtpiece.rules import SUIT_MASKS, SUIT_OF
 from tricktable.games.courtpiece.sampling import sample_hidden_world, sample_world
 from tricktable.games.courtpiece.state import CourtPieceState, FamilySpec, TrumpChoice, cards_in
 

@@ -36,7 +36,6 @@ from tricktable.games.doppelkopf.rules import (
     NORMAL,
     POVERTY_MAX_TRUMPS,
     QC,
-    SOLO_NAMES,
     SOLO_TABLE,
     SUIT,
     TRUMP_MASK,

@@ -22,7 +22,7 @@ from tricktable.games.doppelkopf.observation import (
     frozen_options,
     partners_of,
 )
-from tricktable.games.doppelkopf.rules import FACE_MASK, NORMAL, QC, SOLO_NAMES, face_mask, faces_of
+from tricktable.games.doppelkopf.rules import FACE_MASK, NORMAL, SOLO_NAMES, face_mask, faces_of
 from tricktable.games.doppelkopf.state import DoppelkopfState
 
 TEAMS = (Team.RE, Team.KONTRA)
