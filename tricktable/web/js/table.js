@@ -19,6 +19,9 @@ const CARD_GAP_MS = 450; // a computer player's card alone on the table, at norm
 const WORD_GAP_MS = 700; // a bid or announcement in its bubble
 const TRICK_SHOWN_MS = 1000; // a complete trick with its winner marked
 const GATHER_MS = 320; // the trick sliding to its winner (the CSS animation's length)
+const MIN_STEP = 46; // px of every overlapped card in the hand that stays visible: a finger's width and the card's index
+const MIN_CARD = 56; // px: the hand's cards at their smallest and biggest
+const MAX_CARD = 96;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
 
 /** Where a failed request leaves the person: what to tell him. */
@@ -53,6 +56,8 @@ export class Table {
     this.selected = new Set();
     this.hint = null; // {version, hints}: the last hint asked for, shown while the version holds
     this.onNewGame = onNewGame;
+    this.onResize = () => this.layoutHand();
+    window.addEventListener("resize", this.onResize);
     this.build();
   }
 
@@ -86,6 +91,7 @@ export class Table {
   /** Leave the table (another game or page takes the screen). */
   stop() {
     this.stopped = true;
+    window.removeEventListener("resize", this.onResize);
     if (this.feed) this.feed.close();
     clearInterval(this.timer);
   }
@@ -223,6 +229,7 @@ export class Table {
     if (!this.settled() || view.to_move !== 0) return;
     this.focusHand();
     const cards = (view.legal || []).filter((a) => this.r.cardOf(a));
+    if (cards.length) this.say(0, ""); // his card to play: his own word before it is over
     // Only the tab the person is looking at plays for him (a second tab just follows).
     if (settings().autoPlay && document.hasFocus() && view.hand.length === 1 && cards.length === 1 && view.legal.length === 1) {
       setTimeout(() => this.settled() && this.state.view === view && this.send(cards[0], this.r.cardOf(cards[0])),
@@ -234,7 +241,7 @@ export class Table {
   build() {
     clear(this.root);
     this.scorebar = el("div", { class: "scorebar" });
-    this.fairness = el("div", { class: "fairness" });
+    this.fairness = el("span", { class: "fairness" });
     this.seats = [0, 1, 2, 3].map((seat) =>
       el("div", { class: `seat ${SEAT_CLASS[seat]}`, dataset: { seat } },
         el("div", { class: "name" }), el("div", { class: "tally" }), el("div", { class: "backs" }), el("div", { class: "bubble" })));
@@ -253,7 +260,7 @@ export class Table {
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
       el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0]);
     this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
-      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.fairness, felt, this.hintBox, this.hand, this.announcer));
+      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, felt, this.hintBox, this.hand, this.announcer));
     this.render();
   }
 
@@ -347,14 +354,15 @@ export class Table {
       : t("table.deal", { n: match.deal_number || 1 });
     const target = match.target ? ` · ${match.counting === "kots" ? tn("table.target_kots", match.target) : t("table.target", { n: match.target })}` : "";
     clear(this.scorebar).append(
-      ...this.scores(view),
-      el("span", { class: "deal" }, deal, target, this.state.daily ? ` · ${t("daily.badge")}` : "",
-        this.state.level ? ` · ${t(`level.${this.state.level}`)}` : ""),
+      el("span", { class: "standing" }, el("span", { class: "scores" }, ...this.scores(view)),
+        el("span", { class: "deal" }, deal, target, this.state.daily ? ` · ${t("daily.badge")}` : "",
+          this.state.level ? ` · ${t(`level.${this.state.level}`)}` : "")),
       el("span", { class: "tools-right" },
         el("button", { type: "button", class: "tool", id: "trick-history", onclick: () => showTrickHistory(this.state.view, this.game) },
           t("table.history")),
         el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
-          t("table.last_trick"))));
+          t("table.last_trick")),
+        this.fairness));
   }
 
   /** The match score: per team, or per seat where teams change every deal. */
@@ -370,8 +378,7 @@ export class Table {
   /** While a finished deal's sheet is open the bar counts that deal, as the
    * sheet's match total does (the rest of the screen still shows the deal). */
   renderScores(view) {
-    for (const shown of this.scorebar.querySelectorAll(".score")) shown.remove();
-    this.scorebar.prepend(...this.scores(view));
+    clear(this.scorebar.querySelector(".scores")).append(...this.scores(view));
   }
 
   renderSeats(view) {
@@ -565,8 +572,7 @@ export class Table {
     if (!this.changed("hand", [cards, mine && [...byCard], pick && [...this.selected]])) return;
     const focused = this.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     clear(this.hand);
-    // Up to 13 cards in one overlapped row: the CSS overlaps them more as the hand grows.
-    this.hand.style.setProperty("--n", cards.length);
+    // Up to 13 cards in one or two overlapped rows (``layoutHand``).
     if (pick) return this.renderSelectableHand(view, cards, pick);
     this.selected = new Set();
     for (const card of cards) {
@@ -581,7 +587,44 @@ export class Table {
       }, cardSVG(card));
       this.hand.append(button);
     }
+    this.layoutHand();
     if (focused) this.hand.querySelector(`[data-card="${CSS.escape(focused)}"].legal`)?.focus({ preventScroll: true });
+  }
+
+  /** Lay the hand out in the width there is: one row where every card shows at
+   * least ``MIN_STEP`` px, else two rows (the first holds the first half of the
+   * sorted hand), the lower row overlapping the upper one below its corner index.
+   * The cards are as big as that allows, and never taller than the screen can spare. */
+  layoutHand() {
+    const cards = [...this.hand.querySelectorAll("button.card")];
+    const n = cards.length;
+    const width = this.hand.clientWidth - 8;
+    if (!n || width <= 0) {
+      this.hand.style.height = "";
+      return;
+    }
+    const tallest = Math.max(48, (window.innerHeight || 640) * 0.32); // px of height the hand may take
+    let size = Math.min(MAX_CARD, Math.max(MIN_CARD, width / 4.6));
+    let rows = size + (n - 1) * MIN_STEP <= width ? 1 : 2;
+    const perRow = Math.ceil(n / rows);
+    if (rows === 2) size = Math.min(size, width - (perRow - 1) * MIN_STEP);
+    // Two rows take 1.44 card heights; one row a card height and its lift.
+    size = Math.max(MIN_CARD * 0.8, Math.min(size, tallest / (rows === 2 ? 1.44 * 1.4 : 1.4 + 0.1)));
+    const height = size * 1.4;
+    const overlap = rows === 2 ? height * 0.44 : 0; // the lower row starts below the upper row's index
+    const lift = rows === 1 ? 10 : 0;
+    this.hand.classList.toggle("two-rows", rows === 2);
+    this.hand.style.setProperty("--hand-card", `${size}px`);
+    this.hand.style.height = `${lift + height + overlap + 6}px`;
+    cards.forEach((card, index) => {
+      const row = index < perRow ? 0 : 1;
+      const inRow = row === 0 ? Math.min(n, perRow) : n - perRow;
+      const at = row === 0 ? index : index - perRow;
+      const step = inRow > 1 ? Math.min(size + 6, (width - size) / (inRow - 1)) : 0;
+      const left = (this.hand.clientWidth - (size + step * (inRow - 1))) / 2 + step * at;
+      card.style.left = `${left}px`;
+      card.style.top = `${lift + row * overlap}px`;
+    });
   }
 
   renderSelectableHand(view, cards, pick) {
@@ -603,6 +646,7 @@ export class Table {
         },
       }, cardSVG(card)));
     });
+    this.layoutHand();
   }
 
   arrowKeys(event) {
@@ -741,6 +785,8 @@ export class Table {
     this.landed = null;
     this.say(step.seat, ""); // a seat's word (a reservation, a call) was before its card: it uncovers the seat
     const cards = step.completed ? step.completed.cards : step.trick;
+    // A new trick: what was said before it (the reservations, the person's own "healthy") is over.
+    if (cards.length === 1) this.clearBubbles();
     const leader = cards.length ? cards[0][0] : null;
     this.renderTrick(cards, { fresh: step.seat, animate: !own, leader });
     if (!own) playSound("card");

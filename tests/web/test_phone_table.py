@@ -1,0 +1,75 @@
+"""The table on a phone: every card of a full hand wide enough to read and tap,
+every control big enough for a finger, nothing covering the seats' tallies."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import SMALL_PHONE, PHONE, seeded_game
+from tests.web.test_euchre_page import dismiss_sheets
+
+MIN_TAP = 44  # px: the smallest target a finger hits reliably
+
+# For each card of the hand: the widest horizontal run of its own pixels that
+# elementFromPoint finds on it (what is visible and tappable), scanned every pixel
+# along several lines across its height.
+VISIBLE_WIDTHS = """() => [...document.querySelectorAll('.hand button.card')].map((card) => {
+  const box = card.getBoundingClientRect();
+  let widest = 0;
+  for (const f of [0.12, 0.25, 0.4, 0.6, 0.8]) {
+    const y = box.top + box.height * f;
+    let run = 0;
+    for (let x = Math.floor(box.left); x <= box.right; x++) {
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('button.card') === card) { run++; widest = Math.max(widest, run); } else run = 0;
+    }
+  }
+  return {card: card.dataset.card, width: widest, inView: box.top >= 0 && box.bottom <= innerHeight + 1};
+})"""
+
+# Every visible control (buttons, links styled as buttons, selects, the level
+# choices): its size, and its text for a readable failure.
+CONTROL_SIZES = """() => [...document.querySelectorAll(
+    'button, select, a.action, a.more, a.tool, .level-choice, summary')].filter((node) => {
+  const box = node.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 && getComputedStyle(node).visibility !== 'hidden'
+    && !node.closest('.hand');
+}).map((node) => {
+  const box = node.getBoundingClientRect();
+  return {what: (node.id || node.className || node.tagName) + ' ' + (node.textContent || '').trim().slice(0, 30),
+          width: Math.round(box.width), height: Math.round(box.height)};
+})"""
+
+
+def first_card_play(p, game: str) -> None:
+    """From the start of a match to the person's first card, deciding anything before
+    it with the first button offered (a call, "healthy")."""
+    page = p.page
+    for _ in range(30):
+        dismiss_sheets(p)
+        if page.locator(".hand button.legal").count():
+            return
+        buttons = page.locator("button.action[data-action]")
+        healthy = page.locator('button.action[data-action="healthy"]')
+        (healthy if healthy.count() else buttons.first).click()
+        p.settle()
+    raise AssertionError("no card to play")
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360x640", "390x844"])
+@pytest.mark.parametrize("game, seed, size", [("double-sar", "phone hand 2", 13), ("doppelkopf", "phone hand 1", 12)])
+def test_every_card_of_a_full_hand_is_wide_enough_to_tap(make_page, server, viewport, game, seed, size):
+    p = make_page(viewport=viewport)
+    p.open_game(game, seeded_game(server, game, seed))
+    first_card_play(p, game)
+    page = p.page
+    assert page.locator(".hand button.card").count() == size
+    p.shot(f"hand-{game}-{viewport['width']}x{viewport['height']}")
+    widths = page.evaluate(VISIBLE_WIDTHS)
+    narrow = [w for w in widths if w["width"] < MIN_TAP]
+    assert not narrow, narrow
+    assert all(w["inView"] for w in widths), widths
+    # Unplayable cards are dimmed, not see-through: nothing shows through them.
+    illegal = page.locator(".hand button.card.illegal")
+    if illegal.count():
+        assert illegal.first.evaluate("n => getComputedStyle(n).opacity") == "1"
