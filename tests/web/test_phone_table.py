@@ -73,3 +73,52 @@ def test_every_card_of_a_full_hand_is_wide_enough_to_tap(make_page, server, view
     illegal = page.locator(".hand button.card.illegal")
     if illegal.count():
         assert illegal.first.evaluate("n => getComputedStyle(n).opacity") == "1"
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360x640", "390x844"])
+def test_the_hint_marks_the_best_card_inside_its_own_card(make_page, server, viewport):
+    p = make_page(viewport=viewport)
+    p.open_game("double-sar", seeded_game(server, "double-sar", "phone hand 2"))
+    first_card_play(p, "double-sar")
+    page = p.page
+    page.locator("#hint-button").click()
+    page.wait_for_selector(".hint-list li")
+    p.shot(f"hint-double-sar-{viewport['width']}x{viewport['height']}")
+    values = [float(v) for v in page.locator(".hint-list li").evaluate_all("rows => rows.map(r => r.dataset.value)")]
+    assert values == sorted(values, reverse=True)
+    marked = page.locator(".hinted")
+    assert marked.count() == 1
+    # The mark is drawn inside the card (no outline over its neighbours) and its badge is on screen.
+    assert marked.evaluate("n => getComputedStyle(n).outlineStyle") == "none" or "action" in marked.get_attribute("class")
+    badge = page.locator(".hinted .best-badge").bounding_box()
+    assert badge and badge["x"] >= 0 and badge["x"] + badge["width"] <= viewport["width"]
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360x640", "390x844"])
+def test_every_visible_control_is_big_enough_for_a_finger(make_page, server, viewport):
+    p = make_page(viewport=viewport)
+    p.open("#/")
+    page = p.page
+    page.wait_for_selector(".game-card .leaderboard, .game-card .mini-board:empty", state="attached")
+    small = [c for c in page.evaluate(CONTROL_SIZES) if c["width"] < MIN_TAP or c["height"] < MIN_TAP]
+    assert not small, ("home", small)
+    p.shot(f"home-{viewport['width']}x{viewport['height']}")
+    for game, seed in (("doppelkopf", "phone hand 1"), ("double-sar", "phone hand 2")):
+        p.open_game(game, seeded_game(server, game, seed))
+        dismiss_sheets(p)
+        header = page.locator("header.top").bounding_box()
+        assert header["height"] < 2 * MIN_TAP  # one line
+        small = [c for c in page.evaluate(CONTROL_SIZES) if c["width"] < MIN_TAP or c["height"] < MIN_TAP]
+        assert not small, (game, small)
+        first_card_play(p, game)
+        page.locator("#hint-button").click()
+        page.wait_for_selector(".hint-list li")
+        small = [c for c in page.evaluate(CONTROL_SIZES) if c["width"] < MIN_TAP or c["height"] < MIN_TAP]
+        assert not small, (game, small)
+    page.locator("#fair-deal").click()
+    page.wait_for_selector("dialog[open] .fairness-panel")
+    p.shot(f"fair-panel-{viewport['width']}x{viewport['height']}")
+    small = [c for c in page.evaluate(CONTROL_SIZES) if c["width"] < MIN_TAP or c["height"] < MIN_TAP]
+    assert not small, ("fair deal", small)
+    # Nothing in the panel is cut off: every line ends inside the dialog.
+    assert page.evaluate("() => { const d = document.querySelector('dialog[open]'); return d.scrollWidth <= d.clientWidth; }")

@@ -31,6 +31,16 @@ export function problemText(error) {
   return t("error.refused", { msg: error.message });
 }
 
+/** An action's value in a player's words, against the best action's. */
+export function hintWords(diff, isBest, bestValue, signed) {
+  if (isBest) return t("hint.best", { value: signed.format(bestValue) });
+  const shown = signed.format(diff).replace("-", "−");
+  if (diff > -0.05) return t("hint.same");
+  if (diff > -0.3) return t("hint.nearly", { diff: shown });
+  if (diff > -0.7) return t("hint.weaker", { diff: shown });
+  return t("hint.mistake", { diff: shown });
+}
+
 /** An out-of-turn action that the computer players' moves made impossible. */
 class TooLate extends Error {
   constructor(view) {
@@ -258,9 +268,9 @@ export class Table {
     // Decisions sit on the felt, under the trick, so a phone shows them with the whole hand.
     const felt = this.felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
-      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0]);
+      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0], this.hintBox);
     this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
-      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, felt, this.hintBox, this.hand, this.announcer));
+      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, felt, this.hand, this.announcer));
     this.render();
   }
 
@@ -538,26 +548,36 @@ export class Table {
     if (this.settled()) this.render();
   }
 
-  /** The hint, if one was asked for in this position: the suggested action is
-   * marked, and the best few are listed with their expected points per deal. */
+  /** The hint, if one was asked for in this position: every action by its value,
+   * best first, the best marked on its card; the others said in words against the
+   * best ("−0.1 points: nearly as good", "−0.8 points: a mistake"). */
   renderHint(view) {
     clear(this.hintBox);
-    for (const marked of this.root.querySelectorAll(".hinted")) marked.classList.remove("hinted");
+    for (const marked of this.root.querySelectorAll(".hinted")) {
+      marked.classList.remove("hinted");
+      marked.querySelector(".best-badge")?.remove();
+    }
     const hint = this.hint;
     if (!hint || hint.version !== this.state.version || view.to_move !== 0 || !this.settled() || !hint.hints.length) return;
-    const best = hint.hints[0].action;
-    const card = this.r.cardOf(best);
+    const hints = [...hint.hints].sort((a, b) => b.value - a.value); // the server's order; kept if it ever was not
+    const best = hints[0];
+    const card = this.r.cardOf(best.action);
     const target = card ? this.hand.querySelector(`[data-card="${CSS.escape(card)}"]`)
-      : this.actions.querySelector(`[data-action="${CSS.escape(best)}"]`);
-    target?.classList.add("hinted");
-    const number = new Intl.NumberFormat(language(), { signDisplay: "always", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    const rows = hint.hints.slice(0, 5).map((h) => {
+      : this.actions.querySelector(`[data-action="${CSS.escape(best.action)}"]`);
+    if (target) {
+      target.classList.add("hinted");
+      target.append(el("span", { class: "best-badge" }, "★ ", t("hint.best_badge")));
+    }
+    const signed = new Intl.NumberFormat(language(), { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const rows = hints.slice(0, 6).map((h, index) => {
       const hintCard = this.r.cardOf(h.action);
-      return el("li", { dataset: { action: h.action } },
+      return el("li", { class: index === 0 ? "best" : null, dataset: { action: h.action, value: h.value } },
         el("span", { class: "what" }, hintCard ? cardName(hintCard, t) : this.r.actionLabel(this.game, h.action)),
-        " ", el("span", { class: "value" }, number.format(h.value)));
+        ": ", el("span", { class: "value" }, hintWords(h.value - best.value, index === 0, best.value, signed)));
     });
-    this.hintBox.append(el("p", { class: "hint-title" }, t("hint.title", { level: t("level.hard") })), el("ol", { class: "hint-list" }, rows));
+    this.hintBox.append(el("button", { type: "button", class: "tool hint-close", "aria-label": t("hint.close"),
+      onclick: () => { this.hint = null; this.renderHint(view); this.focusHand(); } }, "×"),
+    el("p", { class: "hint-title" }, t("hint.title", { level: t("level.hard") })), el("ol", { class: "hint-list" }, rows));
   }
 
   renderHand(view) {
