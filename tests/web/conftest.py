@@ -124,6 +124,13 @@ class Page:
         self.context.close()
 
 
+def unfold(page, action: str) -> None:
+    """Show the buttons folded behind one (Doppelkopf's "Reservation…") when
+    ``action`` is among them."""
+    if not page.locator(f'button.action[data-action="{action}"]').count() and page.locator("#more-actions").count():
+        page.locator("#more-actions").click()
+
+
 def seeded_game(server: ServerProcess, game: str, seed: str) -> str:
     """A new match of ``game`` dealt from ``seed`` in ``server``'s database (the
     HTTP API never takes a seed): the id.  Its computer players make their

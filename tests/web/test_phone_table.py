@@ -122,3 +122,32 @@ def test_every_visible_control_is_big_enough_for_a_finger(make_page, server, vie
     assert not small, ("fair deal", small)
     # Nothing in the panel is cut off: every line ends inside the dialog.
     assert page.evaluate("() => { const d = document.querySelector('dialog[open]'); return d.scrollWidth <= d.clientWidth; }")
+
+
+def test_the_default_pace_brings_the_turn_back_quickly(make_page):
+    """After the person's card as second of four, at normal pace: the two cards after
+    his, the complete trick shown and gathered, one computer player's card of the
+    next trick before his (on average 1.5), with 0.3 s left for their thinking:
+    within 2.2 s.  Slow and fast stay in the settings."""
+    p = make_page()
+    p.open("#/")
+    pacing = p.page.evaluate("import('./js/table.js').then((m) => m.PACING)")
+    paces = p.page.evaluate("import('./js/settings.js').then((m) => m.PACES)")
+    pauses = 2 * pacing["CARD_GAP_MS"] + pacing["TRICK_SHOWN_MS"] + pacing["GATHER_MS"] + 0.5 * pacing["CARD_GAP_MS"]
+    assert pauses + 300 <= 2200, pacing
+    assert pacing["CARD_GAP_MS"] >= 300 and pacing["TRICK_SHOWN_MS"] >= 600  # every card still seen
+    assert paces["normal"] == 1 and paces["slow"] > 1 > paces["fast"] > 0
+
+
+def test_be_rangas_sheet_speaks_of_the_first_leaders_team(make_page):
+    p = make_page()
+    p.open("#/")
+    for lang in ("en", "de", "hi", "th"):
+        p.page.select_option("#lang-select", lang)
+        p.page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+        texts = p.page.evaluate("""() => import('./js/games/index.js').then((m) => ['callers_won', 'callers_kot', 'others_won']
+            .map((key) => m.renderer('be-ranga').lineText('be-ranga', {key, points: 0, text: key})))""")
+        assert all(not t.startswith("callers") for t in texts), texts
+        if lang == "en":
+            assert texts[0] == "The first leader's team won the deal" and not any("aller" in t for t in texts)
+    p.page.select_option("#lang-select", "en")

@@ -115,6 +115,8 @@ def test_doppelkopf_decisions_sit_on_the_felt_with_the_whole_hand_on_screen(make
         page.reload()
         page.wait_for_selector("body[data-ready]")
         p.settle()
+    page.locator("#more-actions").click()  # the reservations behind "Reservation…"
+    p.shot(f"doppelkopf-reservations-{viewport['width']}x{viewport['height']}")
     buttons = page.locator("button.action[data-action]")
     assert buttons.count() >= 8  # healthy and the solos at least
     cards = page.locator(".hand button.card")
@@ -129,7 +131,7 @@ def test_doppelkopf_decisions_sit_on_the_felt_with_the_whole_hand_on_screen(make
 
 
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=VIEWPORT_IDS[:2])
-def test_thirteen_cards_fit_one_row_on_a_phone(make_page, viewport):
+def test_thirteen_cards_fit_two_rows_on_a_phone(make_page, viewport):
     p = make_page(viewport=viewport)
     page = p.page
     p.open("#/play/double-sar")
@@ -137,9 +139,15 @@ def test_thirteen_cards_fit_one_row_on_a_phone(make_page, viewport):
     play_cards_until(p, rng, lambda: page.locator(".hand button.card").count() == 13 and not page.locator("dialog[open]").count())
     boxes = [c.bounding_box() for c in page.locator(".hand button.card").all()]
     assert all(inside(b, {"width": viewport["width"], "height": 10_000}) for b in boxes)
-    lefts = [b["x"] for b in boxes]
-    assert lefts == sorted(lefts) and min(b2 - b1 for b1, b2 in zip(lefts, lefts[1:])) >= 18  # a readable corner each
-    assert max(b["y"] for b in boxes) - min(b["y"] for b in boxes) <= 12  # one row (legal cards are raised 10 px)
+    # Two rows in the hand's order (the first row first), each card's corner at least 44 px wide.
+    rows = sorted({round(b["y"]) for b in boxes})
+    assert len(rows) == 2
+    upper = [b for b in boxes if round(b["y"]) == rows[0]]
+    lower = [b for b in boxes if round(b["y"]) == rows[1]]
+    assert boxes == upper + lower and len(upper) - len(lower) in (0, 1)
+    for row in (upper, lower):
+        lefts = [b["x"] for b in row]
+        assert lefts == sorted(lefts) and min(b2 - b1 for b1, b2 in zip(lefts, lefts[1:])) >= 44
     assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
 
 

@@ -15,10 +15,16 @@ import { closeScoreSheet, matchSummary, openDialog, showLastTrick, showMatchSumm
 import { play as playSound } from "./sound.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
-const CARD_GAP_MS = 450; // a computer player's card alone on the table, at normal pace
+// The pauses at normal pace (the settings' slow and fast scale them).  After the
+// person's card in the middle of a trick, his turn comes back after the trick's other
+// cards, the complete trick, its gathering and the next trick's cards before his:
+// about 2 × 350 + 700 + 260 + 350 ms of pauses plus the computer players' thinking,
+// within 2.2 s (it was 2.7–3.0 s with 450 / 1000 / 320 ms).
+const CARD_GAP_MS = 350; // a computer player's card alone on the table, at normal pace
 const WORD_GAP_MS = 700; // a bid or announcement in its bubble
-const TRICK_SHOWN_MS = 1000; // a complete trick with its winner marked
-const GATHER_MS = 320; // the trick sliding to its winner (the CSS animation's length)
+const TRICK_SHOWN_MS = 700; // a complete trick with its winner marked
+const GATHER_MS = 260; // the trick sliding to its winner (the CSS animation's length)
+export const PACING = { CARD_GAP_MS, WORD_GAP_MS, TRICK_SHOWN_MS, GATHER_MS };
 const MIN_STEP = 46; // px of every overlapped card in the hand that stays visible: a finger's width and the card's index
 const MIN_CARD = 56; // px: the hand's cards at their smallest and biggest
 const MAX_CARD = 96;
@@ -270,7 +276,7 @@ export class Table {
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
       el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0], this.hintBox);
     this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
-      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, felt, this.hand, this.announcer));
+      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.hand, felt, this.announcer));
     this.render();
   }
 
@@ -289,7 +295,11 @@ export class Table {
     this.renderHand(view);
     this.renderHint(view);
     const emptyMiddle = !this.trickOnScreen(view).length && !this.r.centre(view) && view.pile === undefined;
-    this.felt.classList.toggle("deciding", emptyMiddle && this.actions.querySelector("button[data-action]") !== null);
+    const deciding = emptyMiddle && this.actions.querySelector("button[data-action]") !== null;
+    if (this.felt.classList.contains("deciding") !== deciding) {
+      this.felt.classList.toggle("deciding", deciding);
+      this.layoutHand(); // a hand to look at, not to play from, is smaller
+    }
     this.updateBusy();
   }
 
@@ -429,7 +439,7 @@ export class Table {
       if (seat === winner) node.classList.add("winner");
       if (seat === fresh && animate && !reducedMotion()) node.classList.add(`enter-${SEAT_CLASS[seat]}`);
       slot.append(node);
-      if (index === 0) slot.append(el("span", { class: "badge lead-badge", "aria-hidden": "true" }, t("table.led")));
+      if (index === 0) slot.append(el("span", { class: "badge lead-badge", "aria-hidden": "true" }, t("table.led_badge")));
       if (seat === winner) slot.append(el("span", { class: "badge win-badge", "aria-hidden": "true" }, t("table.wins")));
     });
   }
@@ -506,10 +516,14 @@ export class Table {
     const mine = view.to_move === 0 && !view.terminal;
     const pick = this.selection(view);
     const offered = settled ? this.ownButtons(view) : this.outOfTurnButtons();
-    const buttons = offered.filter((a) => !(pick && pick.actions.includes(a)));
+    let buttons = offered.filter((a) => !(pick && pick.actions.includes(a)));
+    // A long list behind one button (Doppelkopf's reservations behind "Reservation…").
+    const fold = this.r.fold ? this.r.fold(view, buttons) : null;
+    const folded = fold && this.unfolded !== this.state.version ? fold : null;
+    if (folded) buttons = buttons.filter((a) => !folded.actions.includes(a));
     const chosen = pick ? this.selectedCards(this.sortedHand(view)).join(" ") : null;
     const hint = mine && settled && this.state.hints;
-    if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal])) return;
+    if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal, folded && folded.actions])) return;
     clear(this.actions);
     if (pick) {
       const match = pick.actions.find((a) => a.split(" ").slice(1).sort().join(" ") === chosen);
@@ -518,10 +532,19 @@ export class Table {
     }
     for (const action of buttons) {
       const suit = this.r.actionSuit ? this.r.actionSuit(action) : null;
-      const button = el("button", { type: "button", class: "action", dataset: { action }, onclick: () => this.send(action) });
+      const primary = fold && fold.primary === action;
+      const button = el("button", { type: "button", class: `action${primary ? " primary" : ""}`, dataset: { action }, onclick: () => this.send(action) });
       if (suit) button.append(svgBox("span", {}, suitSVG(suit, 18)), " ");
       button.append(this.r.actionLabel(this.game, action));
       this.actions.append(button);
+    }
+    if (folded) {
+      this.actions.append(el("button", { type: "button", class: "action", id: "more-actions", "aria-expanded": "false",
+        onclick: () => {
+          this.unfolded = this.state.version;
+          this.renderActions(this.state.view);
+          this.actions.querySelector(`[data-action="${CSS.escape(folded.actions[0])}"]`)?.focus();
+        } }, folded.label));
     }
     if (hint) {
       this.actions.append(el("button", { type: "button", class: "action subtle", id: "hint-button",
@@ -623,7 +646,9 @@ export class Table {
       this.hand.style.height = "";
       return;
     }
-    const tallest = Math.max(48, (window.innerHeight || 640) * 0.32); // px of height the hand may take
+    // The height the hand may take: less while a decision's buttons need the felt.
+    const share = this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
+    const tallest = Math.max(48, (window.innerHeight || 640) * share);
     let size = Math.min(MAX_CARD, Math.max(MIN_CARD, width / 4.6));
     let rows = size + (n - 1) * MIN_STEP <= width ? 1 : 2;
     const perRow = Math.ceil(n / rows);

@@ -3,7 +3,7 @@
 // trump once; in Double Sar the pile in the middle.
 
 import { base } from "./base.js";
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { cardName, parseCard } from "../cards.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -86,6 +86,9 @@ export const courtpiece = {
   },
 
   lineText(game, line) {
+    // A game's own words first (Be-Ranga has no callers: the first leader's team).
+    const own = `${game}.line.${line.key}`;
+    if (has(own)) return t(own, { n: line.points });
     if (line.key === "tricks") return t("courtpiece.line.tricks", { n: line.points });
     if (line.key === "tens") return t("courtpiece.line.tens", { n: line.points });
     return base.lineText("courtpiece", line);
