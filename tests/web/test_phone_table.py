@@ -151,3 +151,106 @@ def test_be_rangas_sheet_speaks_of_the_first_leaders_team(make_page):
         if lang == "en":
             assert texts[0] == "The first leader's team won the deal" and not any("aller" in t for t in texts)
     p.page.select_option("#lang-select", "en")
+
+
+def seed_where_the_person_calls(game: str = "double-sar") -> str:
+    """A match seed whose first decision is the person's call of trump."""
+    from tricktable.games import get_spec
+
+    spec = get_spec(game)
+    options = spec.normalize_options({})
+    for number in range(200):
+        seed = f"the person calls {number}"
+        state = spec.new_match(seed, options)
+        if state.to_move == 0 and any(a.startswith("call ") for a in state.legal_actions()):
+            return seed
+    raise AssertionError("no seed lets the person call first")
+
+
+def test_the_calling_clock_counts_down_on_the_seat_and_the_how_to_explains_it(make_page, server):
+    p = make_page(viewport=PHONE, first_visit=True)
+    p.open_game("double-sar", seeded_game(server, "double-sar", seed_where_the_person_calls()))
+    page = p.page
+    page.wait_for_selector("dialog[open] .howto")
+    assert "20 seconds" in page.locator("#howto-clock").inner_text()
+    p.shot("howto-double-sar-390x844")
+    page.locator("#howto-ok").click()
+    p.settle()
+    page.wait_for_selector(".seat.south .seat-clock")
+    clock = page.locator(".seat.south .seat-clock")
+    assert "s" in clock.inner_text() and any(ch.isdigit() for ch in clock.inner_text())
+    assert clock.is_visible()
+    p.shot("calling-clock-390x844")
+
+
+def test_the_page_installs_and_says_plainly_when_it_is_offline(make_page):
+    p = make_page(viewport=PHONE, service_workers="allow")
+    p.open("#/")
+    page = p.page
+    manifest = page.request.get(f"{p.server.url}/manifest.json").json()
+    assert manifest["display"] == "fullscreen" and manifest["start_url"] == "./"
+    for icon in manifest["icons"]:
+        response = page.request.get(f"{p.server.url}/{icon['src']}")
+        assert response.ok and response.headers["content-type"].startswith(icon["type"]), icon
+    assert page.locator("link[rel=manifest]").count() == 1
+    worker = page.request.get(f"{p.server.url}/sw.js")
+    assert worker.ok and "javascript" in worker.headers["content-type"]
+    # Every file of the page is in the worker's cache list (a new script must be added there).
+    import re
+    from pathlib import Path
+
+    web = Path(__file__).resolve().parents[2] / "tricktable" / "web"
+    listed = set(re.findall(r'"([\w./-]+\.(?:js|json|css|html|svg|png))"', worker.text()))
+    scripts = {str(f.relative_to(web)) for f in web.rglob("*.js") if f.name != "sw.js"}
+    assert scripts <= listed, scripts - listed
+    assert all((web / name).exists() for name in listed)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => caches.has('tricktable-v1')")
+    page.wait_for_function("() => caches.open('tricktable-v1').then((c) => c.match('offline.html')).then(Boolean)")
+    p.context.set_offline(True)
+    try:
+        page.goto(f"{p.server.url}/#/play/euchre")
+        assert "No connection" in page.locator("h1").inner_text()
+        p.shot("offline-390x844")
+    finally:
+        p.context.set_offline(False)
+
+
+def test_a_fresh_identitys_daily_explains_practice_before_it_starts(make_page):
+    p = make_page(viewport=PHONE)
+    p.open("#/daily/euchre")
+    page = p.page
+    page.wait_for_selector("dialog[open] .daily-intro")
+    text = page.locator("dialog[open] .daily-intro").inner_text()
+    assert "8 deals" in text and "Normal" in text
+    assert "Practice" in page.locator("#daily-intro-kind").inner_text()
+    assert "yesterday's deals" in page.locator("#daily-intro-why").inner_text() or "not ranked" in text
+    assert "come back tomorrow" in text
+    p.shot("daily-intro-practice-390x844")
+    page.locator("dialog[open] button.primary").click()
+    p.settle()
+    # Once per attempt: a reload goes straight to the table.
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    p.settle()
+    assert not page.locator("dialog[open] .daily-intro").count()
+
+
+@pytest.mark.parametrize("ranked", [False, True], ids=["practice", "ranked"])
+def test_the_daily_summary_says_who_won_and_when_the_next_daily_starts(make_page, ranked):
+    p = make_page(viewport=PHONE)
+    p.open("#/")
+    shown = p.page.evaluate("""(ranked) => import('./js/sheets.js').then(async (m) => {
+        const state = {game: 'euchre', level: 'normal', daily: {day: '2026-01-01', score: 5, ranked},
+          view: {terminal: true, match: {results: [{number: 1, counts: true, points: [7, 2]}], totals: [7, 2],
+                 team_points: [7, 2], daily_score: 5}}};
+        const box = await m.matchSummary({newGame() {}}, state);
+        document.body.append(box);
+        return {outcome: box.querySelector('#outcome')?.textContent, next: box.querySelector('#next-daily')?.textContent,
+                nickname: Boolean(box.querySelector('#nickname, .nickname')), practice: Boolean(box.querySelector('#practice-note'))};
+    })""", ranked)
+    assert shown["outcome"] and "won" in shown["outcome"]
+    assert "next daily starts in" in shown["next"]
+    assert shown["practice"] is (not ranked)
+    assert shown["nickname"] is ranked  # a nickname only where it can be used

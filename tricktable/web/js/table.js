@@ -317,6 +317,7 @@ export class Table {
 
   renderPrompt(view) {
     clearInterval(this.timer);
+    for (const stale of this.root.querySelectorAll(".seat-clock")) stale.remove();
     const mine = view.to_move === 0 && !view.terminal;
     this.prompt.classList.toggle("mine", mine && this.settled());
     if (view.terminal) this.prompt.textContent = t("table.match_over");
@@ -344,11 +345,19 @@ export class Table {
     const ends = this.state.receivedAt + left * 1000;
     const clock = el("span", { class: "countdown", role: "timer" });
     this.prompt.append(" ", clock);
+    // The same clock on the person's seat, beside his name (hidden from screen readers: the prompt's is read).
+    const seatClock = el("span", { class: "countdown seat-clock", "aria-hidden": "true" });
+    this.seats[0].querySelector(".name").after(seatClock);
     const tick = () => {
-      if (!document.body.contains(clock)) return clearInterval(this.timer);
+      if (!document.body.contains(clock)) {
+        seatClock.remove();
+        return clearInterval(this.timer);
+      }
       const seconds = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
       clock.textContent = t("table.seconds_left", { n: seconds });
+      seatClock.textContent = `⏱ ${t("table.seconds_left", { n: seconds })}`;
       clock.classList.toggle("urgent", seconds <= 5);
+      seatClock.classList.toggle("urgent", seconds <= 5);
       if (seconds === 0) {
         clearInterval(this.timer);
         this.refresh();
