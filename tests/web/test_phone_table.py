@@ -162,7 +162,7 @@ def seed_where_the_person_calls(game: str = "double-sar") -> str:
     for number in range(200):
         seed = f"the person calls {number}"
         state = spec.new_match(seed, options)
-        if state.to_move == 0 and any(a.startswith("call ") for a in state.legal_actions()):
+        if state.to_move == 0 and any(str(a).startswith("call ") for a in state.observe(0).legal):
             return seed
     raise AssertionError("no seed lets the person call first")
 
@@ -210,11 +210,13 @@ def test_the_page_installs_and_says_plainly_when_it_is_offline(make_page):
     page.wait_for_function("() => caches.open('tricktable-v1').then((c) => c.match('offline.html')).then(Boolean)")
     p.context.set_offline(True)
     try:
-        page.goto(f"{p.server.url}/#/play/euchre")
+        page.goto(f"{p.server.url}/?from=home-screen")
         assert "No connection" in page.locator("h1").inner_text()
+        assert page.locator("a.action[href='./']").count() == 1
         p.shot("offline-390x844")
     finally:
         p.context.set_offline(False)
+    p.errors.clear()  # the failed network requests while offline are the point here
 
 
 def test_a_fresh_identitys_daily_explains_practice_before_it_starts(make_page):
@@ -254,3 +256,46 @@ def test_the_daily_summary_says_who_won_and_when_the_next_daily_starts(make_page
     assert "next daily starts in" in shown["next"]
     assert shown["practice"] is (not ranked)
     assert shown["nickname"] is ranked  # a nickname only where it can be used
+
+
+OVERLAPS = """() => {
+  const boxes = (selector) => [...document.querySelectorAll(selector)].filter((n) => n.offsetParent !== null)
+    .map((n) => ({what: selector + ' ' + (n.textContent || '').trim().slice(0, 20), box: n.getBoundingClientRect()}));
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const bubbles = boxes('.seat .bubble');
+  const others = [...boxes('.seat .tally'), ...boxes('.seat .name'), ...boxes('.seat .backs'), ...boxes('#prompt'),
+                  ...boxes('.actions button'), ...boxes('.trick .card'), ...boxes('.hand button.card')];
+  return {bubbles: bubbles.length, overlaps: bubbles.flatMap((b) => others.filter((o) => hit(b.box, o.box))
+    .map((o) => b.what + ' covers ' + o.what))};
+}"""
+
+
+def seed_where_others_speak_first() -> str:
+    from tricktable.games import get_spec
+
+    spec = get_spec("doppelkopf")
+    options = spec.normalize_options({})
+    for number in range(100):
+        seed = f"others speak first {number}"
+        if spec.new_match(seed, options).to_move == 1:  # West, North and East before the person
+            return seed
+    raise AssertionError("no seed")
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE, {"width": 1280, "height": 800}], ids=["360x640", "390x844", "desktop"])
+def test_bubbles_cover_nothing_and_go_when_their_moment_is_over(make_page, server, viewport):
+    p = make_page(viewport=viewport)
+    p.open_game("doppelkopf", seeded_game(server, "doppelkopf", seed_where_others_speak_first()))
+    page = p.page
+    page.wait_for_selector('button.action[data-action="healthy"]')
+    found = page.evaluate(OVERLAPS)
+    p.shot(f"bubbles-doppelkopf-{viewport['width']}x{viewport['height']}")
+    assert found["bubbles"] >= 1 and not found["overlaps"], found
+    page.locator('button.action[data-action="healthy"]').click()
+    p.settle()
+    dismiss_sheets(p)
+    if page.locator(".hand button.legal").count():
+        # His card to play: his own "healthy" is over.
+        assert page.locator(".seat.south .bubble").inner_text() == ""
+        found = page.evaluate(OVERLAPS)
+        assert not found["overlaps"], found

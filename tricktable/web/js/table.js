@@ -355,7 +355,7 @@ export class Table {
       }
       const seconds = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
       clock.textContent = t("table.seconds_left", { n: seconds });
-      seatClock.textContent = `⏱ ${t("table.seconds_left", { n: seconds })}`;
+      seatClock.textContent = t("table.seconds_left", { n: seconds });
       clock.classList.toggle("urgent", seconds <= 5);
       seatClock.classList.toggle("urgent", seconds <= 5);
       if (seconds === 0) {
