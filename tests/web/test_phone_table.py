@@ -299,3 +299,31 @@ def test_bubbles_cover_nothing_and_go_when_their_moment_is_over(make_page, serve
         assert page.locator(".seat.south .bubble").inner_text() == ""
         found = page.evaluate(OVERLAPS)
         assert not found["overlaps"], found
+
+
+GAMES = ["euchre", "doppelkopf", "double-sar", "single-sar", "hidden-trump", "be-ranga", "mendikot"]
+LANDSCAPE = {"width": 740, "height": 360}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("viewport, lang", [(SMALL_PHONE, "en"), (PHONE, "de"), (SMALL_PHONE, "hi"), (PHONE, "th"), (LANDSCAPE, "en")],
+                         ids=["360x640-en", "390x844-de", "360x640-hi", "390x844-th", "landscape-en"])
+def test_every_game_mid_trick_fits_the_phone(make_page, server, game, viewport, lang):
+    """Each game in card play: every card of the hand wide enough to tap and on screen,
+    no bubble over a tally, nothing wider than the screen (a screenshot each)."""
+    p = make_page(viewport=viewport, locale={"en": "en-US", "de": "de-DE", "hi": "hi-IN", "th": "th-TH"}[lang])
+    p.open_game(game, seeded_game(server, game, f"mid trick {game}"))
+    first_card_play(p, game)
+    page = p.page
+    if page.locator(".trick .card").count() == 0:  # he leads: play one card, to the next card of his
+        page.locator(".hand button.legal").first.click(position={"x": 8, "y": 24})
+        p.settle()
+        first_card_play(p, game)
+    name = f"mid-trick-{game}-{lang}-{viewport['width']}x{viewport['height']}"
+    p.shot(name)
+    widths = page.evaluate(VISIBLE_WIDTHS)
+    assert all(w["width"] >= MIN_TAP for w in widths), widths
+    if viewport is not LANDSCAPE:  # a landscape phone scrolls to its hand
+        assert all(w["inView"] for w in widths), widths
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+    assert not page.evaluate(OVERLAPS)["overlaps"]

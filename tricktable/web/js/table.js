@@ -656,7 +656,8 @@ export class Table {
       return;
     }
     // The height the hand may take: less while a decision's buttons need the felt.
-    const share = this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
+    const sideways = window.innerWidth > window.innerHeight && window.innerHeight <= 520;
+    const share = sideways ? 0.25 : this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
     const tallest = Math.max(48, (window.innerHeight || 640) * share);
     let size = Math.min(MAX_CARD, Math.max(MIN_CARD, width / 4.6));
     let rows = size + (n - 1) * MIN_STEP <= width ? 1 : 2;
@@ -729,7 +730,11 @@ export class Table {
       const next = outOfTurn ? await this.sendOutOfTurn(action) : await api.act(this.state.id, this.known, action);
       this.pending = null;
       if (next.version > this.known) this.accept(next);
-      else if (this.settled()) this.render();
+      else if (this.settled()) {
+        // The live channel showed this response's steps while the request was out.
+        this.render();
+        this.afterShown();
+      }
     } catch (error) {
       this.pending = null;
       this.landed = null;

@@ -31,6 +31,13 @@ export const courtpiece = {
     return base.actionLabel("courtpiece", action);
   },
 
+  /** Hidden Trump's change of the hidden card: one button per card of the hand would
+   * fill a phone, so they wait behind one "Hide another card as trump…". */
+  fold(view, buttons) {
+    const swaps = buttons.filter((a) => /^change trump \S{2,3}$/.test(a) && parseCard(a.slice(13)));
+    return swaps.length > 2 ? { actions: swaps, primary: null, label: t("courtpiece.more_changes") } : null;
+  },
+
   actionSuit(action) {
     const m = /^(?:call|change trump) (?:10|[2-9JQKA])?([CDHS])$/.exec(action);
     return m ? m[1] : null;
