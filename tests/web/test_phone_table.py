@@ -69,6 +69,9 @@ def test_every_card_of_a_full_hand_is_wide_enough_to_tap(make_page, server, view
     narrow = [w for w in widths if w["width"] < MIN_TAP]
     assert not narrow, narrow
     assert all(w["inView"] for w in widths), widths
+    # The hand comes first in the tab order; the announcements (Doppelkopf) after it.
+    assert page.evaluate("""() => [...document.querySelectorAll('.actions button')].every((b) =>
+        document.querySelector('.hand').compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)""")
     # Unplayable cards are dimmed, not see-through: nothing shows through them.
     illegal = page.locator(".hand button.card.illegal")
     if illegal.count():
