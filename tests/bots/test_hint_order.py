@@ -35,7 +35,7 @@ def _observations(game: str, wanted: int, seed: str) -> list:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_the_hint_is_sorted_by_the_value_it_shows(game):
+def test_the_hint_is_sorted_by_the_value_it_shows(game: str) -> None:
     observations = _observations(game, 3, "hint-order")
     assert observations
     for obs in observations:
@@ -46,12 +46,12 @@ def test_the_hint_is_sorted_by_the_value_it_shows(game):
         assert sum(h["chosen"] for h in hints) == 1  # what the hard player would play is marked
 
 
-def test_a_dropped_candidate_is_valued_against_the_leader_world_by_world():
+def test_a_dropped_candidate_is_valued_against_the_leader_world_by_world() -> None:
     # Four worlds for all three actions, then eight more for the two live ones.  "c"
     # was dropped after four lucky worlds (its own mean +1.0) in which it lost 1.0 to
     # the leader "a" each time; "a" averages 0.0 over all twelve.
-    early = [(1.0, [2.0, 1.5, 1.0])] * 4
-    late = [(1.0, [-1.0, -1.2, None])] * 8
+    early: list[tuple[float, list[float | None]]] = [(1.0, [2.0, 1.5, 1.0])] * 4
+    late: list[tuple[float, list[float | None]]] = [(1.0, [-1.0, -1.2, None])] * 8
     samples = early + late
     raw = [Estimate("a", 0.0, 12), Estimate("b", (4 * 1.5 - 8 * 1.2) / 12, 12), Estimate("c", 1.0, 4)]
     fair = _comparable(raw, samples, live=[0, 1])
