@@ -330,3 +330,13 @@ def test_every_game_mid_trick_fits_the_phone(make_page, server, game, viewport, 
         assert all(w["inView"] for w in widths), widths
     assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
     assert not page.evaluate(OVERLAPS)["overlaps"]
+
+
+def test_the_home_page_says_when_todays_dailies_are_practice(make_page):
+    p = make_page(viewport=PHONE)
+    p.open("#/")
+    assert "come back tomorrow" in p.page.locator("#home-practice").inner_text()
+    p.age_identity()
+    p.page.reload()
+    p.page.wait_for_selector("body[data-ready]")
+    assert p.page.locator("#home-practice").count() == 0

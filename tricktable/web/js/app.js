@@ -19,6 +19,7 @@ const rulesButton = document.getElementById("rules-button");
 const settingsButton = document.getElementById("settings-button");
 let catalog = { games: [], day: "" };
 let table = null;
+let identity = {}; // what POST /api/identity said (``ranked_today``: whether today's dailies count)
 
 function specOf(game) {
   return catalog.games.find((g) => g.name === game);
@@ -87,7 +88,7 @@ async function route() {
     else if (page === "daily") await showTable(await api.daily(game));
     else if (page === "rules") await renderRulesPage(main, game);
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
-    else await renderHome(main, catalog);
+    else await renderHome(main, catalog, identity);
   } catch (error) {
     // A clear message and a way to try again, never a raw "Failed to fetch".
     clear(main).append(el("div", { class: "page problem", role: "alert" }, el("p", { class: "error" }, problemText(error)),
@@ -127,7 +128,7 @@ async function boot() {
     if (table) table.render();
     else route();
   });
-  await api.identity(); // before anything else, so parallel requests share one identity
+  identity = await api.identity(); // before anything else, so parallel requests share one identity
   catalog = await api.games();
   setLevels(catalog.levels, catalog.default_level);
   setRenderers(catalog.games);
