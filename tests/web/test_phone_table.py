@@ -340,3 +340,20 @@ def test_the_home_page_says_when_todays_dailies_are_practice(make_page):
     p.page.reload()
     p.page.wait_for_selector("body[data-ready]")
     assert p.page.locator("#home-practice").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "hi", "th"])
+def test_doppelkopfs_reservation_on_a_small_phone_in_every_language(make_page, server, lang):
+    p = make_page(viewport=SMALL_PHONE, locale={"en": "en-US", "de": "de-DE", "hi": "hi-IN", "th": "th-TH"}[lang])
+    p.open_game("doppelkopf", seeded_game(server, "doppelkopf", seed_where_others_speak_first()))
+    page = p.page
+    page.wait_for_selector('button.action.primary[data-action="healthy"]')
+    assert page.locator("#more-actions").count() == 1
+    page.locator("#more-actions").click()
+    p.shot(f"reservation-doppelkopf-{lang}-360x640")
+    small = [c for c in page.evaluate(CONTROL_SIZES) if c["width"] < MIN_TAP or c["height"] < MIN_TAP]
+    assert not small, small
+    assert not page.evaluate(OVERLAPS)["overlaps"]
+    widths = page.evaluate(VISIBLE_WIDTHS)
+    assert all(w["inView"] for w in widths), widths
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= SMALL_PHONE["width"]
