@@ -27,7 +27,7 @@ const GATHER_MS = 260; // the trick sliding to its winner (the CSS animation's l
 export const PACING = { CARD_GAP_MS, WORD_GAP_MS, TRICK_SHOWN_MS, GATHER_MS };
 const MIN_STEP = 46; // px of every overlapped card in the hand that stays visible: a finger's width and the card's index
 const MIN_CARD = 56; // px: the hand's cards at their smallest and biggest
-const MAX_CARD = 96;
+const MAX_CARD = 88;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
 
 /** Where a failed request leaves the person: what to tell him. */
@@ -39,7 +39,7 @@ export function problemText(error) {
 
 /** An action's value in a player's words, against the best action's. */
 export function hintWords(diff, isBest, bestValue, signed) {
-  if (isBest) return t("hint.best", { value: signed.format(bestValue) });
+  if (isBest) return t("hint.best", { value: signed.format(bestValue).replace("-", "−") });
   const shown = signed.format(diff).replace("-", "−");
   if (diff > -0.05) return t("hint.same");
   if (diff > -0.3) return t("hint.nearly", { diff: shown });
