@@ -135,7 +135,7 @@ def test_a_fresh_identity_could_preview_the_days_ranked_deals(client):
     assert ranked["daily"]["ranked"] is True and ranked["daily"]["deals_day"] == ranked["daily"]["day"]
     fresh = TestClient(client.app)
     practice = fresh.post("/api/daily/euchre").json()
-    assert practice["daily"]["ranked"] is False and practice["daily"]["practice_reason"] == "new"
+    assert practice["daily"]["ranked"] is False and practice["daily"]["practice_reason"] == "new_identity"
     day = ranked["daily"]["day"]
     yesterday = (datetime.strptime(day, "%Y-%m-%d") - timedelta(days=1)).strftime("%Y-%m-%d")
     assert practice["daily"]["deals_day"] == yesterday
@@ -157,10 +157,10 @@ def test_an_identity_stocked_the_day_before_cannot_rank(client):
     with client.app.state.room.store.engine.begin() as db:
         db.execute(update(identities).values(issued_at=identities.c.issued_at - 2 * 86400))
     status = client.post("/api/identity").json()
-    assert status == {"issued_day": status["issued_day"], "ranked_today": False, "practice_reason": "no_game"}
+    assert status == {"issued_day": status["issued_day"], "ranked_today": False, "practice_reason": "no_finished_game"}
     assert answer.status_code == 200
     attempt = client.post("/api/daily/euchre").json()
-    assert attempt["daily"]["ranked"] is False and attempt["daily"]["practice_reason"] == "no_game"
+    assert attempt["daily"]["ranked"] is False and attempt["daily"]["practice_reason"] == "no_finished_game"
 
 
 def test_a_game_finished_today_does_not_make_todays_daily_ranked(client):
@@ -174,7 +174,7 @@ def test_a_game_finished_today_does_not_make_todays_daily_ranked(client):
     finish(client, new_game(client))
     with store.engine.begin() as db:
         db.execute(update(identities).values(issued_at=identities.c.issued_at - 2 * 86400))
-    assert client.post("/api/identity").json()["practice_reason"] == "no_game"
+    assert client.post("/api/identity").json()["practice_reason"] == "no_finished_game"
     assert client.post("/api/daily/euchre").json()["daily"]["ranked"] is False
 
 
@@ -210,7 +210,7 @@ def test_a_non_ascii_cookie_made_a_500(client, cookie):
                             json={"action": "pass", "version": mine["version"], **extra})
         assert acted.status_code == 401
     fresh = client.post("/api/identity", headers=raw)
-    assert fresh.status_code == 200 and fresh.json()["practice_reason"] == "new"
+    assert fresh.status_code == 200 and fresh.json()["practice_reason"] == "new_identity"
     assert COOKIE in fresh.headers["set-cookie"]  # the bad one is replaced
     assert client.put("/api/nickname", json={"nickname": "Berta"}).status_code == 200
 

@@ -43,7 +43,7 @@ def test_the_server_issues_a_signed_httponly_identity(client):
     answer = client.post("/api/identity")
     cookie = answer.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=") and "HttpOnly" in cookie and "SameSite=lax" in cookie
-    assert answer.json() == {"issued_day": answer.json()["issued_day"], "ranked_today": False, "practice_reason": "new"}
+    assert answer.json() == {"issued_day": answer.json()["issued_day"], "ranked_today": False, "practice_reason": "new_identity"}
     value = client.cookies[COOKIE]
     assert value.split(".")[0] not in answer.text  # the id itself is never in a body
     assert "set-cookie" not in client.post("/api/identity").headers  # kept, not renewed

@@ -63,9 +63,12 @@ class Page:
     console errors so every test can require that there were none."""
 
     def __init__(self, browser, server, viewport=DESKTOP, locale="en-US", reduced_motion="no-preference",
-                 first_visit=False, auto_play=False):
+                 first_visit=False, auto_play=False, service_workers="block"):
         self.server = server
-        self.context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=reduced_motion)
+        # The page's service worker (sw.js) has its own test; elsewhere it would hide
+        # the requests from the tests' page.route.
+        self.context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=reduced_motion,
+                                           service_workers=service_workers)
         if not first_visit:
             # The first-visit "how to play" dialog has its own test; the others
             # play as a returning visitor.
@@ -138,6 +141,13 @@ class Page:
 
     def close(self) -> None:
         self.context.close()
+
+
+def unfold(page, action: str) -> None:
+    """Show the buttons folded behind one (Doppelkopf's "Reservation…") when
+    ``action`` is among them."""
+    if not page.locator(f'button.action[data-action="{action}"]').count() and page.locator("#more-actions").count():
+        page.locator("#more-actions").click()
 
 
 def seeded_game(server: ServerProcess, game: str, seed: str) -> str:

@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from tests.web.conftest import unfold
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 CORNER = {"x": 8, "y": 24}  # overlapping cards: tap the visible corner, as a person would
@@ -123,6 +125,7 @@ class Person:
             page.locator("dialog[open] button.primary").click()
             return True
         for action in (self.reservation, "decline"):
+            unfold(page, action)
             button = page.locator(f'button.action[data-action="{action}"]')
             if button.count():
                 button.click()

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tricktable.catalog import get_spec
-from tests.web.conftest import seeded_game
+from tests.web.conftest import seeded_game, unfold
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -41,6 +41,9 @@ def test_a_whole_deal_with_a_reservation_and_an_announcement(make_page, server, 
     p.open_game("doppelkopf", game_id)
     page, rng = p.page, random.Random(name)
     assert page.locator(".hand button.card").count() == 12
+    assert page.locator('button.action.primary[data-action="healthy"]').count() == 1
+    assert page.locator('button.action[data-action^="solo "]').count() == 0  # behind "Reservation…"
+    unfold(page, "solo queens")
     solo = page.locator('button.action[data-action="solo queens"]')
     assert solo.count() == 1, "the queens solo is not offered in the reservation"
     solo.click()

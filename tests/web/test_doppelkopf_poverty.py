@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from tests.web.conftest import seeded_game
+from tests.web.conftest import seeded_game, unfold
 from tricktable.bots import make_bot
 from tricktable.catalog import get_spec
 from tests.harness import ServerProcess
@@ -79,6 +79,7 @@ def test_giving_three_cards_in_a_poverty(make_page, heuristic_server):
     seed = seed_where("poverty: give", lambda v: "poverty" if "poverty" in v["legal"] else None)
     game_id = seeded_game(heuristic_server, "doppelkopf", seed)
     p = open_game(make_page, heuristic_server, game_id)
+    unfold(p.page, "poverty")  # behind "Reservation…"
     p.page.locator('button.action[data-action="poverty"]').click()
     p.settle()
     given = choose_cards(p, game_id, "give")

@@ -149,6 +149,11 @@ def test_daily_resumes_after_reload_and_reaches_the_leaderboard(make_page):
     p.age_identity()  # issued before today began, so this attempt is ranked
     p.open("#/daily/euchre", speed=0.01)
     page, rng = p.page, random.Random(7)
+    # Before the first move the daily says what it is: eight deals, Normal, ranked.
+    page.wait_for_selector("dialog[open] .daily-intro")
+    assert "8 deals" in page.locator("#daily-deals").inner_text()
+    assert "Ranked" in page.locator("#daily-intro-kind").inner_text()
+    close_dialog(p)
     passed_by = dismiss_sheets(p)
     act_once(p, rng)
     hand = page.locator(".hand button.card").evaluate_all("cards => cards.map(c => c.dataset.card)")
@@ -165,7 +170,9 @@ def test_daily_resumes_after_reload_and_reaches_the_leaderboard(make_page):
         deals += 1
         close_dialog(p)
     assert deals == 8  # eight score sheets, then the summary
-    score_text = page.locator("dialog[open] .outcome").inner_text()
+    assert page.locator("#outcome").inner_text()  # who won, in words
+    assert "next daily" in page.locator("#next-daily").inner_text()
+    score_text = page.locator("#daily-score").inner_text()
     score = int(re.search(r"-?\d+", score_text).group())
     final = page.request.get(f"{p.server.url}/api/games/{daily['id']}").json()
     assert final["daily"]["score"] == score

@@ -46,8 +46,13 @@ def test_a_hint_marks_the_suggested_action_and_lists_expected_points(make_page):
     suggested = page.locator(".hint-list li").first.get_attribute("data-action")
     assert suggested in state["view"]["legal"]
     assert page.locator(".hinted").count() == 1
-    values = page.locator(".hint-list .value").all_inner_texts()
-    assert values and all(v[0] in "+-" for v in values)
+    # Sorted by the value it shows; the best said so, the others in words against it.
+    values = [float(v) for v in page.locator(".hint-list li").evaluate_all("rows => rows.map(r => r.dataset.value)")]
+    assert values == sorted(values, reverse=True)
+    words = page.locator(".hint-list .value").all_inner_texts()
+    assert words[0].startswith("best")
+    assert all(any(w in text for w in ("as good", "weaker", "mistake")) for text in words[1:])
+    assert "best" in page.locator(".hinted .best-badge").inner_text()
     p.shot("euchre-hint-desktop")
     page.locator(".hinted").click(position={"x": 8, "y": 24} if suggested.startswith("play ") else None)
     p.settle()

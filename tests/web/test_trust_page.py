@@ -10,6 +10,7 @@ import random
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.web.test_euchre_page import dismiss_sheets
 from tricktable.server.trust.identity import COOKIE
 
 PHONE = {"width": 390, "height": 844}
@@ -40,12 +41,22 @@ def play_to_the_end(p, rng: random.Random, limit: int = 1500) -> None:
     raise AssertionError("the match did not end")
 
 
+def open_fair_deal(p) -> None:
+    """The "fair deal" control in the score bar opens its panel."""
+    p.page.locator("#fair-deal").click()
+    p.page.wait_for_selector("dialog[open] .fairness-panel")
+
+
 def test_a_new_browsers_daily_is_labelled_practice(make_page):
     p = make_page(viewport=PHONE)
     p.open("#/daily/euchre")
+    dismiss_sheets(p)
+    assert "Practice" in p.page.locator("#fair-deal").inner_text()
+    open_fair_deal(p)
     label = p.page.locator("#daily-kind")
     assert "Practice" in label.inner_text() and "practice-label" in label.get_attribute("class")
     assert p.page.locator("#commitment").inner_text().endswith("…")
+    assert "fixed before you started" in p.page.locator(".fairness-panel").inner_text()
     p.shot("trust-daily-practice-phone")
 
 
@@ -54,6 +65,8 @@ def test_an_aged_identity_plays_a_ranked_daily(make_page):
     p.open("#/")
     p.age_identity()
     p.open("#/daily/doppelkopf")
+    dismiss_sheets(p)
+    open_fair_deal(p)
     assert "Ranked" in p.page.locator("#daily-kind").inner_text()
 
 
@@ -61,6 +74,7 @@ def test_the_commitment_is_shown_first_and_the_deals_verify_at_the_end(make_page
     p = make_page()
     p.open("#/play/euchre", speed=0.01)
     page = p.page
+    open_fair_deal(p)
     shown = page.locator("#commitment").inner_text().rstrip("…")
     game_id = page.evaluate("localStorage.getItem('tt.game.euchre')")
     remembered = json.loads(page.evaluate(f"localStorage.getItem('tt.fair.{game_id}')"))
@@ -69,8 +83,10 @@ def test_the_commitment_is_shown_first_and_the_deals_verify_at_the_end(make_page
     assert state["fairness"]["commitment"] == remembered["commitment"] and state["fairness"]["server_seed"] is None
     assert state["fairness"]["client_seed"] == remembered["client_seed"]  # the page's own half
     p.shot("trust-commitment-desktop")
+    page.locator("dialog[open] button.primary").click()
     play_to_the_end(p, random.Random(11))
     page.locator("dialog[open] button.primary, dialog[open] button.action").last.click()  # close the summary
+    open_fair_deal(p)
     page.locator("#verify").click()
     page.wait_for_function("() => /Verified|NOT/.test(document.querySelector('#verify-result')?.textContent || '')")
     assert "Verified" in page.locator("#verify-result").inner_text()

@@ -117,17 +117,23 @@ class SearchBot(Bot):
         return best_action(game, obs, self.rng_for(obs), worlds, self.hard_ms, actions)
 
     def ranked(self, obs: Observation) -> list[dict[str, Any]]:
-        """What this bot would play for this observation first, then the other legal
-        actions by expected value (points for the seat's side per deal): the hint.
-        Empty when the seat has no legal action."""
+        """Every legal action by expected value (points for the seat's side per deal),
+        best first, all on one scale (``search.evaluate``): the hint.  ``chosen`` marks
+        what this bot would play; it is the rules' action unless another is clearly
+        better, so it may stand below an action whose lead is within the noise — the
+        list is still ordered by the value it shows.  Empty when the seat has no legal
+        action."""
         if not obs.legal:
             return []
         module = game_module(obs.game)
         actions = list(obs.legal)
         game, worlds = self._search(module, obs, actions)
         evaluation = evaluate(game, obs, self.rng_for(obs), worlds, self.hard_ms, actions)
-        estimates = sorted(evaluation.estimates, key=lambda e: e.action != evaluation.choice)  # stable: by value after
-        return [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds} for e in estimates]
+        # Rounded first and ordered by the rounded figure, so the list is ordered by
+        # exactly the value it shows (ties keep the search's order).
+        rows = [{"action": e.action, "value": round(e.value, 3), "worlds": e.worlds,
+                 "chosen": e.action == evaluation.choice} for e in evaluation.estimates]
+        return sorted(rows, key=lambda row: -row["value"])
 
     def _search(self, module: ModuleType, obs: Observation, actions: list[str]) -> tuple[SearchGame, int]:
         """The game's search as this bot weighs its worlds, and how many it samples."""

@@ -209,6 +209,8 @@ def evaluate(
         if len(samples) == checkpoint and len(live) > 2:
             live = _close_ones(samples, live, keep)
     estimates = [_estimate(a, i, samples) for i, a in enumerate(actions)]
+    if len(live) < len(actions) and samples:
+        estimates = _comparable(estimates, samples, live)
     # Ties go to the earlier legal action, so the order is deterministic.
     order = {a: i for i, a in enumerate(actions)}
     estimates.sort(key=lambda e: (-round(e.value, 9), order[e.action]))
@@ -237,6 +239,28 @@ def _estimate(action: str, i: int, samples: Sequence[tuple[float, list[float | N
     weight_sum = sum(w for w, _ in tried)
     scale = 1.0 / weight_sum if weight_sum else 0.0
     return Estimate(action, scale * sum(w * value for w, value in tried if value is not None), len(tried))
+
+
+def _comparable(estimates: list[Estimate], samples: Sequence[tuple[float, list[float | None]]],
+                live: Sequence[int]) -> list[Estimate]:
+    """The dropped candidates' estimates on the live leader's scale: the leader's mean
+    over all its worlds plus the candidate's paired difference to it over the worlds
+    both were tried in.  A dropped candidate's own mean covers only the first worlds,
+    whose luck differs from the rest: compared raw with the others it could look better
+    than an action that beat it world by world (the hint's list was then out of order).
+    The live candidates share every world and keep their means; a dropped one's paired
+    deficit was clearly negative, so it stays below the leader and no choice changes."""
+    leader = max(live, key=lambda i: (round(estimates[i].value, 9), -i))
+    out = list(estimates)
+    for i, estimate in enumerate(estimates):
+        if i in live:
+            continue
+        pairs = [(w, a - b) for w, v in samples if (a := v[i]) is not None and (b := v[leader]) is not None]
+        total = sum(w for w, _ in pairs)
+        if total > 0:
+            difference = sum(w * d for w, d in pairs) / total
+            out[i] = Estimate(estimate.action, estimates[leader].value + difference, estimate.worlds)
+    return out
 
 
 def _paired(samples: Sequence[tuple[float, list[float | None]]], i: int, j: int) -> tuple[float, float] | None:

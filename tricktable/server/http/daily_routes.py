@@ -30,7 +30,7 @@ def daily_routes(app: FastAPI, room: Room) -> None:
             attempt = room.daily_game(game, who.id, may_rank=reason is None)
         room.resume(attempt["id"])  # a new attempt's opening moves (live: the bots move in the background)
         if attempt["daily"] is not None and not attempt["daily"]["ranked"]:
-            attempt["daily"]["practice_reason"] = reason or "earlier"
+            attempt["daily"]["practice_reason"] = reason or "made_practice_earlier"
         return attempt
 
     @app.get("/api/daily/{game}/leaderboard", **documented(200, 404, identity=True))

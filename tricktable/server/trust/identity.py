@@ -132,14 +132,14 @@ class Identities:
 
     def practice_reason(self, who: Identity, day: str) -> str | None:
         """Why ``who``'s daily attempt on ``day`` would be practice, or None
-        where it is ranked: ``"new"`` (issued that day) or ``"no_game"`` (no
+        where it is ranked: ``"new_identity"`` (issued that day) or ``"no_finished_game"`` (no
         game finished before the day began).  Both, so that an identity can
         be neither made for the day nor stocked the day before: it must have
         been played with."""
         if not who.issued_before(day):
-            return "new"
+            return "new_identity"
         if not self.store.finished_a_game_before(who.id, day_start(day)):
-            return "no_game"
+            return "no_finished_game"
         return None
 
     def transfer_code(self, identity: Identity) -> tuple[str, int]:

@@ -11,7 +11,7 @@ import { chosenLevel, setLevels } from "./levels.js";
 import { howToPlay, renderRulesPage, rulesDialog, setRulesPages } from "./rules.js";
 import { setRenderers } from "./games/index.js";
 import { settings, settingsForm } from "./settings.js";
-import { openDialog } from "./sheets.js";
+import { dailyIntro, openDialog } from "./sheets.js";
 import { problemText, Table } from "./table.js";
 
 const main = document.getElementById("main");
@@ -19,6 +19,7 @@ const rulesButton = document.getElementById("rules-button");
 const settingsButton = document.getElementById("settings-button");
 let catalog = { games: [], day: "" };
 let table = null;
+let identity = {}; // what POST /api/identity said (``ranked_today``: whether today's dailies count)
 
 function specOf(game) {
   return catalog.games.find((g) => g.name === game);
@@ -39,7 +40,8 @@ async function ordinaryGame(game) {
 }
 
 async function startGame(game, options, level = chosenLevel()) {
-  // Court Piece gives 10 s instead of 20 s to call in the person's very first game.
+  // Court Piece gives 10 s instead of 20 s to call in the person's very first game
+  // (the rules: "10 in the person's very first game ever"); the how-to says so.
   const spec = specOf(game);
   if (spec && spec.first_game_option && !localStorage.getItem("tt.courtpiece.played")) {
     options = { ...options, first_game: true };
@@ -67,7 +69,9 @@ function showTable(state) {
   rulesButton.hidden = false;
   // Not awaited: the first-visit help and the replay of the computer players'
   // first moves may wait for the person; the page is ready meanwhile.
-  howToPlay(state.game).then(() => table === shown && shown.start());
+  howToPlay(state.game, specOf(state.game))
+    .then(() => table === shown && dailyIntro(state))
+    .then(() => table === shown && shown.start());
 }
 
 async function route() {
@@ -84,7 +88,7 @@ async function route() {
     else if (page === "daily") await showTable(await api.daily(game));
     else if (page === "rules") await renderRulesPage(main, game);
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
-    else await renderHome(main, catalog);
+    else await renderHome(main, catalog, identity);
   } catch (error) {
     // A clear message and a way to try again, never a raw "Failed to fetch".
     clear(main).append(el("div", { class: "page problem", role: "alert" }, el("p", { class: "error" }, problemText(error)),
@@ -124,7 +128,7 @@ async function boot() {
     if (table) table.render();
     else route();
   });
-  await api.identity(); // before anything else, so parallel requests share one identity
+  identity = await api.identity(); // before anything else, so parallel requests share one identity
   catalog = await api.games();
   setLevels(catalog.levels, catalog.default_level);
   setRenderers(catalog.games);
@@ -132,6 +136,11 @@ async function boot() {
   window.addEventListener("hashchange", route);
   await route();
   document.body.dataset.ready = "1";
+}
+
+// Installable on a phone's home screen; the page's files are cached (sw.js).
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("sw.js").catch(() => {});
 }
 
 boot();

@@ -5,7 +5,8 @@
 
 import { api } from "./api.js";
 import { clear, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
+import { openDialog } from "./sheets.js";
 
 const remembered = (id) => `tt.fair.${id}`;
 const seenKey = (id) => `tt.seen.${id}`;
@@ -56,39 +57,67 @@ function note(state) {
   }
 }
 
-/** The line under the score bar: practice or ranked, the commitment, and the
- * verify button once the seed is out. */
+/** The small "fair deal" control in the score bar (in the daily it says
+ * "Ranked" or "Practice"): it opens the panel that explains, in plain words, the
+ * commitment, the check and, in the daily, whether this attempt counts. */
 export function renderFairness(box, state) {
   note(state);
   if (!ahead) askAhead();
   clear(box);
+  const fair = state.fairness;
+  if (!fair && !state.daily) return;
+  const ranked = state.daily ? state.daily.ranked !== false : null;
+  const label = state.daily ? (ranked ? t("fair.ranked_short") : t("fair.practice")) : t("fair.button");
+  box.append(el("button", { type: "button", class: `tool fair-button${ranked === false ? " practice" : ""}`, id: "fair-deal",
+    "aria-haspopup": "dialog", onclick: () => openFairness(state) }, el("span", { "aria-hidden": "true" }, "✓ "), label));
+}
+
+function openFairness(state) {
+  openDialog(fairnessPanel(state), "fair-dialog");
+}
+
+/** The panel: ranked or practice and why (the daily), what the commitment
+ * means, and once the seed is out the check, its result wrapping on a phone. */
+export function fairnessPanel(state) {
+  const panel = el("div", { class: "fairness-panel" }, el("h2", {}, t("fair.title")));
   if (state.daily) {
     const ranked = state.daily.ranked !== false;
-    box.append(el("span", { class: ranked ? "ranked-label" : "practice-label", id: "daily-kind",
-      title: ranked ? null : t("fair.practice_why") },
-      ranked ? t("fair.ranked") : t("fair.practice"),
-      ranked ? "" : el("span", { class: "why" }, " — ", t("fair.practice_why"))));
+    panel.append(el("p", { class: ranked ? "ranked-label" : "practice-label", id: "daily-kind" },
+      el("strong", {}, ranked ? t("fair.ranked") : t("fair.practice")), " — ",
+      ranked ? t("fair.ranked_why") : practiceReason(state.daily)));
   }
   const fair = state.fairness;
-  if (!fair) return;
-  box.append(el("span", { class: "commitment", title: fair.commitment },
-    t("fair.commitment"), " ", el("code", { id: "commitment" }, fair.commitment.slice(0, 12) + "…")));
-  if (!fair.revealed) {
-    box.append(el("span", { class: "reveal-when" }, state.daily ? t("fair.reveal_daily") : t("fair.reveal_end")));
-    return;
-  }
-  const result = el("span", { class: "verify-result", id: "verify-result", "aria-live": "polite" });
-  box.append(el("button", { type: "button", class: "tool", id: "verify", onclick: async () => {
-    clear(result).append(t("fair.checking"));
-    try {
-      const outcome = await verifyGame(state.id);
-      result.className = `verify-result ${outcome.ok ? "ok" : "bad"}`;
-      clear(result).append(outcome.ok ? t("fair.verified", { n: outcome.deals }) : t("fair.not_verified", { why: outcome.problems.join("; ") }));
-    } catch (error) {
-      result.className = "verify-result bad";
-      clear(result).append(t("fair.not_verified", { why: error.message }));
+  if (fair) {
+    panel.append(el("p", {}, t("fair.plain")),
+      el("p", { class: "commitment" }, t("fair.commitment"), " ",
+        el("code", { id: "commitment", title: fair.commitment }, fair.commitment.slice(0, 12) + "…")));
+    if (!fair.revealed) {
+      panel.append(el("p", { class: "reveal-when" }, state.daily ? t("fair.reveal_daily") : t("fair.reveal_end")));
+    } else {
+      const result = el("p", { class: "verify-result", id: "verify-result", "aria-live": "polite" });
+      panel.append(el("p", {}, t("fair.check_how")), el("button", { type: "button", class: "action", id: "verify", onclick: async () => {
+        clear(result).append(t("fair.checking"));
+        try {
+          const outcome = await verifyGame(state.id);
+          result.className = `verify-result ${outcome.ok ? "ok" : "bad"}`;
+          clear(result).append(outcome.ok ? t("fair.verified", { n: outcome.deals }) : t("fair.not_verified", { why: outcome.problems.join("; ") }));
+        } catch (error) {
+          result.className = "verify-result bad";
+          clear(result).append(t("fair.not_verified", { why: error.message }));
+        }
+      } }, t("fair.verify")), result);
     }
-  } }, t("fair.verify")), " ", result);
+  }
+  panel.append(el("div", { class: "buttons" }, el("button", { type: "button", class: "action primary",
+    onclick: () => document.getElementById("dialog").close() }, t("sheet.close"))));
+  return panel;
+}
+
+/** Why a daily attempt is practice, in the server's words when it gives them. */
+export function practiceReason(daily) {
+  const key = `fair.practice_reason.${daily.practice_reason}`;
+  if (daily.practice_reason && has(key)) return t(key);
+  return t("fair.practice_why");
 }
 
 // -- the check, step by step as docs/fairness.md says ---------------------------------

@@ -25,12 +25,15 @@ export function leaderboardTable(board, limit = 100) {
   return wrap;
 }
 
-export async function renderHome(root, catalog) {
+export async function renderHome(root, catalog, identity = {}) {
   clear(root);
   const list = el("div", { class: "games" });
+  // A browser whose dailies are practice today is told so before it starts one.
+  const practice = identity && identity.ranked_today === false
+    ? el("p", { class: "practice-note", id: "home-practice" }, t("home.practice_today")) : null;
   root.append(el("section", { class: "home" },
     el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
-    levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), list,
+    levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), practice, list,
     identityPanel(() => memory.setNickname(""))));
   for (const game of catalog.games) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));

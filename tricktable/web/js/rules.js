@@ -68,14 +68,14 @@ function introOf(text) {
 }
 
 /** A short "how to play" the first time this device opens a game's table. */
-export async function howToPlay(game) {
+export async function howToPlay(game, spec = null) {
   const key = `tt.howto.${game}`;
   if (localStorage.getItem(key)) return;
   localStorage.setItem(key, "1");
   const content = el("div", { class: "howto" }, el("h2", {}, t("howto.title", { game: t(`game.${game}`) })),
     markdown(introOf(await rulesText(game))),
     el("ul", {}, el("li", {}, t("howto.cards")), el("li", {}, t("howto.decisions")), el("li", {}, t("howto.tricks")),
-      el("li", {}, t("howto.rules"))),
+      el("li", {}, t("howto.rules")), spec && spec.first_game_option ? el("li", { id: "howto-clock" }, t("howto.clock")) : null),
     el("div", { class: "buttons" },
       el("button", { type: "button", class: "action primary", autofocus: true, id: "howto-ok",
         onclick: () => document.getElementById("dialog").close() }, t("howto.start")),

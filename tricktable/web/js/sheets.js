@@ -4,7 +4,7 @@
 import { api, memory } from "./api.js";
 import { cardName, cardSVG, parseCard, suitSVG } from "./cards.js";
 import { clear, el, svgBox, toast } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { leaderboardTable } from "./home.js";
 import { nicknameProblem } from "./identity.js";
@@ -119,7 +119,7 @@ export async function matchSummary(table, state) {
       ...totals.map((p) => el("td", { class: "num" }, String(p))))));
   const content = el("div", { class: "match-summary" }, el("h2", {}, t("sheet.match_over")), ...outcome(state), table_);
   if (state.daily) {
-    content.append(el("p", { class: "outcome" }, t("daily.your_score", { score: state.daily.score ?? match.daily_score })),
+    content.append(el("p", { class: "outcome", id: "daily-score" }, t("daily.your_score", { score: state.daily.score ?? match.daily_score })),
       el("p", { class: "daily-how" }, dailyExplanation(state)), await dailyBlock(state));
   }
   content.append(el("div", { class: "buttons" },
@@ -144,8 +144,10 @@ function outcome(state) {
       el("p", { class: "place" }, t("sheet.place_of_four", { place, points: totals[0] }))];
   }
   const [us, them] = renderer(game).teamTotals(state.view);
-  const won = match.winner_team === 0 ? t("sheet.you_won") : match.winner_team === 1 ? t("sheet.they_won") : null;
-  return [won ? el("p", { class: `outcome${match.winner_team === 0 ? " win" : ""}`, id: "outcome" }, won) : null,
+  // A match of a fixed number of deals (the daily) has no winner by target: the points decide.
+  const winner = match.winner_team ?? (us > them ? 0 : them > us ? 1 : null);
+  const won = winner === 0 ? t("sheet.you_won") : winner === 1 ? t("sheet.they_won") : t("sheet.draw");
+  return [el("p", { class: `outcome${winner === 0 ? " win" : ""}`, id: "outcome" }, won),
     el("p", { class: "place" }, t("sheet.team_points", { us, them }))];
 }
 
@@ -160,10 +162,21 @@ function dailyExplanation(state) {
 
 async function dailyBlock(state) {
   const box = el("div", { class: "daily-block" });
-  if (state.daily.ranked === false) box.append(el("p", { class: "practice-note", id: "practice-note" }, t("daily.practice_note")));
+  const ranked = state.daily.ranked !== false;
+  if (!ranked) {
+    box.append(el("p", { class: "practice-note", id: "practice-note" }, t("daily.practice_note")),
+      el("p", { id: "practice-when" }, t("daily.practice_when")));
+  }
+  box.append(el("p", { class: "next-daily", id: "next-daily" }, nextDailyText()));
   const board = el("div", { class: "board" });
-  const refresh = async () => clear(board).append(leaderboardTable(await api.leaderboard(state.game)));
-  if (memory.nickname()) {
+  const refresh = async () => {
+    const data = await api.leaderboard(state.game);
+    clear(board).append(ranked && data.own ? el("p", { class: "outcome", id: "daily-place" },
+      t("daily.place", { rank: data.own.rank, n: data.entries.length })) : "", leaderboardTable(data));
+  };
+  if (!ranked) {
+    // A practice score is never on the leaderboard: no nickname to give.
+  } else if (memory.nickname()) {
     box.append(el("p", {}, t("daily.playing_as", { name: memory.nickname() })));
   } else {
     const input = el("input", { id: "nickname", name: "nickname", maxlength: "20", required: true, autocomplete: "nickname" });
@@ -190,6 +203,41 @@ async function dailyBlock(state) {
   box.append(board);
   await refresh();
   return box;
+}
+
+/** "The next daily starts in 5 h 12 min (midnight UTC)." */
+export function nextDailyText(now = new Date()) {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  const minutes = Math.max(1, Math.ceil((midnight - now.getTime()) / 60000));
+  return t("daily.next", { h: Math.floor(minutes / 60), m: minutes % 60 });
+}
+
+/** Before the person's first move in a daily: what it is — the deals, the level,
+ * ranked or practice and why, when practice turns ranked.  Once per attempt. */
+export async function dailyIntro(state) {
+  const view = state.view;
+  if (!state.daily || view.terminal || (view.actions || []).some(([seat]) => seat === 0)) return;
+  const key = `tt.daily.intro.${state.daily.day}.${state.game}`;
+  if (localStorage.getItem(key)) return;
+  localStorage.setItem(key, "1");
+  const ranked = state.daily.ranked !== false;
+  const deals = (view.match && view.match.deals_total) || null;
+  const level = t(`level.${state.level || "normal"}`);
+  const content = el("div", { class: "daily-intro" },
+    el("h2", {}, t("daily.intro.title", { game: t(`game.${state.game}`) })),
+    el("p", { id: "daily-deals" }, deals ? t("daily.intro.deals", { n: deals, level }) : t("daily.intro.level", { level })),
+    el("p", { class: ranked ? "ranked-label" : "practice-note", id: "daily-intro-kind" },
+      ranked ? t("daily.intro.ranked") : t("daily.intro.practice")),
+    ranked ? null : el("p", { id: "daily-intro-why" }, practiceWhy(state.daily)),
+    ranked ? null : el("p", {}, t("daily.practice_when")),
+    el("p", {}, t("daily.intro.after")),
+    el("div", { class: "buttons" }, closeButton(t("daily.intro.start"))));
+  await openDialog(content, "daily-intro-box");
+}
+
+function practiceWhy(daily) {
+  const key = `fair.practice_reason.${daily.practice_reason}`;
+  return daily.practice_reason && has(key) ? t(key) : t("daily.practice_why");
 }
 
 /** The tricks of the deal on the table (or, between deals, of the one just over). */

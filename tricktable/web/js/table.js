@@ -15,10 +15,19 @@ import { closeScoreSheet, matchSummary, openDialog, showLastTrick, showMatchSumm
 import { play as playSound } from "./sound.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
-const CARD_GAP_MS = 450; // a computer player's card alone on the table, at normal pace
+// The pauses at normal pace (the settings' slow and fast scale them).  After the
+// person's card in the middle of a trick, his turn comes back after the trick's other
+// cards, the complete trick, its gathering and the next trick's cards before his:
+// about 2 × 350 + 700 + 260 + 350 ms of pauses plus the computer players' thinking,
+// within 2.2 s (it was 2.7–3.0 s with 450 / 1000 / 320 ms).
+const CARD_GAP_MS = 350; // a computer player's card alone on the table, at normal pace
 const WORD_GAP_MS = 700; // a bid or announcement in its bubble
-const TRICK_SHOWN_MS = 1000; // a complete trick with its winner marked
-const GATHER_MS = 320; // the trick sliding to its winner (the CSS animation's length)
+const TRICK_SHOWN_MS = 700; // a complete trick with its winner marked
+const GATHER_MS = 260; // the trick sliding to its winner (the CSS animation's length)
+export const PACING = { CARD_GAP_MS, WORD_GAP_MS, TRICK_SHOWN_MS, GATHER_MS };
+const MIN_STEP = 46; // px of every overlapped card in the hand that stays visible: a finger's width and the card's index
+const MIN_CARD = 56; // px: the hand's cards at their smallest and biggest
+const MAX_CARD = 88;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
 
 /** Where a failed request leaves the person: what to tell him. */
@@ -26,6 +35,16 @@ export function problemText(error) {
   if (error instanceof ApiError && error.status === 0) return t("error.offline");
   if (error instanceof ApiError && error.status >= 500) return t("error.server");
   return t("error.refused", { msg: error.message });
+}
+
+/** An action's value in a player's words, against the best action's. */
+export function hintWords(diff, isBest, bestValue, signed) {
+  if (isBest) return t("hint.best", { value: signed.format(bestValue).replace("-", "−") });
+  const shown = signed.format(diff).replace("-", "−");
+  if (diff > -0.05) return t("hint.same");
+  if (diff > -0.3) return t("hint.nearly", { diff: shown });
+  if (diff > -0.7) return t("hint.weaker", { diff: shown });
+  return t("hint.mistake", { diff: shown });
 }
 
 /** An out-of-turn action that the computer players' moves made impossible. */
@@ -53,6 +72,8 @@ export class Table {
     this.selected = new Set();
     this.hint = null; // {version, hints}: the last hint asked for, shown while the version holds
     this.onNewGame = onNewGame;
+    this.onResize = () => this.layoutHand();
+    window.addEventListener("resize", this.onResize);
     this.build();
   }
 
@@ -86,6 +107,7 @@ export class Table {
   /** Leave the table (another game or page takes the screen). */
   stop() {
     this.stopped = true;
+    window.removeEventListener("resize", this.onResize);
     if (this.feed) this.feed.close();
     clearInterval(this.timer);
   }
@@ -223,6 +245,7 @@ export class Table {
     if (!this.settled() || view.to_move !== 0) return;
     this.focusHand();
     const cards = (view.legal || []).filter((a) => this.r.cardOf(a));
+    if (cards.length) this.say(0, ""); // his card to play: his own word before it is over
     // Only the tab the person is looking at plays for him (a second tab just follows).
     if (settings().autoPlay && document.hasFocus() && view.hand.length === 1 && cards.length === 1 && view.legal.length === 1) {
       setTimeout(() => this.settled() && this.state.view === view && this.send(cards[0], this.r.cardOf(cards[0])),
@@ -234,7 +257,7 @@ export class Table {
   build() {
     clear(this.root);
     this.scorebar = el("div", { class: "scorebar" });
-    this.fairness = el("div", { class: "fairness" });
+    this.fairness = el("span", { class: "fairness" });
     this.seats = [0, 1, 2, 3].map((seat) =>
       el("div", { class: `seat ${SEAT_CLASS[seat]}`, dataset: { seat } },
         el("div", { class: "name" }), el("div", { class: "tally" }), el("div", { class: "backs" }), el("div", { class: "bubble" })));
@@ -251,9 +274,9 @@ export class Table {
     // Decisions sit on the felt, under the trick, so a phone shows them with the whole hand.
     const felt = this.felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
-      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0]);
+      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0], this.hintBox);
     this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
-      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.fairness, felt, this.hintBox, this.hand, this.announcer));
+      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.hand, felt, this.announcer));
     this.render();
   }
 
@@ -272,7 +295,11 @@ export class Table {
     this.renderHand(view);
     this.renderHint(view);
     const emptyMiddle = !this.trickOnScreen(view).length && !this.r.centre(view) && view.pile === undefined;
-    this.felt.classList.toggle("deciding", emptyMiddle && this.actions.querySelector("button[data-action]") !== null);
+    const deciding = emptyMiddle && this.actions.querySelector("button[data-action]") !== null;
+    if (this.felt.classList.contains("deciding") !== deciding) {
+      this.felt.classList.toggle("deciding", deciding);
+      this.layoutHand(); // a hand to look at, not to play from, is smaller
+    }
     this.updateBusy();
   }
 
@@ -290,6 +317,7 @@ export class Table {
 
   renderPrompt(view) {
     clearInterval(this.timer);
+    for (const stale of this.root.querySelectorAll(".seat-clock")) stale.remove();
     const mine = view.to_move === 0 && !view.terminal;
     this.prompt.classList.toggle("mine", mine && this.settled());
     if (view.terminal) this.prompt.textContent = t("table.match_over");
@@ -317,11 +345,19 @@ export class Table {
     const ends = this.state.receivedAt + left * 1000;
     const clock = el("span", { class: "countdown", role: "timer" });
     this.prompt.append(" ", clock);
+    // The same clock on the person's seat, beside his name (hidden from screen readers: the prompt's is read).
+    const seatClock = el("span", { class: "countdown seat-clock", "aria-hidden": "true" });
+    this.seats[0].querySelector(".name").after(seatClock);
     const tick = () => {
-      if (!document.body.contains(clock)) return clearInterval(this.timer);
+      if (!document.body.contains(clock)) {
+        seatClock.remove();
+        return clearInterval(this.timer);
+      }
       const seconds = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
       clock.textContent = t("table.seconds_left", { n: seconds });
+      seatClock.textContent = t("table.seconds_left", { n: seconds });
       clock.classList.toggle("urgent", seconds <= 5);
+      seatClock.classList.toggle("urgent", seconds <= 5);
       if (seconds === 0) {
         clearInterval(this.timer);
         this.refresh();
@@ -347,14 +383,15 @@ export class Table {
       : t("table.deal", { n: match.deal_number || 1 });
     const target = match.target ? ` · ${match.counting === "kots" ? tn("table.target_kots", match.target) : t("table.target", { n: match.target })}` : "";
     clear(this.scorebar).append(
-      ...this.scores(view),
-      el("span", { class: "deal" }, deal, target, this.state.daily ? ` · ${t("daily.badge")}` : "",
-        this.state.level ? ` · ${t(`level.${this.state.level}`)}` : ""),
+      el("span", { class: "standing" }, el("span", { class: "scores" }, ...this.scores(view)),
+        el("span", { class: "deal" }, deal, target, this.state.daily ? ` · ${t("daily.badge")}` : "",
+          this.state.level ? ` · ${t(`level.${this.state.level}`)}` : "")),
       el("span", { class: "tools-right" },
         el("button", { type: "button", class: "tool", id: "trick-history", onclick: () => showTrickHistory(this.state.view, this.game) },
           t("table.history")),
         el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
-          t("table.last_trick"))));
+          t("table.last_trick")),
+        this.fairness));
   }
 
   /** The match score: per team, or per seat where teams change every deal. */
@@ -370,8 +407,7 @@ export class Table {
   /** While a finished deal's sheet is open the bar counts that deal, as the
    * sheet's match total does (the rest of the screen still shows the deal). */
   renderScores(view) {
-    for (const shown of this.scorebar.querySelectorAll(".score")) shown.remove();
-    this.scorebar.prepend(...this.scores(view));
+    clear(this.scorebar.querySelector(".scores")).append(...this.scores(view));
   }
 
   renderSeats(view) {
@@ -412,7 +448,7 @@ export class Table {
       if (seat === winner) node.classList.add("winner");
       if (seat === fresh && animate && !reducedMotion()) node.classList.add(`enter-${SEAT_CLASS[seat]}`);
       slot.append(node);
-      if (index === 0) slot.append(el("span", { class: "badge lead-badge", "aria-hidden": "true" }, t("table.led")));
+      if (index === 0) slot.append(el("span", { class: "badge lead-badge", "aria-hidden": "true" }, t("table.led_badge")));
       if (seat === winner) slot.append(el("span", { class: "badge win-badge", "aria-hidden": "true" }, t("table.wins")));
     });
   }
@@ -489,10 +525,14 @@ export class Table {
     const mine = view.to_move === 0 && !view.terminal;
     const pick = this.selection(view);
     const offered = settled ? this.ownButtons(view) : this.outOfTurnButtons();
-    const buttons = offered.filter((a) => !(pick && pick.actions.includes(a)));
+    let buttons = offered.filter((a) => !(pick && pick.actions.includes(a)));
+    // A long list behind one button (Doppelkopf's reservations behind "Reservation…").
+    const fold = this.r.fold ? this.r.fold(view, buttons) : null;
+    const folded = fold && this.unfolded !== this.state.version ? fold : null;
+    if (folded) buttons = buttons.filter((a) => !folded.actions.includes(a));
     const chosen = pick ? this.selectedCards(this.sortedHand(view)).join(" ") : null;
     const hint = mine && settled && this.state.hints;
-    if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal])) return;
+    if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal, folded && folded.actions])) return;
     clear(this.actions);
     if (pick) {
       const match = pick.actions.find((a) => a.split(" ").slice(1).sort().join(" ") === chosen);
@@ -501,10 +541,19 @@ export class Table {
     }
     for (const action of buttons) {
       const suit = this.r.actionSuit ? this.r.actionSuit(action) : null;
-      const button = el("button", { type: "button", class: "action", dataset: { action }, onclick: () => this.send(action) });
+      const primary = fold && fold.primary === action;
+      const button = el("button", { type: "button", class: `action${primary ? " primary" : ""}`, dataset: { action }, onclick: () => this.send(action) });
       if (suit) button.append(svgBox("span", {}, suitSVG(suit, 18)), " ");
       button.append(this.r.actionLabel(this.game, action));
       this.actions.append(button);
+    }
+    if (folded) {
+      this.actions.append(el("button", { type: "button", class: "action", id: "more-actions", "aria-expanded": "false",
+        onclick: () => {
+          this.unfolded = this.state.version;
+          this.renderActions(this.state.view);
+          this.actions.querySelector(`[data-action="${CSS.escape(folded.actions[0])}"]`)?.focus();
+        } }, folded.label));
     }
     if (hint) {
       this.actions.append(el("button", { type: "button", class: "action subtle", id: "hint-button",
@@ -531,26 +580,36 @@ export class Table {
     if (this.settled()) this.render();
   }
 
-  /** The hint, if one was asked for in this position: the suggested action is
-   * marked, and the best few are listed with their expected points per deal. */
+  /** The hint, if one was asked for in this position: every action by its value,
+   * best first, the best marked on its card; the others said in words against the
+   * best ("−0.1 points: nearly as good", "−0.8 points: a mistake"). */
   renderHint(view) {
     clear(this.hintBox);
-    for (const marked of this.root.querySelectorAll(".hinted")) marked.classList.remove("hinted");
+    for (const marked of this.root.querySelectorAll(".hinted")) {
+      marked.classList.remove("hinted");
+      marked.querySelector(".best-badge")?.remove();
+    }
     const hint = this.hint;
     if (!hint || hint.version !== this.state.version || view.to_move !== 0 || !this.settled() || !hint.hints.length) return;
-    const best = hint.hints[0].action;
-    const card = this.r.cardOf(best);
+    const hints = [...hint.hints].sort((a, b) => b.value - a.value); // the server's order; kept if it ever was not
+    const best = hints[0];
+    const card = this.r.cardOf(best.action);
     const target = card ? this.hand.querySelector(`[data-card="${CSS.escape(card)}"]`)
-      : this.actions.querySelector(`[data-action="${CSS.escape(best)}"]`);
-    target?.classList.add("hinted");
-    const number = new Intl.NumberFormat(language(), { signDisplay: "always", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    const rows = hint.hints.slice(0, 5).map((h) => {
+      : this.actions.querySelector(`[data-action="${CSS.escape(best.action)}"]`);
+    if (target) {
+      target.classList.add("hinted");
+      target.append(el("span", { class: "best-badge" }, "★ ", t("hint.best_badge")));
+    }
+    const signed = new Intl.NumberFormat(language(), { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const rows = hints.slice(0, 6).map((h, index) => {
       const hintCard = this.r.cardOf(h.action);
-      return el("li", { dataset: { action: h.action } },
+      return el("li", { class: index === 0 ? "best" : null, dataset: { action: h.action, value: h.value } },
         el("span", { class: "what" }, hintCard ? cardName(hintCard, t) : this.r.actionLabel(this.game, h.action)),
-        " ", el("span", { class: "value" }, number.format(h.value)));
+        ": ", el("span", { class: "value" }, hintWords(h.value - best.value, index === 0, best.value, signed)));
     });
-    this.hintBox.append(el("p", { class: "hint-title" }, t("hint.title", { level: t("level.hard") })), el("ol", { class: "hint-list" }, rows));
+    this.hintBox.append(el("button", { type: "button", class: "tool hint-close", "aria-label": t("hint.close"),
+      onclick: () => { this.hint = null; this.renderHint(view); this.focusHand(); } }, "×"),
+    el("p", { class: "hint-title" }, t("hint.title", { level: t("level.hard") })), el("ol", { class: "hint-list" }, rows));
   }
 
   renderHand(view) {
@@ -565,8 +624,7 @@ export class Table {
     if (!this.changed("hand", [cards, mine && [...byCard], pick && [...this.selected]])) return;
     const focused = this.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     clear(this.hand);
-    // Up to 13 cards in one overlapped row: the CSS overlaps them more as the hand grows.
-    this.hand.style.setProperty("--n", cards.length);
+    // Up to 13 cards in one or two overlapped rows (``layoutHand``).
     if (pick) return this.renderSelectableHand(view, cards, pick);
     this.selected = new Set();
     for (const card of cards) {
@@ -581,7 +639,47 @@ export class Table {
       }, cardSVG(card));
       this.hand.append(button);
     }
+    this.layoutHand();
     if (focused) this.hand.querySelector(`[data-card="${CSS.escape(focused)}"].legal`)?.focus({ preventScroll: true });
+  }
+
+  /** Lay the hand out in the width there is: one row where every card shows at
+   * least ``MIN_STEP`` px, else two rows (the first holds the first half of the
+   * sorted hand), the lower row overlapping the upper one below its corner index.
+   * The cards are as big as that allows, and never taller than the screen can spare. */
+  layoutHand() {
+    const cards = [...this.hand.querySelectorAll("button.card")];
+    const n = cards.length;
+    const width = this.hand.clientWidth - 8;
+    if (!n || width <= 0) {
+      this.hand.style.height = "";
+      return;
+    }
+    // The height the hand may take: less while a decision's buttons need the felt.
+    const sideways = window.innerWidth > window.innerHeight && window.innerHeight <= 520;
+    const share = sideways ? 0.25 : this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
+    const tallest = Math.max(48, (window.innerHeight || 640) * share);
+    let size = Math.min(MAX_CARD, Math.max(MIN_CARD, width / 4.6));
+    let rows = size + (n - 1) * MIN_STEP <= width ? 1 : 2;
+    const perRow = Math.ceil(n / rows);
+    if (rows === 2) size = Math.min(size, width - (perRow - 1) * MIN_STEP);
+    // Two rows take 1.44 card heights; one row a card height and its lift.
+    size = Math.max(MIN_CARD * 0.8, Math.min(size, tallest / (rows === 2 ? 1.44 * 1.4 : 1.4 + 0.1)));
+    const height = size * 1.4;
+    const overlap = rows === 2 ? height * 0.44 : 0; // the lower row starts below the upper row's index
+    const lift = rows === 1 ? 10 : 0;
+    this.hand.classList.toggle("two-rows", rows === 2);
+    this.hand.style.setProperty("--hand-card", `${size}px`);
+    this.hand.style.height = `${lift + height + overlap + 6}px`;
+    cards.forEach((card, index) => {
+      const row = index < perRow ? 0 : 1;
+      const inRow = row === 0 ? Math.min(n, perRow) : n - perRow;
+      const at = row === 0 ? index : index - perRow;
+      const step = inRow > 1 ? Math.min(size + 6, (width - size) / (inRow - 1)) : 0;
+      const left = (this.hand.clientWidth - (size + step * (inRow - 1))) / 2 + step * at;
+      card.style.left = `${left}px`;
+      card.style.top = `${lift + row * overlap}px`;
+    });
   }
 
   renderSelectableHand(view, cards, pick) {
@@ -603,6 +701,7 @@ export class Table {
         },
       }, cardSVG(card)));
     });
+    this.layoutHand();
   }
 
   arrowKeys(event) {
@@ -631,7 +730,11 @@ export class Table {
       const next = outOfTurn ? await this.sendOutOfTurn(action) : await api.act(this.state.id, this.known, action);
       this.pending = null;
       if (next.version > this.known) this.accept(next);
-      else if (this.settled()) this.render();
+      else if (this.settled()) {
+        // The live channel showed this response's steps while the request was out.
+        this.render();
+        this.afterShown();
+      }
     } catch (error) {
       this.pending = null;
       this.landed = null;
@@ -741,6 +844,8 @@ export class Table {
     this.landed = null;
     this.say(step.seat, ""); // a seat's word (a reservation, a call) was before its card: it uncovers the seat
     const cards = step.completed ? step.completed.cards : step.trick;
+    // A new trick: what was said before it (the reservations, the person's own "healthy") is over.
+    if (cards.length === 1) this.clearBubbles();
     const leader = cards.length ? cards[0][0] : null;
     this.renderTrick(cards, { fresh: step.seat, animate: !own, leader });
     if (!own) playSound("card");

@@ -3,7 +3,7 @@
 // trump once; in Double Sar the pile in the middle.
 
 import { base } from "./base.js";
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { cardName, parseCard } from "../cards.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -29,6 +29,13 @@ export const courtpiece = {
     const swap = /^change trump (\S+)$/.exec(action);
     if (swap && parseCard(swap[1])) return t("courtpiece.action.change_card", { card: cardName(swap[1], t) });
     return base.actionLabel("courtpiece", action);
+  },
+
+  /** Hidden Trump's change of the hidden card: one button per card of the hand would
+   * fill a phone, so they wait behind one "Hide another card as trump…". */
+  fold(view, buttons) {
+    const swaps = buttons.filter((a) => /^change trump \S{2,3}$/.test(a) && parseCard(a.slice(13)));
+    return swaps.length > 2 ? { actions: swaps, primary: null, label: t("courtpiece.more_changes") } : null;
   },
 
   actionSuit(action) {
@@ -86,6 +93,9 @@ export const courtpiece = {
   },
 
   lineText(game, line) {
+    // A game's own words first (Be-Ranga has no callers: the first leader's team).
+    const own = `${game}.line.${line.key}`;
+    if (has(own)) return t(own, { n: line.points });
     if (line.key === "tricks") return t("courtpiece.line.tricks", { n: line.points });
     if (line.key === "tens") return t("courtpiece.line.tens", { n: line.points });
     return base.lineText("courtpiece", line);

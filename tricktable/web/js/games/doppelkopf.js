@@ -43,6 +43,14 @@ export const doppelkopf = {
     return has(key) ? t(key) : action;
   },
 
+  /** The reservation: "Healthy" first and alone, every reservation the hand allows
+   * behind one "Reservation…" button (a newcomer is not met by eight buttons). */
+  fold(view, buttons) {
+    if (view.phase !== "reservations" || !buttons.includes("healthy")) return null;
+    const actions = buttons.filter((a) => a !== "healthy");
+    return actions.length ? { actions, primary: "healthy", label: t("doppelkopf.more_reservations") } : null;
+  },
+
   bubble(game, text) {
     if (text.startsWith("play ")) return "";
     if (text === "Vorbehalt") return t("doppelkopf.bubble.reservation");
