@@ -64,7 +64,7 @@ def test_every_game_has_its_page_renderer():
 
 
 def test_every_offered_option_its_words_and_presets_have_a_label():
-    """Issue 16: each option the Rules dialog offers (exactly the game's own, from
+    """Each option the Rules dialog offers (exactly the game's own, from
     the catalog; a legacy one never), its worded values and its presets read in
     the person's language (the dialog falls back to the English description)."""
     from tricktable.server.http.game_routes import game_catalog

@@ -1,4 +1,4 @@
-"""Euchre's options in the browser (issue 16, euchre.md "Options"): the Rules
+"""Euchre's options in the browser (euchre.md "Options"): the Rules
 dialog offers the game target, defend alone and the dealer's partner rule with
 their labels; a game started with them carries them and shows its target."""
 

@@ -83,7 +83,7 @@ def test_a_second_tab_does_not_wait_on_a_score_sheet_the_first_tab_closed(browse
 
 @pytest.mark.parametrize("game, seed", [("euchre", PERSON_BIDS_FIRST), ("double-sar", "d1")])
 def test_a_complete_trick_gathers_towards_its_winner_or_the_pile(browser, held_server, game, seed):
-    """Issue 12: the complete trick gathers towards its winner (Double Sar: onto the
+    """The complete trick gathers towards its winner (Double Sar: onto the
     pile).  Shown slowly (?speed=8: the gather takes 2.6 s) so that the screenshot
     catches it half way; the cards are still there, moving, and fading."""
     held_server.bots.let_go()

@@ -1,4 +1,4 @@
-"""Issue 6 on the page: the computer players' level (easy / normal / hard, normal
+"""On the page: the computer players' level (easy / normal / hard, normal
 by default) and the hint, offered in ordinary games and never in the daily."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The table while the computer players think (issue 12): their moves arrive one
+"""The table while the computer players think: their moves arrive one
 by one over the live channel, the seat that thinks is highlighted and named,
 the person's seat lights up and the prompt asks him only when it is his turn;
 a second tab and a reload show the same game."""
@@ -94,7 +94,7 @@ def test_the_prompt_and_seat_highlight_follow_who_is_really_to_move(browser, rea
         assert thinking, "no computer player was ever shown thinking"
         silence = longest_silence_ms(samples)
         print(f"{len(samples)} samples, {len(thinking)} with a thinking seat, longest silence {silence:.0f} ms")
-        assert silence < 600  # issue 12: no moment over 600 ms where nothing says who is thinking
+        assert silence < 600  # no moment over 600 ms where nothing says who is thinking
         assert p.errors == []
     finally:
         p.close()
@@ -153,7 +153,7 @@ def test_a_second_tab_and_a_reload_show_the_game_where_it_is(make_page):
 
 def test_after_a_deal_ends_the_page_shows_its_sheet_and_its_last_trick_from_the_frames_it_got(make_page):
     """Step frames carry the previous deal only where their step ended a deal
-    (issue 15): the page shows that deal's score sheet, and after the person
+   : the page shows that deal's score sheet, and after the person
     has played on into the next deal (frames without it), its last trick and
     trick history still show, kept from that frame; the page asks the server
     for no whole game meanwhile."""

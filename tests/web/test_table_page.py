@@ -1,4 +1,4 @@
-"""Issue 12 on the page: tricks you can follow (lead and winner marked, trick
+"""On the page: tricks you can follow (lead and winner marked, trick
 history), a table that fits a phone, the settings, a failed request, the first
 visit, the walk-through fixes, focus and announcements, plural labels."""
 
