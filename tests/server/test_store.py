@@ -174,3 +174,24 @@ def test_writers_of_several_processes_queue_on_one_file_lock(sqlite_url):
         assert subprocess.run([sys.executable, "-c", probe, path]).returncode == 3
     assert subprocess.run([sys.executable, "-c", probe, path]).returncode == 0
     store.close()
+
+
+def test_a_writer_late_to_its_turn_waits_in_sqlite_only_what_it_has_left_and_gives_the_wait_back(sqlite_url):
+    """SQLite's busy timeout is cut to the writer's deadline for its
+    transaction, and the pooled connection gets the full one back after it."""
+    from tricktable.store import engine
+
+    store = Store(sqlite_url, pool_size=1)
+    seen = []
+    try:
+        token = engine.ANSWER_BY.set(time.monotonic() + 0.5)  # a request that came 2 s ago
+        try:
+            with store._raw(write=True) as db:
+                seen.append(db.cursor.execute("PRAGMA busy_timeout").fetchone()[0])
+        finally:
+            engine.ANSWER_BY.reset(token)
+        with store._raw(write=True) as db:  # the same pooled connection, a writer in time
+            seen.append(db.cursor.execute("PRAGMA busy_timeout").fetchone()[0])
+    finally:
+        store.close()
+    assert 400 <= seen[0] <= 500 and seen[1] == engine.BUSY_MS

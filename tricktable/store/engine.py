@@ -12,7 +12,7 @@ import time
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, ContextManager, Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError
@@ -20,6 +20,15 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, Program
 from tricktable.store.schema import meta
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+PROBE_BYTES = 64 * 1024
+"""What ``Store.ping`` writes beside a SQLite file: more than a commit of a long match."""
+BUSY_SECONDS = 2.0
+"""How long a statement may wait for a lock or a connection before the request
+is answered 503: well under the 3 s a client should wait for any answer."""
+FLOCK_POLL_SECONDS = 0.0001
+"""How often a writer looks whether another process has let go of the file lock."""
+
 
 class WriterLock:
     """One writer at a time on a SQLite file: this process's threads queue on
@@ -60,16 +69,19 @@ class WriterLock:
         if self._descriptor is None:
             assert self._path is not None
             self._descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
-        pause = 0.001
+        # A blocking flock cannot be given a deadline, so the lock is polled;
+        # often: another process's commit takes a millisecond or so, and a
+        # waiter that slept longer than that would leave the file idle (a
+        # backing-off poll cost two workers a fifth of their throughput).
+        # One thread per process polls (the others queue on ``_threads``).
         while True:
             try:
                 fcntl.flock(self._descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return
             except BlockingIOError:
-                if time.monotonic() + pause > deadline:
+                if time.monotonic() + FLOCK_POLL_SECONDS > deadline:
                     raise WriteQueueTimeout() from None
-                time.sleep(pause)  # another process writes: its commits take a millisecond or so
-                pause = min(pause * 2, 0.01)
+                time.sleep(FLOCK_POLL_SECONDS)
 
     def close(self) -> None:
         with self._threads:
@@ -139,17 +151,27 @@ def write_deadline() -> float:
     return own if answer_by is None else min(own, answer_by)
 
 
-def _busy_pragma(deadline: float) -> str:
-    """SQLite's own wait for its lock, cut to what is left of the writer's
-    deadline (at least 1 ms: a zero would not wait at all)."""
-    return f"PRAGMA busy_timeout={max(1, int((deadline - time.monotonic()) * 1000))}"
+BUSY_MS = int(BUSY_SECONDS * 1000)
+BUSY_SLACK_MS = 50
+"""A cut shorter than this is not worth two statements."""
 
 
-PROBE_BYTES = 64 * 1024
-"""What ``Store.ping`` writes beside a SQLite file: more than a commit of a long match."""
-BUSY_SECONDS = 2.0
-"""How long a statement may wait for a lock or a connection before the request
-is answered 503: well under the 3 s a client should wait for any answer."""
+@contextmanager
+def busy_timeout_until(execute: Callable[[str], object], deadline: float) -> Iterator[None]:
+    """SQLite's own wait for its lock (``busy_timeout``, ``BUSY_MS`` on every
+    connection) cut to what is left of the writer's deadline, where that is
+    less, for one transaction (``execute`` runs a statement on its
+    connection); set back after it, since the connection goes back to the
+    pool.  A writer that came straight to its turn runs no statement for it."""
+    left = int((deadline - time.monotonic()) * 1000)
+    if left >= BUSY_MS - BUSY_SLACK_MS:  # (a writer's own deadline is BUSY_SECONDS from its start)
+        yield
+        return
+    execute(f"PRAGMA busy_timeout={max(1, left)}")  # (at least 1 ms: a zero would not wait at all)
+    try:
+        yield
+    finally:
+        execute(f"PRAGMA busy_timeout={BUSY_MS}")
 
 
 def default_database_url() -> str:
@@ -166,7 +188,7 @@ def _engine(url: str, pool_size: int) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if not url.startswith("sqlite"):
-        milliseconds = int(BUSY_SECONDS * 1000)
+        milliseconds = BUSY_MS
         return create_engine(
             url, pool_pre_ping=True, future=True, **pool,
             connect_args={"connect_timeout": 2,
@@ -183,7 +205,7 @@ def _engine(url: str, pool_size: int) -> Engine:
         # last commits (FULL would fsync each one: 3-8 ms per commit here).
         # docs/performance.md argues the trade.
         cursor = connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_MS}")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
@@ -235,9 +257,8 @@ class Database:
         ``BUSY_SECONDS`` of its start while the database is held."""
         deadline = write_deadline()
         with self._write_turn(deadline), self.engine.begin() as db:
-            if self._sqlite:
-                db.exec_driver_sql(_busy_pragma(deadline))
-            yield db
+            with busy_timeout_until(db.exec_driver_sql, deadline) if self._sqlite else nullcontext():
+                yield db
 
     def _write_turn(self, deadline: float) -> ContextManager[None]:
         return self._write_lock.hold(deadline) if self._write_lock is not None else nullcontext()
@@ -256,11 +277,10 @@ class Database:
             with self._write_turn(deadline) if write else nullcontext():
                 try:
                     cursor = connection.cursor()
-                    if write and self._sqlite:
-                        cursor.execute(_busy_pragma(deadline))
-                    transaction = RawTransaction(cursor, self._prepared, self.engine.dialect)
-                    yield transaction
-                    connection.commit()
+                    with busy_timeout_until(cursor.execute, deadline) if write and self._sqlite else nullcontext():
+                        transaction = RawTransaction(cursor, self._prepared, self.engine.dialect)
+                        yield transaction
+                        connection.commit()
                 except self.engine.dialect.loaded_dbapi.Error as error:
                     connection.rollback()
                     raise DBAPIError.instance(None, None, error, self.engine.dialect.loaded_dbapi.Error) from error
