@@ -6,8 +6,8 @@ dependency solving, body validation, several hand-offs to the thread pool, the
 gzip wrapper) cost about 0.9 ms of CPU per action on this machine, as much as
 committing the action.  This ASGI middleware answers a well-formed action
 itself: a JSON object of exactly ``action`` (a string of 1-80 characters) and
-``version`` (an integer); the identity cookie checked and the rate limits
-counted as the route does; one hand-off to a thread for the commit; the step's
+``version`` (an integer), handled by the same ``ActionHandler`` as the route
+(who acts, the rate limits, the commit) in one hand-off to a thread; the step's
 JSON bytes as the answer (gzip where the client takes it and it is over 1 KB);
 the room's errors with the route's statuses and texts.  Anything else (another
 body, a missing content type) goes on to the FastAPI route, whose answers
