@@ -59,9 +59,7 @@ class ActionHandler:
         """The committed step (``Room.act_event``); the room's errors,
         ``IdentityRefused`` and ``TooMany`` as raised."""
         who = self.identities.known(cookie) if cookie is not None else None
-        if who is not None:
-            self.limiter.hit("actions", who, self.limits.actions_per_identity)
-        self.limiter.hit("actions", address_block(host), self.limits.actions_per_address)
+        self.limiter.count("actions", who, address_block(host), self.limits)
         return self.room.act_event(game_id, version, action, who)
 
 

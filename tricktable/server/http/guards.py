@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from fastapi import Request, Response
 
 from tricktable.server.trust.identity import COOKIE, COOKIE_DAYS, Identities, Identity
-from tricktable.server.trust.limits import Counted, Limits, RateLimiter, TooMany, address_block
+from tricktable.server.trust.limits import Counted, RateLimiter, address_block
 
 
 def identity(request: Request, response: Response) -> Identity:
@@ -48,17 +48,8 @@ def limit(request: Request, what: str, who: str | None) -> list[Counted]:
     """Count one ``what`` (a ``Limits`` field prefix) against the identity
     ``who`` and the address block; ``TooMany`` when either is over.  The
     counts taken, for ``refund``."""
-    limits: Limits = request.app.state.limits
     limiter: RateLimiter = request.app.state.limiter
-    taken = []
-    try:
-        if who is not None:
-            taken.append(limiter.hit(what, who, getattr(limits, f"{what}_per_identity")))
-        taken.append(limiter.hit(what, address_block(client_host(request)), getattr(limits, f"{what}_per_address")))
-    except TooMany:
-        limiter.refund(taken)
-        raise
-    return taken
+    return limiter.count(what, who, address_block(client_host(request)), request.app.state.limits)
 
 
 @contextmanager

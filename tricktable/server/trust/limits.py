@@ -109,6 +109,20 @@ class RateLimiter:
                 self._forget(now)
         return (what, key, now)
 
+    def count(self, what: str, identity: str | None, block: str, limits: "Limits") -> "list[Counted]":
+        """One ``what`` (a ``Limits`` field prefix) against ``identity`` (if
+        any) and the address ``block``; ``TooMany`` when either is over, and
+        then neither counted.  What was counted, for ``refund``."""
+        taken = []
+        try:
+            if identity is not None:
+                taken.append(self.hit(what, identity, getattr(limits, f"{what}_per_identity")))
+            taken.append(self.hit(what, block, getattr(limits, f"{what}_per_address")))
+        except TooMany:
+            self.refund(taken)
+            raise
+        return taken
+
     def refund(self, counted: "list[Counted]") -> None:
         """Take back events ``hit`` counted (the request they were for was refused)."""
         with self._lock:
