@@ -325,6 +325,18 @@ def events_until_settled(http: httpx.Client, game_id: str, version: int,
     raise TimeoutError(f"the computer players of {game_id} did not finish in {timeout} s: {seen[-3:]}")
 
 
+def finish(http: httpx.Client, state: dict[str, Any], seed: int = 3) -> dict[str, Any]:
+    """The match of ``state`` played to its end by random legal actions of the
+    person (seeded), the computer players answering each."""
+    import random
+
+    rng = random.Random(seed)
+    state = settle(http, state)
+    while not state["view"]["terminal"]:
+        state = act(http, state, rng.choice(state["view"]["legal"]))
+    return state
+
+
 def settle(http: httpx.Client, state: dict[str, Any]) -> dict[str, Any]:
     """``state`` once the computer players have answered: the last response,
     with every step since ``state`` (the shape one answer had before the

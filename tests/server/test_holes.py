@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import subprocess
 import threading
 import time
@@ -22,7 +21,7 @@ from tricktable.server.trust.identity import COOKIE
 from tricktable.server.trust.limits import Limits, Rate
 from tricktable.server.play.room import daily_seed
 from tricktable.server.play.scheduler import forced_bot
-from tests.harness import act, backdate_identities, settle, sqlite_held
+from tests.harness import backdate_identities, finish, settle, sqlite_held
 
 NO_SUCH_GAME = {"detail": "no such game"}
 
@@ -36,13 +35,6 @@ def stranger_of(client: TestClient) -> TestClient:
 
 def new_game(client: TestClient, game: str = "euchre") -> dict:
     return settle(client, client.post("/api/games", json={"game": game}).json())
-
-
-def finish(client: TestClient, state: dict, seed: int = 3) -> dict:
-    rng = random.Random(seed)
-    while not state["view"]["terminal"]:
-        state = act(client, state, rng.choice(state["view"]["legal"]))
-    return state
 
 
 # -- a game is its owner's alone -----------------------------------------------------------

@@ -4,7 +4,6 @@ the OpenAPI document."""
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 
@@ -15,15 +14,7 @@ from tricktable.server import create_app
 from tricktable.server.trust.identity import COOKIE
 from tricktable.server.trust.limits import Limits, Rate
 from tricktable.server.play.scheduler import forced_bot
-from tests.harness import act, backdate_identities, settle, sqlite_held
-
-
-def finish(client: TestClient, state: dict, seed: int = 3) -> dict:
-    rng = random.Random(seed)
-    state = settle(client, state)
-    while not state["view"]["terminal"]:
-        state = act(client, state, rng.choice(state["view"]["legal"]))
-    return state
+from tests.harness import act, backdate_identities, finish, settle, sqlite_held
 
 
 @pytest.fixture

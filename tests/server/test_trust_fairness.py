@@ -7,21 +7,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import random
 
 import pytest
 
 from tricktable.cli import main
 from tricktable.server.trust import fairness as fairness_module
-from tests.harness import act, settle
-
-
-def finish(client, state, seed=4):
-    rng = random.Random(seed)
-    state = settle(client, state)
-    while not state["view"]["terminal"]:
-        state = act(client, state, rng.choice(state["view"]["legal"]))
-    return state
+from tests.harness import finish
 
 
 def fair_game(client, game="euchre", client_seed="my-own-value-42"):
@@ -37,7 +28,7 @@ def test_the_commitment_comes_first_and_the_seed_at_the_end(client):
                                  "server_seed": None, "revealed": False}
     answer = client.get(f"/api/games/{state['id']}/record")
     assert answer.status_code == 403 and "over" in answer.json()["detail"]
-    state = finish(client, state)
+    state = finish(client, state, seed=4)
     server_seed = state["fairness"]["server_seed"]
     assert hashlib.sha256(server_seed.encode()).hexdigest() == offer["commitment"]
     record = client.get(f"/api/games/{state['id']}/record").json()
@@ -64,7 +55,7 @@ def test_the_client_seed_changes_the_cards(client):
 @pytest.fixture
 def honest_record(client, tmp_path):
     _offer, state = fair_game(client)
-    state = finish(client, state)
+    state = finish(client, state, seed=4)
     record = client.get(f"/api/games/{state['id']}/record").json()
     assert len(record["deals"]) >= 2
     return record
@@ -109,7 +100,7 @@ def test_the_daily_seed_is_revealed_when_its_day_has_ended(client, monkeypatch):
     state = client.post("/api/daily/euchre").json()
     assert state["fairness"]["server_seed"] is None and len(state["fairness"]["commitment"]) == 64
     assert client.get(f"/api/games/{state['id']}/record").status_code == 403
-    state = finish(client, state)
+    state = finish(client, state, seed=4)
     assert state["fairness"]["server_seed"] is None  # over, but the day is not: others still play it
     assert client.get(f"/api/games/{state['id']}/record").status_code == 403
     monkeypatch.setattr(fairness_module, "utc_day", lambda now=None: "9999-12-31")
