@@ -30,7 +30,7 @@ from tricktable.games.courtpiece.rules import (
     TRICKS_TO_WIN,
     outcome_of,
 )
-from tricktable.games.courtpiece.state import CourtPieceState, Scoring
+from tricktable.games.courtpiece.state import Scoring, ScoreTable
 
 WON, ALL_TENS, WHITEWASH = "won", "mendikot", "whitewash"
 TENS_SCORES = {"points": {WON: 1, ALL_TENS: 2, WHITEWASH: 3}}
@@ -50,11 +50,11 @@ class SevenTricks(Scoring):
     sweeps: frozenset[str] = KOTS
     streak_bonus: bool = True
 
-    def count_trick(self, state: CourtPieceState) -> bool:
+    def count_trick(self, state: ScoreTable) -> bool:
         a, b = state.captured
         return len(state.tricks) == TRICKS or (a >= TRICKS_TO_WIN and b > 0) or (b >= TRICKS_TO_WIN and a > 0)
 
-    def resolve(self, state: CourtPieceState) -> tuple[str, int]:
+    def resolve(self, state: ScoreTable) -> tuple[str, int]:
         return outcome_of(state.captured, state.callers)
 
 
@@ -65,12 +65,12 @@ class Tens(Scoring):
     sweeps: frozenset[str] = frozenset({ALL_TENS, WHITEWASH})
     streak_bonus: bool = False
 
-    def count_trick(self, state: CourtPieceState) -> bool:
+    def count_trick(self, state: ScoreTable) -> bool:
         cards = state.tricks[-1][1]
         state.tens[state.tricks[-1][2] % 2] += _IS_TEN[cards[0]] + _IS_TEN[cards[1]] + _IS_TEN[cards[2]] + _IS_TEN[cards[3]]
         return len(state.tricks) == TRICKS
 
-    def resolve(self, state: CourtPieceState) -> tuple[str, int]:
+    def resolve(self, state: ScoreTable) -> tuple[str, int]:
         """3 or 4 tens win, 2–2 goes to the team with 7+ tricks."""
         tens, tricks = state.tens, state.captured
         if tens[0] != tens[1]:
@@ -81,8 +81,8 @@ class Tens(Scoring):
             return WHITEWASH, winners
         return (ALL_TENS if tens[winners] == 4 else WON), winners
 
-    def lines(self, state: CourtPieceState) -> list[ScoreLine]:
+    def lines(self, state: ScoreTable) -> list[ScoreLine]:
         return [ScoreLine("tens", f"Tens taken: {state.tens[team]}", state.tens[team], team=team) for team in (0, 1)]
 
-    def facts(self, state: CourtPieceState) -> tuple[int, int]:
+    def facts(self, state: ScoreTable) -> tuple[int, int]:
         return (state.tens[0], state.tens[1])

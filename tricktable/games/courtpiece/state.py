@@ -163,7 +163,7 @@ class CourtPieceState(ViewKeepingState[Trick]):
         self.new_cards_allowed = new_cards_allowed
         self.leader = self.turn = self.caller
         self.trick: list[int] = []
-        self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # (leader, cards, winner)
+        self.tricks: list[Played] = []
         self.captured = [0, 0]  # tricks that count, per team
         self.outcome = ""
         self.winners = -1
@@ -544,7 +544,8 @@ class CourtPieceState(ViewKeepingState[Trick]):
 
 # -- the rule parts' interfaces --------------------------------------------------
 # The state consults its variant's parts and the parts write the state's fields, so
-# both sides' types are declared here; the parts themselves (``trump.py``,
+# both sides' types are declared here: each part sees a deal only as the few fields
+# it reads and writes (``TrumpTable``, ``TrickTable``, ``ScoreTable``); the parts themselves (``trump.py``,
 # ``tricks.py``, ``scoring.py``) import this module and nothing imports them but the
 # variants (``variants.py``).
 
@@ -562,6 +563,69 @@ class FamilySpec(Protocol):
                  new_cards_allowed: bool = True) -> CourtPieceState: ...
 
 
+Played = tuple[int, tuple[int, ...], int]
+"""A finished trick: (leader, cards, winner)."""
+
+
+class TrumpTable(Protocol):
+    """What a trump choice reads and writes of a deal: the trump fields, and
+    the hands and the trick it looks at (a hidden card leaves and rejoins a hand)."""
+
+    hands: list[int]
+    first_five: list[int]
+    caller: int
+    turn: int
+    trick: list[int]
+    tricks: list[Played]
+    trump: int
+    trump_by: int
+    changed_trump: bool
+    down: int
+    revealed: int
+    revealed_by: int
+    revealed_trick: int
+    must_trump: bool
+    trumps_from: int
+    trump_trick: int
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+
+    def start_play(self) -> None: ...
+
+    def may_change_trump(self) -> bool: ...
+
+    def action_text(self, action: int) -> str: ...
+
+
+class TrickTable(Protocol):
+    """What a trick value reads and writes of a deal: the pile fields and the
+    tricks each team has taken."""
+
+    tricks: list[Played]
+    trump: int
+    trump_trick: int
+    captured: list[int]
+    pile: int
+    open_seat: int
+    open_card: int
+    captures: list[tuple[int, int, int]]
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+
+
+class ScoreTable(Protocol):
+    """What a scoring reads (and, for the tens, writes) of a deal."""
+
+    tricks: list[Played]
+    captured: list[int]
+    tens: list[int]
+
+    @property
+    def callers(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class TrumpChoice:
     """The family's defaults; each way of choosing trump overrides what it changes."""
@@ -571,31 +635,31 @@ class TrumpChoice:
     face_down = False
     """The game has the face-down card's actions and notation."""
 
-    def calls(self, state: CourtPieceState) -> list[int]:
+    def calls(self, state: TrumpTable) -> list[int]:
         """The ways to name trump for the seat to move while trump is called."""
         return []
 
-    def decide(self, state: CourtPieceState, action: int) -> None:
+    def decide(self, state: TrumpTable, action: int) -> None:
         """Apply one of this choice's own (already validated) actions."""
-        raise IllegalAction(f"{state.action_text(action)!r} is not an action of {state.spec.title}")
+        raise IllegalAction(f"{state.action_text(action)!r} is not an action of this game")
 
-    def play_actions(self, state: CourtPieceState) -> tuple[int, ...]:
+    def play_actions(self, state: TrumpTable) -> tuple[int, ...]:
         """The actions besides a card for the seat to move in play; the state asks
         only during the first trick or while a card lies face down."""
         return ()
 
-    def may_change(self, state: CourtPieceState) -> bool:
+    def may_change(self, state: TrumpTable) -> bool:
         """Whether the game offers change trump at all at this point."""
         return False
 
-    def on_card(self, state: CourtPieceState, card: int, seat: int) -> None:
+    def on_card(self, state: TrumpTable, card: int, seat: int) -> None:
         """``seat`` plays ``card`` to a started trick while no trump is in force."""
 
-    def seen_text(self, state: CourtPieceState, seat: int, actor: int, action: int) -> str:
+    def seen_text(self, state: TrumpTable, seat: int, actor: int, action: int) -> str:
         """How ``seat`` reads ``actor``'s action."""
         return state.action_text(action)
 
-    def facts(self, state: CourtPieceState, seat: int) -> HiddenFacts | VoidFacts | None:
+    def facts(self, state: TrumpTable, seat: int) -> HiddenFacts | VoidFacts | None:
         """This choice's public facts (and the seat's own secrets)."""
         return None
 
@@ -612,10 +676,10 @@ class TrickValue(ABC):
     """Won tricks go onto the pile (its facts are public)."""
 
     @abstractmethod
-    def take(self, state: CourtPieceState, winner: int, card: int) -> None:
+    def take(self, state: TrickTable, winner: int, card: int) -> None:
         """``winner`` won the last finished trick with ``card``."""
 
-    def facts(self, state: CourtPieceState) -> PileFacts | None:
+    def facts(self, state: TrickTable) -> PileFacts | None:
         """This value's public facts."""
         return None
 
@@ -635,18 +699,18 @@ class Scoring(ABC):
     """Whether seven deals won in a row earn a bonus."""
 
     @abstractmethod
-    def count_trick(self, state: CourtPieceState) -> bool:
+    def count_trick(self, state: ScoreTable) -> bool:
         """Count the trick just finished; True when the deal is over."""
 
     @abstractmethod
-    def resolve(self, state: CourtPieceState) -> tuple[str, int]:
+    def resolve(self, state: ScoreTable) -> tuple[str, int]:
         """(outcome, winning team) of a finished deal."""
 
-    def lines(self, state: CourtPieceState) -> list[ScoreLine]:
+    def lines(self, state: ScoreTable) -> list[ScoreLine]:
         """The score sheet's lines between the tricks and the result."""
         return []
 
-    def facts(self, state: CourtPieceState) -> tuple[int, int] | None:
+    def facts(self, state: ScoreTable) -> tuple[int, int] | None:
         """This scoring's public facts (the tens each team took)."""
         return None
 

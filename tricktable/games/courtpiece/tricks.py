@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from tricktable.cards import ACE, card
 from tricktable.games.courtpiece.observation import Capture, OpenPair, PileFacts
 from tricktable.games.courtpiece.rules import ACES, NO_TRUMP, TRICKS
-from tricktable.games.courtpiece.state import CourtPieceState, TrickValue
+from tricktable.games.courtpiece.state import TrickTable, TrickValue
 
 NO_PILE_TRICKS = (11, 12)
 
@@ -38,7 +38,7 @@ NO_PILE_TRICKS = (11, 12)
 class SingleTricks(TrickValue):
     """Every trick counts for its winner's team at once."""
 
-    def take(self, state: CourtPieceState, winner: int, card: int) -> None:
+    def take(self, state: TrickTable, winner: int, card: int) -> None:
         state.captured[winner % 2] += 1
 
 
@@ -51,7 +51,7 @@ class Pile(TrickValue):
     wait_for_trump: bool = False
     """Be-Ranga: no capture up to the trick that set trump."""
 
-    def take(self, state: CourtPieceState, winner: int, card: int) -> None:
+    def take(self, state: TrickTable, winner: int, card: int) -> None:
         state.pile += 1
         number = len(state.tricks)
         if number == TRICKS:
@@ -64,13 +64,13 @@ class Pile(TrickValue):
             self._capture(state, winner, number)
 
     @staticmethod
-    def _capture(state: CourtPieceState, seat: int, number: int) -> None:
+    def _capture(state: TrickTable, seat: int, number: int) -> None:
         state.captured[seat % 2] += state.pile
         state.captures.append((number, seat, state.pile))
         state.pile = 0
         state.open_seat = state.open_card = -1
 
-    def _capture_blocked(self, state: CourtPieceState, first: int, second: int, number: int) -> bool:
+    def _capture_blocked(self, state: TrickTable, first: int, second: int, number: int) -> bool:
         """``first`` and ``second`` are the cards that won the pair's two tricks;
         ``number`` is the second trick's."""
         if self.wait_for_trump and (not state.trump_trick or number <= state.trump_trick):
@@ -82,7 +82,7 @@ class Pile(TrickValue):
             return True
         return bool(options.get("no_pile_on_11_12")) and number in NO_PILE_TRICKS
 
-    def facts(self, state: CourtPieceState) -> PileFacts:
+    def facts(self, state: TrickTable) -> PileFacts:
         """The pile is face down: only how many tricks lie in it is shown (the
         cards themselves were seen as they were played, see ``tricks``)."""
         open_pair = OpenPair(state.open_seat, state.open_card) if state.open_seat >= 0 else None

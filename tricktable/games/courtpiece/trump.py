@@ -49,10 +49,10 @@ from tricktable.games.courtpiece.actions import CALL, CHANGE, HIDE, REVEAL, SWAP
 from tricktable.games.courtpiece.observation import CourtPieceObservation, HiddenFacts, VoidFacts
 from tricktable.games.courtpiece.rules import SUIT_MASKS, SUIT_OF
 from tricktable.games.courtpiece.sampling import sample_hidden_world, sample_world
-from tricktable.games.courtpiece.state import CourtPieceState, FamilySpec, TrumpChoice, cards_in
+from tricktable.games.courtpiece.state import CourtPieceState, FamilySpec, TrumpChoice, TrumpTable, cards_in
 
 
-def _open_changes(state: CourtPieceState) -> tuple[int, ...]:
+def _open_changes(state: TrumpTable) -> tuple[int, ...]:
     return tuple(CHANGE + s for s in range(4) if s != state.trump)
 
 
@@ -62,7 +62,7 @@ class Called(TrumpChoice):
 
     can_change: bool = True
 
-    def calls(self, state: CourtPieceState) -> list[int]:
+    def calls(self, state: TrumpTable) -> list[int]:
         """A suit the seat holds among its first five cards (any suit in records of
         the first rules versions: legacy option ``call_any_suit``)."""
         if state.options.get("call_any_suit"):
@@ -70,16 +70,16 @@ class Called(TrumpChoice):
         five = state.first_five[state.turn]
         return [CALL + s for s in range(4) if five & SUIT_MASKS[s]]
 
-    def decide(self, state: CourtPieceState, action: int) -> None:
+    def decide(self, state: TrumpTable, action: int) -> None:
         state.trump, state.trump_by = action - CALL, state.turn
         state.start_play()
 
-    def play_actions(self, state: CourtPieceState) -> tuple[int, ...]:
+    def play_actions(self, state: TrumpTable) -> tuple[int, ...]:
         if state.trick or not state.may_change_trump():
             return ()
         return _open_changes(state)
 
-    def may_change(self, state: CourtPieceState) -> bool:
+    def may_change(self, state: TrumpTable) -> bool:
         return self.can_change
 
     def sample_world(self, spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
@@ -93,10 +93,10 @@ class HiddenCard(TrumpChoice):
     can_change: bool = True
     face_down = True
 
-    def calls(self, state: CourtPieceState) -> list[int]:
+    def calls(self, state: TrumpTable) -> list[int]:
         return [HIDE + c for c in cards_in(state.first_five[state.turn])]
 
-    def decide(self, state: CourtPieceState, action: int) -> None:
+    def decide(self, state: TrumpTable, action: int) -> None:
         if action == REVEAL:
             self._reveal(state)
         elif action >= SWAP:  # take the card back, put one of another suit down
@@ -108,7 +108,7 @@ class HiddenCard(TrumpChoice):
             state.start_play()
 
     @staticmethod
-    def _reveal(state: CourtPieceState) -> None:
+    def _reveal(state: TrumpTable) -> None:
         """The face-down card is shown to all and goes back to its owner's hand;
         the asker must trump with his next card if he can, and only trumps from
         his card on count in this trick."""
@@ -119,14 +119,14 @@ class HiddenCard(TrumpChoice):
         state.revealed_trick, state.trumps_from = len(state.tricks) + 1, len(state.trick)
         state.must_trump = True
 
-    def play_actions(self, state: CourtPieceState) -> tuple[int, ...]:
+    def play_actions(self, state: TrumpTable) -> tuple[int, ...]:
         extra: tuple[int, ...] = (REVEAL,) if state.down >= 0 and self._may_ask(state) else ()
         if not state.trick and state.may_change_trump():
             extra += self._changes(state)
         return extra
 
     @staticmethod
-    def _may_ask(state: CourtPieceState) -> bool:
+    def _may_ask(state: TrumpTable) -> bool:
         """Asking needs a void in the led suit; an empty hand (the face-down card
         is the last one left) must ask even when leading."""
         hand = state.hands[state.turn]
@@ -134,22 +134,22 @@ class HiddenCard(TrumpChoice):
             return True
         return bool(state.trick) and not hand & SUIT_MASKS[SUIT_OF[state.trick[0]]]
 
-    def may_change(self, state: CourtPieceState) -> bool:
+    def may_change(self, state: TrumpTable) -> bool:
         # The partner's card: the caller does not know it.
         return self.can_change and not (state.down >= 0 and state.trump_by != state.caller)
 
     @staticmethod
-    def _changes(state: CourtPieceState) -> tuple[int, ...]:
+    def _changes(state: TrumpTable) -> tuple[int, ...]:
         if state.down < 0:  # open trump after a flip: as in Single Sar
             return _open_changes(state)
         others = state.hands[state.caller] & ~SUIT_MASKS[SUIT_OF[state.down]]
         return tuple(SWAP + c for c in cards_in(others))
 
-    def seen_text(self, state: CourtPieceState, seat: int, actor: int, action: int) -> str:
+    def seen_text(self, state: TrumpTable, seat: int, actor: int, action: int) -> str:
         masked = masked_text(action) if seat != actor else None
         return masked if masked is not None else state.action_text(action)
 
-    def facts(self, state: CourtPieceState, seat: int) -> HiddenFacts:
+    def facts(self, state: TrumpTable, seat: int) -> HiddenFacts:
         """The face-down card for the player who put it down only, and the reveal
         (card, asker, trick number) for everyone once it happened."""
         down, revealed = state.down, state.revealed
@@ -172,11 +172,11 @@ class FirstVoid(TrumpChoice):
 
     calls_trump = False
 
-    def on_card(self, state: CourtPieceState, card: int, seat: int) -> None:
+    def on_card(self, state: TrumpTable, card: int, seat: int) -> None:
         if SUIT_OF[card] != SUIT_OF[state.trick[0]]:
             state.trump, state.trump_by, state.trump_trick = SUIT_OF[card], seat, len(state.tricks) + 1
 
-    def facts(self, state: CourtPieceState, seat: int) -> VoidFacts:
+    def facts(self, state: TrumpTable, seat: int) -> VoidFacts:
         return VoidFacts(state.trump_trick or None)
 
     def sample_world(self, spec: FamilySpec, obs: CourtPieceObservation, rng: random.Random) -> CourtPieceState:
