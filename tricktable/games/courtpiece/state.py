@@ -544,10 +544,10 @@ class CourtPieceState(ViewKeepingState[Trick]):
 
 # -- the rule parts' interfaces --------------------------------------------------
 # The state consults its variant's parts and the parts write the state's fields, so
-# both sides' types are declared here: each part sees a deal only as the few fields
-# it reads and writes (``TrumpTable``, ``TrickTable``, ``ScoreTable``); the parts themselves (``trump.py``,
-# ``tricks.py``, ``scoring.py``) import this module and nothing imports them but the
-# variants (``variants.py``).
+# both sides' types are declared here: each part sees a deal only as the few
+# fields it reads and writes (``TrumpTable``, ``TrickTable``, ``ScoreTable``).  The
+# parts themselves (``trump.py``, ``tricks.py``, ``scoring.py``) import this module
+# and nothing imports them but the variants (``variants.py``).
 
 
 class FamilySpec(Protocol):
