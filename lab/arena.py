@@ -113,15 +113,12 @@ def play_table(state: GameState, bots: Sequence[Bot], times: Sequence[list[float
     return state
 
 
-NO_HARD_STOP_MS = 1e9
-
-
 def bot_settings(name: str, budget_ms: float | None, hard_stop: bool = True) -> dict[str, Any]:
     """``make_bot``'s settings for bot ``name``: the budget (None: the bot's own) and,
     without ``hard_stop``, no clock for a search bot (the others have none)."""
     settings: dict[str, Any] = {} if budget_ms is None else {"budget_ms": budget_ms}
     if not hard_stop and name.startswith("search"):
-        settings["hard_ms"] = NO_HARD_STOP_MS
+        settings["clock"] = False
     return settings
 
 

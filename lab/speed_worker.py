@@ -66,6 +66,18 @@ def _tree_names() -> tuple[Callable[..., Any], Callable[..., Any]]:
     return entry, deal_state
 
 
+def _unclocked_bot(make_bot: Callable[..., Any], name: str, seed: str, budget_ms: float) -> Any:
+    """Bot ``name`` at ``budget_ms`` that samples its budget's worlds however long
+    they take (only search bots have a clock).  Trees before ``clock=False``
+    switched the clock off with a stop time in ms (``hard_ms``)."""
+    if not name.startswith("search"):
+        return make_bot(name, seed=seed, budget_ms=budget_ms)
+    try:
+        return make_bot(name, seed=seed, budget_ms=budget_ms, clock=False)
+    except TypeError:
+        return make_bot(name, seed=seed, budget_ms=budget_ms, hard_ms=1e9)
+
+
 def main() -> None:
     from tricktable.bots import make_bot
 
@@ -85,8 +97,7 @@ def main() -> None:
                 state.act(seat, text)
         obs = state.observe(state.to_move)
         name = job.get("bot", "search")
-        no_hard_stop = {"hard_ms": 1e9} if name.startswith("search") else {}  # only search bots have a clock
-        bot = make_bot(name, seed=job.get("bot_seed", "bench"), budget_ms=job["budget_ms"], **no_hard_stop)
+        bot = _unclocked_bot(make_bot, name, job.get("bot_seed", "bench"), job["budget_ms"])
         before, start, wall = rollouts(), time.process_time(), time.perf_counter()
         action = bot.choose(obs)
         cpu_ms, wall_ms = (time.process_time() - start) * 1000, (time.perf_counter() - wall) * 1000

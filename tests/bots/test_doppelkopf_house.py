@@ -47,7 +47,7 @@ def test_the_search_bot_plays_the_pig_against_the_heart_ten():
     """The search bot's sampled worlds and rollouts rank the pigs as the game does."""
     state = after_the_heart_ten({"schweinchen": True})
     # No safety stop: the bot thinks through all its worlds however loaded the machine is.
-    bot = make_bot("search", seed="pigs", budget_ms=40, hard_ms=float("inf"))
+    bot = make_bot("search", seed="pigs", budget_ms=40, clock=False)
     choice = bot.choose(state.observe(1))
     while not choice.startswith("play "):  # an announcement first (it does not pass the turn)
         state.act(1, choice)

@@ -95,18 +95,20 @@ class SearchBot(Bot):
     """Weigh the sampled worlds by what the others' decisions reveal (``bots.inference``)."""
 
     def __init__(self, seed: str = "bot", budget_ms: float = 250.0, worlds: int | None = None,
-                 hard_ms: float = HARD_STOP_MS):
+                 clock: bool = True):
         """``worlds``: sample exactly this many worlds per decision, with no
         clock, so the bot plays the same on any machine however loaded (what
         an outside comparison or an analysis needs); None: as many as
         ``budget_ms`` buys on a 2-core machine (the game's ``worlds_for``),
-        stopped after ``hard_ms`` whatever the count (the web's players).
-        ``hard_ms`` is the lab's, to keep a budget's worlds without the clock."""
+        stopped after ``HARD_STOP_MS`` whatever the count (the web's players)
+        — or, with ``clock=False``, never stopped (the lab's duplicate matches
+        against a baseline commit, whose worlds per decision follow its own
+        ``worlds_for``)."""
         super().__init__(seed, budget_ms)
         if worlds is not None and worlds < 1:
             raise GameError("a search needs at least one world")
         self.worlds = worlds
-        self.hard_ms = NO_CLOCK_MS if worlds is not None else hard_ms
+        self.hard_ms = NO_CLOCK_MS if worlds is not None or not clock else HARD_STOP_MS
 
     def choose(self, obs: Observation, among: Sequence[str] | None = None) -> str:
         module = game_module(obs.game)
