@@ -1,5 +1,5 @@
 """The ``tricktable`` command: what a player or an operator uses (play, replay, verify,
-schema, serve).  The measuring tools are ``tricktable-lab`` (``lab/cli.py``)."""
+schema, serve, check-store).  The measuring tools are ``tricktable-lab`` (``lab/cli.py``)."""
 
 from __future__ import annotations
 
@@ -121,6 +121,20 @@ def replay_file(path: Path) -> dict[str, Any]:
     }
 
 
+# -- check-store -------------------------------------------------------------------
+def check_store_command(database: str | None) -> int:
+    """Replay every stored record (``store/check.py``); print what failed and a summary."""
+    from tricktable.store import Store, default_database_url
+    from tricktable.store.check import check_store
+
+    result = check_store(Store(database or default_database_url()))
+    for game_id, problem in result.failures:
+        print(f"{game_id}: {problem}")
+    print(f"{result.games} games, {result.over} of them over, {result.actions} actions: "
+          f"{len(result.failures)} failed to replay as stored")
+    return 0 if result.ok else 1
+
+
 # -- entry point ---------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tricktable", description=__doc__)
@@ -151,6 +165,9 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--steer", choices=("address", "none"), default="address",
                    help="with several workers: send each client's connections to one worker by her address "
                    "(default), or let the system spread them (none: behind a load balancer on another machine)")
+
+    c = commands.add_parser("check-store", help="replay every stored game's record; exit 1 if one fails")
+    c.add_argument("--database", help="SQLAlchemy URL (default: $TRICKTABLE_DATABASE_URL or SQLite in ./data)")
 
     j = commands.add_parser("schema", help="the JSON Schema of what the page receives for a game's seat")
     j.add_argument("game", choices=sorted(GAMES))
@@ -193,6 +210,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return serve(args.host, args.port, args.database, workers=args.workers,
                          think_processes=args.think_processes, steer=args.steer)
+        elif args.command == "check-store":
+            return check_store_command(args.database)
         elif args.command == "schema":
             print(json.dumps(observation_schema(args.game), indent=2))
     except GameError as error:

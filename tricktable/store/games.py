@@ -209,6 +209,12 @@ class GameStore(Database):
         with self.engine.begin() as db:
             return list(db.execute(query).scalars())
 
+    def game_ids_after(self, after: str, limit: int) -> list[str]:
+        """Up to ``limit`` game ids after ``after``, in id order (a walk over every game)."""
+        query = select(games.c.id).where(games.c.id > after).order_by(games.c.id).limit(limit)
+        with self.engine.begin() as db:
+            return list(db.execute(query).scalars())
+
     def claim_turn(self, game_id: str, version: int, owner: str, seconds: float) -> bool:
         """Take (or extend) the lease on the game's computer-player turn at
         ``version`` for ``seconds``: True if ``owner`` holds it now.  Refused
