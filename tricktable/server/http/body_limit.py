@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 16 * 1024
-
-ASGIApp = Callable[[dict[str, Any], Callable[[], Awaitable[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[None]]],
-                   Awaitable[None]]
 
 
 class BodyLimit:
@@ -19,7 +16,7 @@ class BodyLimit:
         self.app = app
         self.limit = limit
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -49,10 +46,10 @@ class BodyLimit:
         body = b"".join(chunks)
         sent = False
 
-        async def replay() -> dict[str, Any]:
+        async def replay() -> Message:
             nonlocal sent
             if sent:
-                message: dict[str, Any] = await receive()
+                message: Message = await receive()
                 return message
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
@@ -60,7 +57,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _too_large(send: Any, limit: int) -> None:
+async def _too_large(send: Send, limit: int) -> None:
     body = f'{{"detail":"the request body is larger than {limit} bytes"}}'.encode()
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import gzip
 import re
-from typing import Any
 
 import anyio.to_thread
 import orjson
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.requests import cookie_parser
+from starlette.types import Message, Receive, Scope, Send
 
 from tricktable.server.live.channel import Event
 from tricktable.server.http.errors import HTTP_STATUS, status_for
@@ -68,7 +68,7 @@ class FastActions:
         self.app = app
         self.handle = handle
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = ACTION_PATH.match(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
         if found is None:
             await self.app(scope, receive, send)
@@ -120,7 +120,7 @@ def _detail(error: Exception) -> bytes:
     return orjson.dumps({"detail": str(error)})
 
 
-async def _whole_body(receive: Any) -> bytes:
+async def _whole_body(receive: Receive) -> bytes:
     chunks = []
     while True:
         message = await receive()
@@ -132,21 +132,21 @@ async def _whole_body(receive: Any) -> bytes:
     return b"".join(chunks)
 
 
-def _replaying(body: bytes, receive: Any) -> Any:
+def _replaying(body: bytes, receive: Receive) -> Receive:
     """``receive`` that gives the body read already, then the client's own messages."""
     given = False
 
-    async def replay() -> dict[str, Any]:
+    async def replay() -> Message:
         nonlocal given
         if given:
-            return await receive()  # type: ignore[no-any-return]
+            return await receive()
         given = True
         return {"type": "http.request", "body": body, "more_body": False}
 
     return replay
 
 
-async def _send(send: Any, status: int, body: bytes, extra: list[tuple[bytes, bytes]], gzipped: bool) -> None:
+async def _send(send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]], gzipped: bool) -> None:
     headers = [(b"content-type", b"application/json"), *extra]
     if len(body) >= GZIP_MINIMUM_BYTES:
         headers.append((b"vary", b"Accept-Encoding"))

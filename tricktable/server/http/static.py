@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Any
-
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
@@ -31,7 +29,7 @@ class PageMount(Mount):
 
 
 class PageFiles(StaticFiles):
-    async def get_response(self, path: str, scope: Any) -> Response:
+    async def get_response(self, path: str, scope: Scope) -> Response:
         suffix = PurePosixPath(path).suffix
         if suffix and suffix not in PAGE_SUFFIXES:
             raise HTTPException(status_code=404)

@@ -52,6 +52,7 @@ from typing import Any, Callable, NamedTuple
 
 from tricktable.bots import Bot, make_bot
 from tricktable.bots.levels import best_bot
+from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
 from tricktable.server.live.channel import Channel, Event
 from tricktable.server.play.commit import Position, Referee
@@ -137,7 +138,7 @@ class Piece(NamedTuple):
     thought: float | None = None
 
 
-def observation(state: GameState, seat: int) -> Any:
+def observation(state: GameState, seat: int) -> Observation:
     """What a computer player is given: its seat's observation, never the state."""
     return state.observe(seat)
 
