@@ -46,8 +46,28 @@ five Court Piece games inference at hard's budget measured weaker: −0.052 ± 0
 pooled over 2,300 deals (docs/strength.md)."""
 
 
+RELIEF_LEVELS: dict[str, tuple[str, float]] = {"quick": ("search-noinfer", 10.0)}
+"""Levels nobody chooses: what an overloaded server plays instead of a chosen
+level (``relieved``).  A fifth of normal's budget still searches (it plays
+well above the easy rules), at a fifth of the CPU."""
+RELIEF: dict[str, tuple[str, ...]] = {
+    "hard": ("hard", "normal", "quick", "easy"),
+    "normal": ("normal", "quick", "easy"),
+    "easy": ("easy",),
+}
+"""Each level, then the shorter thinking an overloaded server falls back to, step by step."""
+
+
+def relieved(level: str, step: int) -> str:
+    """``level`` relieved by ``step`` steps (0: as chosen), down to the easy rules."""
+    chain = RELIEF.get(level, (level,))
+    return chain[min(step, len(chain) - 1)]
+
+
 def level_bot(game: str, level: str) -> tuple[str, float]:
     """The bot's name and budget (0: none) that play ``game`` at ``level``."""
+    if level in RELIEF_LEVELS:
+        return RELIEF_LEVELS[level]
     if level not in LEVELS:
         raise GameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     return GAME_LEVELS.get(game, {}).get(level, LEVELS[level])

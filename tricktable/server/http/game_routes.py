@@ -140,7 +140,8 @@ def game_routes(app: FastAPI, room: Room) -> None:
     def healthz() -> dict[str, Any]:
         room.store.ping()
         games = list(GAMES)
-        return {"ok": True, "games": games, "bots": {g: room.bot_name(g) for g in games}}
+        return {"ok": True, "games": games, "bots": {g: room.bot_name(g) for g in games},
+                "pressure": room.scheduler.pressure()}
 
     @app.get("/api/games", **documented(200))
     def games() -> dict[str, Any]:

@@ -33,6 +33,12 @@ thread, or a pool of worker processes); bots that decide at once
 more than the decision, and announce no ``thinking`` event (their step follows
 at once, and every step says who moves next).
 
+When games wait too long for a worker (the machine is short of CPU), the
+computer players think shorter, step by step down to the easy rules
+(``RELIEF_AFTER_SECONDS``), and ``pressure`` says how often: a quicker, weaker
+card rather than a queue that grows without bound.  Such a decision depends on
+the load, not only on the position.
+
 Nothing lives only here: after a restart, ``start`` wakes the open games and
 every load wakes its game, so an interrupted turn continues from the database.
 """
@@ -51,7 +57,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 from tricktable.bots import Bot, make_bot
-from tricktable.bots.levels import best_bot
+from tricktable.bots.levels import best_bot, relieved
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
 from tricktable.server.live.channel import Channel, Event
@@ -79,6 +85,12 @@ CHEAP_SECONDS = 0.02
 PATIENCE_SECONDS = 0.5
 """After a longer one, clicks up to this much later than the game's get their
 first card before its next bot thinks."""
+RELIEF_AFTER_SECONDS = (0.15, 0.4, 0.8)
+"""When the game that has waited longest for a worker has waited this long, the
+computer players think one step shorter (``bots.levels.relieved``: hard, normal,
+a fifth of normal, the easy rules): on a machine short of CPU the queue would
+otherwise grow without bound, and a player prefers a quicker, weaker card to a
+long wait.  Below the first step the chosen level plays."""
 INSTANT_BOTS = frozenset({"random", "heuristic"})
 """Bots that decide in well under a millisecond or two: they decide in the
 scheduler's thread (no trip to a thinking process)."""
@@ -171,6 +183,7 @@ class BotScheduler:
         self._thinking: dict[str, tuple[int, int]] = {}  # game -> (seat, version)
         self._clocks: dict[str, threading.Timer] = {}
         self._instant: dict[tuple[str, str], bool] = {}
+        self._relieved = [0] * (len(RELIEF_AFTER_SECONDS) + 1)  # decisions per relief step
 
     # -- life cycle ----------------------------------------------------------------
     def start(self) -> None:
@@ -387,11 +400,28 @@ class BotScheduler:
             return piece
         self.channel.publish(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
         began = time.monotonic()
-        choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
+        choice = self.think(self.bot_factory, row.game, self._level_now(level_of(row)), decision_seed(row, seat),
                             observation(position.state, seat))
         thought = time.monotonic() - began
         return self._commit(lambda: (*self.referee.play(position, seat, choice, holder), []),
                             holding=True)._replace(thought=thought)
+
+    def _level_now(self, level: str) -> str:
+        """The level a decision is thought at now: the chosen one, or shorter
+        while games wait too long for a worker (``RELIEF_AFTER_SECONDS``)."""
+        with self._lock:
+            waited = time.monotonic() - self._queue[0][0] if self._queue else 0.0
+            step = sum(waited >= after for after in RELIEF_AFTER_SECONDS)
+            self._relieved[step] += 1
+        return relieved(level, step)
+
+    def pressure(self) -> dict[str, Any]:
+        """How far behind the computer players are: games waiting for a worker,
+        the longest wait, and the decisions thought at each relief step so far."""
+        with self._lock:
+            waited = time.monotonic() - self._queue[0][0] if self._queue else 0.0
+            return {"waiting": len(self._queue), "longest_wait_ms": round(max(0.0, waited) * 1000),
+                    "decisions_by_relief": list(self._relieved)}
 
     def _choose_at_once(self, row: GameRow) -> Callable[[GameState, int, int], str]:
         """An instant computer player's decision at a version (``Referee.play_run``),
