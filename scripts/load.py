@@ -42,7 +42,11 @@ prints a summary (with ``--json`` all its figures as JSON) and exits 1 if a
 check failed.
 
 Without ``--json`` it runs one configuration (``--bot``, ``--workers``,
-``--people``, ``--think``, ``--seconds``) and prints its figures.
+``--people``, ``--think``, ``--seconds``) and prints its figures, with the
+server's own ``pressure`` (``/healthz``: games waiting for a computer player,
+the longest wait, decisions per relief step); ``--hogs 0 1 2`` runs it beside
+that many CPU-bound processes each, and with ``--compare`` each checkout in
+turn at each.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ import argparse
 import asyncio
 import gzip
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -473,11 +478,29 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     return {"n": len(ordered), "p50": round(statistics.median(ordered) * 1000, 1), "p95": at(0.95), "p99": at(0.99)}
 
 
+def hog() -> None:
+    """A CPU-bound process beside the server (``--hogs``): another tenant of the machine."""
+    while True:
+        pass
+
+
+def pressure(server: Server) -> dict[str, Any] | None:
+    """The answering process's computer-player pressure (``/healthz``), where the server tells it."""
+    try:
+        return httpx.get(f"{server.url}/healthz", timeout=5, **PLAIN_HTTP).json().get("pressure")
+    except (httpx.HTTPError, ValueError):
+        return None
+
+
 def run(source: Path, bot: str | None, workers: int | None, people: int, think: tuple[float, float],
-        seconds: float, postgres: Any = None, steer: str | None = None) -> dict[str, Any]:
-    """One server, ``people`` playing for ``seconds``; its figures."""
+        seconds: float, postgres: Any = None, steer: str | None = None, hogs: int = 0) -> dict[str, Any]:
+    """One server, ``people`` playing for ``seconds`` (beside ``hogs``
+    CPU-bound processes); its figures."""
     server = Server(source, bot, workers, postgres, steer)
     figures = Samples()
+    hogging = [multiprocessing.Process(target=hog, daemon=True) for _ in range(hogs)]
+    for process in hogging:
+        process.start()
     try:
         cpu_before, _ = server.usage()
         database_before = database_cpu(postgres)
@@ -493,7 +516,10 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         cpu_after, rss = server.usage()
         database_after = database_cpu(postgres)
         own_after = own_cpu()
+        told = pressure(server)
     finally:
+        for process in hogging:
+            process.kill()
         server.stop()
     return {
         "source": str(source), "database": "postgresql" if postgres is not None else "sqlite",
@@ -506,7 +532,8 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
                              "stream": round(figures.stream_bytes / max(1, figures.actions))},
         "server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1),
         **({"database_cpu_s": round(database_after - database_before, 1)} if postgres is not None else {}),
-        "load_script_cpu_s": round(own_after - own_before, 1),
+        "load_script_cpu_s": round(own_after - own_before, 1), "hogs": hogs,
+        **({"pressure": told} if told is not None else {}),
     }
 
 
@@ -707,6 +734,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --json: instant runs at each of these numbers of people (default 16 32)")
     parser.add_argument("--pairs", type=int, default=3,
                         help="with --json: one- and two-process instant runs, in turn, this many times (default 3)")
+    parser.add_argument("--hogs", type=int, nargs="+", default=[0],
+                        help="one run: CPU-bound processes beside the server; several numbers: a run at each, "
+                             "and with --compare each checkout in turn (default 0)")
     parser.add_argument("--instant-seconds", type=float, default=20.0)
     parser.add_argument("--default-seconds", type=float, default=90.0)
     args = parser.parse_args(argv)
@@ -731,9 +761,12 @@ def measured_and_printed(args: argparse.Namespace) -> int:
         print(json.dumps(result) if args.json else soak_text(result["soak"]))
         return 0 if result["soak"]["ok"] else 1
     if not args.json:
-        workers = args.workers if supports_workers(args.source) else None
-        print(json.dumps(run(args.source, args.bot, workers, args.people, tuple(args.think), args.seconds,
-                             args.postgres, args.steer), indent=1))
+        sources = [args.source, *([args.compare] if args.compare else [])]
+        for hogs in args.hogs:
+            for source in sources:
+                workers = args.workers if supports_workers(source) else None
+                print(json.dumps(run(source, args.bot, workers, args.people, tuple(args.think), args.seconds,
+                                     args.postgres, args.steer, hogs)), flush=True)
         return 0
     started = time.monotonic()
     sources = [args.source.resolve(), *([args.compare.resolve()] if args.compare else [])]
