@@ -4,7 +4,7 @@ search, and answers there exactly what it answers in the request's thread
 
 from __future__ import annotations
 
-from tricktable.bots.levels import hard_hint
+from tricktable.bots.levels import hard_hint, hint_seed
 from tricktable.server.play import bot_pool as thinking
 from tricktable.server.play.room import Room
 from tricktable.server.play.scheduler import forced_bot
@@ -29,7 +29,7 @@ def test_the_hint_is_searched_in_the_thinking_processes_with_the_same_answer(sql
         answer = room.hint(state["id"], state["version"], PERSON)
         assert sent == [hard_hint]  # asked of the pool, not searched here
         position = room.referee.load(state["id"])
-        here = hard_hint(position.state.observe(0), f"{position.row.record['seed']}/hint/{state['version']}")
+        here = hard_hint(position.state.observe(0), hint_seed(position.row.record["seed"], len(position.row.record["actions"])))
         assert answer["hints"] == here and len(here) == len(state["view"]["legal"])
     finally:
         room.stop()
