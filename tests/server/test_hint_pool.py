@@ -18,10 +18,13 @@ def test_the_hint_is_searched_in_the_thinking_processes_with_the_same_answer(sql
     room = Room(store, bot_factory=forced_bot("random"), think_processes=1)
     sent = []
     run = thinking.ThinkingPool.run
-    monkeypatch.setattr(thinking.ThinkingPool, "run", lambda self, work, *args, **kw: sent.append(work) or run(
-        self, work, *args, **kw))
     try:
         room.start()
+        # The worker warm first (it imports every game): on a loaded machine that
+        # alone can take longer than the hint's wait.
+        assert room.thinking is not None and room.thinking.run(int, timeout=120) == 0
+        monkeypatch.setattr(thinking.ThinkingPool, "run", lambda self, work, *args, **kw: sent.append(work) or run(
+            self, work, *args, **kw))
         for index in range(20):  # a deal where the person speaks first
             state = room.new_game("euchre", {}, seed=f"hint-{index}", owner=PERSON)
             if state["view"]["to_move"] == 0:
