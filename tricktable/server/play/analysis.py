@@ -48,6 +48,8 @@ LEASE_SECONDS = 30.0
 """How long an analysis stays a process's after its last sign of life (each
 stored decision renews it): a process that died leaves it to the next request
 after this long."""
+SLOT_POLL_SECONDS = 1.0
+"""How often a queued analysis looks whether the process is stopping."""
 HALF_ACCURACY_LOSS = 0.5
 """Points lost in one decision that score it 50 (accuracy halves with every
 further half point): half the stake of an ordinary deal (one point in every game
@@ -168,6 +170,16 @@ class Analyst:
         self._threads: dict[str, threading.Thread] = {}
         self._lock = threading.Lock()
 
+    def resume_lapsed(self, game_id: str, record: Mapping[str, Any], found: AnalysisRow | None) -> AnalysisRow | None:
+        """``found`` (the stored analysis), taken over first if it is unfinished
+        and its lease has lapsed (its process stopped): a reader's poll writes
+        nothing while the analysis is being worked."""
+        if found is None or found.status not in UNFINISHED:
+            return found
+        if found.lease_until is not None and found.lease_until >= self._clock():
+            return found
+        return self.request(game_id, record)
+
     def request(self, game_id: str, record: Mapping[str, Any]) -> AnalysisRow | None:
         """Start the game's analysis if it has none, or take over an
         unfinished one its process left (its lease lapsed); its row."""
@@ -212,11 +224,18 @@ class Analyst:
                 self._threads.pop(game_id, None)
 
     def _wait_for_slot(self, game_id: str) -> bool:
-        """Queue for one of the process's slots, renewing the lease meanwhile."""
-        while not self._slots.acquire(timeout=LEASE_SECONDS / 3):
-            if self._stopped.is_set() or not self.store.renew_analysis(game_id, self.worker,
-                                                                       self._clock() + LEASE_SECONDS):
+        """Queue for one of the process's slots, renewing the lease meanwhile;
+        False when the process stops (the lease is given back) or another
+        process took the analysis over."""
+        renewed = self._clock()
+        while not self._slots.acquire(timeout=SLOT_POLL_SECONDS):
+            if self._stopped.is_set():
+                self.store.renew_analysis(game_id, self.worker, None)
                 return False
+            if self._clock() - renewed > LEASE_SECONDS / 3:
+                renewed = self._clock()
+                if not self.store.renew_analysis(game_id, self.worker, renewed + LEASE_SECONDS):
+                    return False
         if self._stopped.is_set():
             self._slots.release()
             self.store.renew_analysis(game_id, self.worker, None)

@@ -318,10 +318,7 @@ class Room:
         """The analysis of ``who``'s finished game as far as it has got; one a
         stopped server left unfinished is resumed."""
         row = self._finished(game_id, who).row
-        found = self.store.analysis(row.id)
-        if found is not None and found.status in ("queued", "running"):
-            found = self.analyst.request(row.id, row.record)
-        return report(found)
+        return report(self.analyst.resume_lapsed(row.id, row.record, self.store.analysis(row.id)))
 
     def shared_analysis(self, game_id: str) -> dict[str, Any]:
         """The analysis of a shared game, read only (a share link never starts one)."""
