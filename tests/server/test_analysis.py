@@ -8,6 +8,7 @@ tests/bots/test_levels.py's."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -18,6 +19,7 @@ from tricktable.bots.levels import hard_hint
 from tricktable.catalog import replay
 from tricktable.server.play import analysis as analysis_module
 from tricktable.server.play.analysis import decision_accuracy, decisions_of, judged
+from tricktable.server.play.scheduler import forced_bot
 from tricktable.server.trust import fairness as fairness_module
 from tricktable.server.trust.fairness import deals_of
 from tests.harness import act, finish, identity_of, settle
@@ -209,3 +211,34 @@ def test_play_on_from_a_pasted_record_and_a_bad_one(client):
                   {"record": record, "at": len(record["actions"])}, {"record": record, "at": -1}):
         assert client.post("/api/records/play-on", json=wrong).status_code == 422, wrong
     assert store.open_games(person) == open_before  # a refused record made no game
+
+
+def test_a_server_stopped_mid_analysis_leaves_it_to_the_next_one(make_client):
+    first = make_client(forced_bot("random"))
+    state = finished(first)
+    analyst = first.app.state.room.analyst
+    gate, searched = threading.Event(), []
+    search = analyst.search
+
+    def held_at_the_third(obs, seed):
+        searched.append(seed)
+        if len(searched) == 3:
+            gate.wait(10)
+        return search(obs, seed)
+
+    analyst.search = held_at_the_third
+    assert first.post(f"/api/games/{state['id']}/analysis").status_code == 202
+    deadline = time.monotonic() + 30
+    while len(searched) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    stopping = threading.Thread(target=analyst.stop)
+    stopping.start()
+    gate.set()
+    stopping.join(10)
+    left = first.app.state.room.store.analysis(state["id"])
+    assert left.status == "running" and left.lease_until is None and 2 <= left.done < left.total
+    second = make_client(forced_bot("random"))
+    second.cookies = first.cookies  # the same person, on the server that comes next
+    report = analysed(second, state["id"])
+    assert report["status"] == "done" and report["done"] == report["total"] == left.total
+    assert report["decisions"][:left.done] == left.decisions
