@@ -16,7 +16,9 @@ from fastapi.testclient import TestClient
 
 from tricktable.bots import levels
 from tricktable.bots.levels import hard_hint
-from tricktable.catalog import replay
+from tricktable.bots import make_bot
+from tricktable.catalog import get_spec, replay
+from tricktable.core.record import record_of
 from tricktable.server.play import analysis as analysis_module
 from tricktable.server.play.analysis import decision_accuracy, decisions_of, judged
 from tricktable.server.play.scheduler import forced_bot
@@ -103,12 +105,23 @@ def test_accuracy_is_100_for_no_loss_and_halves_every_half_point():
     assert decision_accuracy(12.0) < 0.1
 
 
-def test_a_doppelkopf_analysis_leaves_out_what_the_search_cannot_rank(client):
-    state = finished(client, "doppelkopf")
-    record = client.get(f"/api/games/{state['id']}/record").json()
+def test_an_announcement_out_of_turn_and_forced_actions_are_not_analysed():
+    spec = get_spec("doppelkopf")
+    state = spec.new_match("out-of-turn", spec.normalize_options({}))
+    rules = make_bot("heuristic")
+    announced = None
+    while announced is None or len(state.history) < announced + 8:
+        if state.to_move != 0 and announced is None and state.observe(0).legal:
+            announced = len(state.history)
+            state.act(0, state.observe(0).legal[0])  # "re" while another seat is to move
+            continue
+        state.act(state.to_move, rules.choose(state.observe(state.to_move)))
+    record = record_of(state).to_json()
+    assert record["actions"][announced].startswith("0: ")
     decisions = list(decisions_of(record))
-    assert decisions and all(not record["actions"][d.index][0].isdigit() for d in decisions)  # none out of turn
+    assert decisions and announced not in {d.index for d in decisions}
     assert all(len(d.observation.legal) > 1 and d.chosen in d.observation.legal for d in decisions)
+    assert all(record["actions"][d.index] == d.chosen and not d.chosen.startswith("0: ") for d in decisions)
 
 
 def test_not_over_is_409_and_a_stranger_is_404(client):
