@@ -39,7 +39,7 @@ from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
 from tricktable.server.play.commit import Position, Referee, daily_score, step_event
 from tricktable.server.play.view import bot_to_move, encode, shape
-from tricktable.server.trust.fairness import fairness_of, seed_revealed
+from tricktable.server.trust.fairness import daily_day_ended, fairness_of, seed_revealed
 from tricktable.server.trust.days import previous_day, utc_day
 from tricktable.server.play.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.play.bot_pool import ThinkingPool, think_here
@@ -292,41 +292,48 @@ class Room:
         return list(self.thinking.run(hard_hint, obs, seed))
 
     # -- learning from finished games ---------------------------------------------
-    def _finished(self, game_id: str, who: str | None) -> Position:
-        """``who``'s finished game, once it may be looked back at: a daily
-        attempt only after its UTC day has ended (its cards are everybody's that
-        day)."""
-        position = self._position(game_id)
-        seat_of(position.row, who)
-        return self._looked_back_at(position)
+    def _finished(self, game_id: str, who: str | None) -> GameRow:
+        """``who``'s finished game, once it may be looked back at."""
+        row = self._row(game_id)
+        seat_of(row, who)
+        return self._looked_back_at(row)
 
     @staticmethod
-    def _looked_back_at(position: Position) -> Position:
-        if position.row.status != "over":
+    def _looked_back_at(row: GameRow) -> GameRow:
+        """``row`` if it is over and, a daily attempt, its UTC day has ended (its
+        cards are everybody's that day).  Read from the row alone: a finished
+        game's state is not replayed for a poll."""
+        if row.status != "over":
             raise GameNotOver("the game is not over yet")
-        if not seed_revealed(position.row, position.state):
+        if not daily_day_ended(row):
             raise Withheld("a daily game is looked back at once its UTC day has ended")
-        return position
+        return row
+
+    def _row(self, game_id: str) -> GameRow:
+        row = self.store.load(game_id)
+        if row is None:
+            raise GameNotFound("no such game")
+        return row
 
     def request_analysis(self, game_id: str, who: str | None) -> dict[str, Any]:
         """Start the analysis of ``who``'s finished game (once: asked again it
         answers the progress) or resume one a stopped server left."""
-        row = self._finished(game_id, who).row
+        row = self._finished(game_id, who)
         return progress(self.analyst.request(row.id, row.record))
 
     def analysis(self, game_id: str, who: str | None) -> dict[str, Any]:
         """The analysis of ``who``'s finished game as far as it has got; one a
         stopped server left unfinished is resumed."""
-        row = self._finished(game_id, who).row
+        row = self._finished(game_id, who)
         return report(self.analyst.resume_lapsed(row.id, row.record, self.store.analysis(row.id)))
 
     def shared_analysis(self, game_id: str) -> dict[str, Any]:
         """The analysis of a shared game, read only (a share link never starts one)."""
-        return report(self.store.analysis(self._looked_back_at(self._position(game_id)).row.id))
+        return report(self.store.analysis(self._looked_back_at(self._row(game_id)).id))
 
     def play_on_game(self, game_id: str, at: int, who: str) -> dict[str, Any]:
         """``play_on`` from ``who``'s own finished game, at its level."""
-        row = self._finished(game_id, who).row
+        row = self._finished(game_id, who)
         return self.play_on(row.record, at, who, level=row.record.get("level"), copy_of=row.id)
 
     def play_on(self, record: Any, at: int, owner: str, level: Any = None, copy_of: str | None = None) -> dict[str, Any]:
