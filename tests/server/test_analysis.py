@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tricktable.bots import levels
-from tricktable.bots.levels import hard_hint
+from tricktable.bots.levels import DEFAULT_LEVEL, hard_hint
 from tricktable.bots import make_bot
 from tricktable.catalog import get_spec, replay
 from tricktable.core.record import record_of
@@ -212,9 +212,12 @@ def test_play_on_needs_the_game_over(client):
 def test_play_on_from_a_pasted_record_and_a_bad_one(client):
     state = finished(client, "double-sar")
     record = client.get(f"/api/games/{state['id']}/record").json()
-    answer = client.post("/api/records/play-on", json={"record": record, "at": 5})
+    answer = client.post("/api/records/play-on", json={"record": {**record, "level": "easy"}, "at": 5})
     assert answer.status_code == 201, answer.text
     assert answer.json()["copy_of"] == {**answer.json()["copy_of"], "game": None, "at": 5}
+    assert answer.json()["level"] == "easy"
+    odd = client.post("/api/records/play-on", json={"record": {**record, "level": ["hard"]}, "at": 5})
+    assert odd.status_code == 201 and odd.json()["level"] == DEFAULT_LEVEL  # not a level: the default
     store, person = client.app.state.room.store, identity_of(client)
     open_before = store.open_games(person)
     bad = dict(record, actions=record["actions"][:3] + ["play ZZ"] + record["actions"][4:])

@@ -194,6 +194,10 @@ class Analyst:
             self._launch(game_id, record)
         return self.store.analysis(game_id)
 
+    def start(self) -> None:
+        """Let analyses run again after a ``stop`` (a room started anew)."""
+        self._stopped.clear()
+
     def stop(self, wait: float = 5.0) -> None:
         """Let the running analyses go (after the decision under way); their
         leases are given back, so the next request anywhere resumes them."""

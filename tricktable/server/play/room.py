@@ -112,6 +112,7 @@ class Room:
                                       think=self.thinking.think if self.thinking else think_here)
 
     def start(self) -> None:
+        self.analyst.start()
         self.feed.start()
         if self.thinking is not None:
             self.thinking.start()
@@ -352,7 +353,7 @@ class Room:
         state = replay(kept)
         if state.is_terminal():
             raise RecordError("the game is over after those actions; choose an earlier point")
-        copy = {**kept.to_json(), "level": level if level in LEVELS else DEFAULT_LEVEL,
+        copy = {**kept.to_json(), "level": level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL,
                 "copy_of": {"game": copy_of, "at": at, "fairness": "none: a copy of another game's position, "
                                                                    "dealt by that game's seed"}}
         position = self.referee.create(state, copy, owner=owner)
