@@ -269,7 +269,8 @@ class Analyst:
                 self.store.save_analysis(game_id, self.worker, "running", results, None)
                 return
             log.exception("analysis of %s failed", game_id)
-            self.store.save_analysis(game_id, self.worker, "failed", results, None, error=str(error) or type(error).__name__)
+            self.store.save_analysis(game_id, self.worker, "failed", results, None,
+                                     error=str(error) or type(error).__name__)
             return
         self.store.save_analysis(game_id, self.worker, "done", results, None)
 

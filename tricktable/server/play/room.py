@@ -337,7 +337,8 @@ class Room:
         row = self._finished(game_id, who)
         return self.play_on(row.record, at, who, level=row.record.get("level"), copy_of=row.id)
 
-    def play_on(self, record: Any, at: int, owner: str, level: Any = None, copy_of: str | None = None) -> dict[str, Any]:
+    def play_on(self, record: Any, at: int, owner: str, level: Any = None,
+                copy_of: str | None = None) -> dict[str, Any]:
         """A new practice game from the first ``at`` actions of a match record
         (checked by replaying it: ``RecordError`` names what is wrong): the
         person in the same seat with the same cards, the computer players at
