@@ -21,7 +21,10 @@ from tricktable.catalog import get_spec, replay
 from tricktable.core.record import record_of
 from tricktable.server.play import analysis as analysis_module
 from tricktable.server.play.analysis import decision_accuracy, decisions_of, judged
+from tricktable.server.play.bot_pool import ThinkingPool
+from tricktable.server.play.room import Room
 from tricktable.server.play.scheduler import forced_bot
+from tricktable.store import Store
 from tricktable.server.trust import fairness as fairness_module
 from tricktable.server.trust.fairness import deals_of
 from tests.harness import act, finish, identity_of, settle
@@ -258,3 +261,24 @@ def test_a_server_stopped_mid_analysis_leaves_it_to_the_next_one(make_client):
     report = analysed(second, state["id"])
     assert report["status"] == "done" and report["done"] == report["total"] == left.total
     assert report["decisions"][:left.done] == left.decisions
+
+
+def test_each_decision_is_one_task_of_the_thinking_processes(client, sqlite_url, monkeypatch):
+    """With thinking processes, every decision is its own task there (a computer
+    player's move waits behind one decision at most), searched by the hint's function."""
+    state = finished(client)
+    tasks = []
+    monkeypatch.setattr(ThinkingPool, "run", lambda self, work, *args, **kw: tasks.append((work, args)) or work(*args))
+    store = Store(sqlite_url)
+    room = Room(store, bot_factory=forced_bot("random"), think_processes=1)
+    try:
+        assert room.request_analysis(state["id"], identity_of(client))["status"] in ("queued", "running", "done")
+        deadline = time.monotonic() + 60
+        while store.analysis(state["id"]).status != "done" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        decisions = list(decisions_of(store.load(state["id"]).record))
+        assert store.analysis(state["id"]).done == len(decisions) == len(tasks)
+        assert [(work, args[1]) for work, args in tasks] == [(hard_hint, d.seed) for d in decisions]
+    finally:
+        room.analyst.stop()
+        store.close()
