@@ -198,6 +198,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--worlds", type=int, default=40, help="with --inference: worlds sampled per position")
     b.add_argument("--players", default="heuristic", choices=sorted(BOTS),
                    help="with --inference: the bot that plays the deals (every seat)")
+    b.add_argument("--analysis", action="store_true",
+                   help="a finished game's analysis time per deal (p50, max; wall and CPU seconds)")
+    b.add_argument("--deals", type=int, default=3, help="with --analysis: how many deals of a match")
 
     st = commands.add_parser("stats", help="selfplay --stats of deals already played, from selfplay --records "
                              "folders (figures added to the statistics later, without playing the deals again)")
@@ -228,6 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             baseline = Baseline(args.b_commit, args.b_budget_ms, args.b) if args.b_commit else None
             print_result(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
                          not args.no_hard_stop, baseline, args.preset, args.rules_version, args.results), args.json)
+        elif args.command == "bench" and args.analysis:
+            from lab.analysis_bench import analysis_times
+
+            print_result(analysis_times(args.game, args.deals), args.json)
         elif args.command == "bench" and args.inference:
             from lab.inference_check import measure
 

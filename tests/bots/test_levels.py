@@ -85,7 +85,8 @@ def test_euchres_normal_level_weighs_its_worlds_by_inference_at_the_normal_budge
 @pytest.mark.parametrize("game", ["double-sar", "euchre"])
 def test_the_hint_searches_as_the_hard_level_does(game, monkeypatch):
     """The page's Hint button shows what the hard computer player would do (README): the
-    same budget, and worlds weighed by inference exactly where hard weighs them."""
+    same budget's worlds (all of them: no clock, so the analysis reproduces it), and worlds
+    weighed by inference exactly where hard weighs them."""
     from tricktable.bots import players
     from tricktable.bots.levels import hard_hint
 
@@ -93,7 +94,7 @@ def test_the_hint_searches_as_the_hard_level_does(game, monkeypatch):
     evaluate = players.evaluate
 
     def recording(game_search, obs, rng, worlds, hard_ms, actions):
-        searched.append((game_search.weight is not None, worlds))
+        searched.append((game_search.weight is not None, worlds, hard_ms))
         return evaluate(game_search, obs, rng, worlds, hard_ms, actions)
 
     monkeypatch.setattr(players, "evaluate", recording)
@@ -107,4 +108,6 @@ def test_the_hint_searches_as_the_hard_level_does(game, monkeypatch):
     ranked = hard_hint(obs, seed="hint-1")
     assert sorted(r["action"] for r in ranked) == sorted(obs.legal)
     module = players.game_module(game)
-    assert searched == [(hard.inference, module.worlds_for(hard.budget_ms, len(obs.legal), inference=hard.inference))]
+    worlds = module.worlds_for(hard.budget_ms, len(obs.legal), inference=hard.inference)
+    assert searched == [(hard.inference, worlds, players.NO_CLOCK_MS)]  # the hard level's worlds, with no clock
+    assert hard_hint(obs, seed="hint-1") == ranked  # so the same observation and seed give the same values

@@ -50,6 +50,9 @@ def every_game_route(client: TestClient, state: dict, fast_path: bool) -> dict[s
         "hint": client.get(f"/api/games/{game_id}/hint", params={"version": version}),
         "record": client.get(f"/api/games/{game_id}/record"),
         "share": client.post(f"/api/games/{game_id}/share"),
+        "analyse": client.post(f"/api/games/{game_id}/analysis"),
+        "analysis": client.get(f"/api/games/{game_id}/analysis"),
+        "play on": client.post(f"/api/games/{game_id}/play-on", json={"at": 0}),
     }
     out: dict[str, tuple[int, object]] = {name: (answer.status_code, answer.json()) for name, answer in answers.items()}
     with client.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as stream:

@@ -80,9 +80,33 @@ def best_bot(game: str, level: str = DEFAULT_LEVEL, seed: str = "bot") -> Bot:
     return make_bot(name, seed=seed, budget_ms=budget_ms) if budget_ms else make_bot(name, seed=seed)
 
 
-def hard_hint(obs: Observation, seed: str = "hint") -> list[dict[str, Any]]:
-    """The page's Hint button: what the hard computer player would do in the person's
-    seat, and every legal action's value to it (``SearchBot.ranked``)."""
-    bot = best_bot(obs.game, "hard", seed)
+HINT_LEVEL = "hard"
+HINT_BUDGET_MS = LEVELS[HINT_LEVEL][1]
+
+
+def hint_worlds(obs: Observation) -> int:
+    """How many worlds the hint samples at ``obs``: what the hard level's budget buys
+    for that many legal actions (the game's ``worlds_for``), as a fixed count, so the
+    hint's values never depend on the machine's speed or load."""
+    name, budget_ms = level_bot(obs.game, HINT_LEVEL)
+    count: int = game_module(obs.game).worlds_for(budget_ms, len(obs.legal), inference=name == "search")
+    return count
+
+
+def hint_seed(match_seed: str, actions_before: int) -> str:
+    """The seed of the hint at the decision that follows the record's first
+    ``actions_before`` actions: computable from the record alone, so a game's
+    analysis searches every decision exactly as the hint did."""
+    return f"{match_seed}/hint/{actions_before}"
+
+
+def hard_hint(obs: Observation, seed: str = "hint", worlds: int | None = None) -> list[dict[str, Any]]:
+    """The page's Hint button and the analysis: what the hard computer player would
+    do in the person's seat, and every legal action's value to it
+    (``SearchBot.ranked``), from ``worlds`` sampled worlds (default
+    ``hint_worlds``) with no clock: the same observation and seed give the same
+    values on any machine."""
+    name, _budget_ms = level_bot(obs.game, HINT_LEVEL)
+    bot = make_bot(name, seed=seed, worlds=worlds or hint_worlds(obs))
     assert isinstance(bot, SearchBot)  # every game's hard level searches
     return bot.ranked(obs)

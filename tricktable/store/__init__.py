@@ -17,16 +17,17 @@ SQLAlchemy Core.
 
 from __future__ import annotations
 
+from tricktable.store.analyses import AnalysisRow, AnalysisStore
 from tricktable.store.daily import DailyStore
 from tricktable.store.engine import default_database_url
 from tricktable.store.games import GameRow, GameStore, StaleVersion
 from tricktable.store.people import PeopleStore
 
 
-class Store(GameStore, PeopleStore, DailyStore):
+class Store(GameStore, PeopleStore, DailyStore, AnalysisStore):
     """All database access of the server, by what it keeps: games, frames and
     leases (``games.py``), people (``people.py``), the daily leaderboard
-    (``daily.py``), on one database (``engine.py``; the tables in ``schema.py``)."""
+    (``daily.py``), finished games' analyses (``analyses.py``), on one database (``engine.py``; the tables in ``schema.py``)."""
 
 
-__all__ = ["GameRow", "StaleVersion", "Store", "default_database_url"]
+__all__ = ["AnalysisRow", "GameRow", "StaleVersion", "Store", "default_database_url"]

@@ -129,6 +129,26 @@ scores = Table(
     Column("finished_at", Float),  # Unix seconds: ties go to who finished first
 )
 
+# A finished game's analysis (``Store.analysis``): one row per game, the
+# decisions searched so far as JSON (appended as each is done, so a restarted
+# server goes on from there), and the lease of the server process working it.
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("status", String(8), nullable=False),  # "queued", "running", "done" or "failed"
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("decisions", Text, nullable=False),  # a JSON array
+    Column("error", Text),
+    # The server process working it and until when (Unix seconds); a lapsed
+    # lease is taken over at the next request.
+    Column("worker", String(40)),
+    Column("lease_until", Float),
+    Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Column("updated_at", DateTime(timezone=True), server_default=func.now()),
+)
+
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
-           "scores"]
+           "scores", "analyses"]

@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from tricktable.server.http.body_limit import BodyLimit
 from tricktable.server.http.errors import HTTP_STATUS, status_for
+from tricktable.server.http.analysis_routes import analysis_routes
 from tricktable.server.http.fastpath import ActionHandler, FastActions
 from tricktable.server.http.daily_routes import daily_routes
 from tricktable.server.http.game_routes import game_routes
@@ -93,7 +94,7 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.add_middleware(AnswerDeadline)
 
     _error_handlers(app)
-    for routes in (game_routes, people_routes, daily_routes, record_routes):
+    for routes in (game_routes, people_routes, daily_routes, record_routes, analysis_routes):
         routes(app, room)
     app.router.routes.append(PageMount("/", app=PageFiles(directory=WEB_DIR, html=True), name="web"))
     return app

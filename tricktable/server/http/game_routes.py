@@ -5,7 +5,8 @@ for both), the live events and the hint."""
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Union
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Union
 
 import orjson
 from fastapi import BackgroundTasks, Depends, FastAPI, HTTPException, Query, Request, Response
@@ -132,6 +133,18 @@ def check_option_types(game: str, options: dict[str, Any]) -> None:
             raise HTTPException(422, f"option {name!r} cannot be {value!r}; allowed: {list(spec.choices)}")
 
 
+@contextmanager
+def new_game_allowed(request: Request, room: Room, who: str) -> Iterator[None]:
+    """A new game for ``who``, counted against the rate of new games and
+    refused while ``who`` has the most unfinished games allowed (a refusal
+    inside is not counted: ``limited``)."""
+    with limited(request, "games", who):
+        cap = request.app.state.limits.open_games_per_identity
+        if room.store.open_games(who) >= cap:
+            raise TooMany(f"you have {cap} unfinished games; finish one before starting another", 60)
+        yield
+
+
 def game_routes(app: FastAPI, room: Room) -> None:
     # The game routes answer with a ``FastJSON`` of the room's plain dict:
     # FastAPI would otherwise walk every view through ``jsonable_encoder``
@@ -153,10 +166,7 @@ def game_routes(app: FastAPI, room: Room) -> None:
         if SERVER_OPTIONS & set(body.options):
             raise OptionError(f"options {sorted(SERVER_OPTIONS)} are set by the room")
         check_option_types(body.game, body.options)
-        with limited(request, "games", who.id):
-            cap = request.app.state.limits.open_games_per_identity
-            if room.store.open_games(who.id) >= cap:
-                raise TooMany(f"you have {cap} unfinished games; finish one before starting another", 60)
+        with new_game_allowed(request, room, who.id):
             fair = {"nonce": body.fairness.nonce, "client_seed": body.fairness.client_seed} if body.fairness else {}
             try:
                 started = room.new_game(body.game, body.options, level=body.level, owner=who.id, **fair)
@@ -218,4 +228,4 @@ def game_routes(app: FastAPI, room: Room) -> None:
         return room.hint(game_id, version, who)
 
 
-__all__ = ["game_catalog", "game_routes"]
+__all__ = ["FastJSON", "Strict", "game_catalog", "game_routes", "new_game_allowed"]

@@ -93,7 +93,7 @@ def documented(*codes: int, identity: bool = False, body: bool = False,
 
 
 STATUS_TEXTS = {
-    200: "OK", 201: "Created",
+    200: "OK", 201: "Created", 202: "Accepted: it runs in the background",
     400: "The request body could not be read at all",
     401: "The identity cookie is not signed",
     403: "The identity is forged or unknown, or the action is not allowed here",

@@ -56,11 +56,16 @@ def record_routes(app: FastAPI, room: Room) -> None:
     @app.get("/api/shared/{token}", **documented(200, 403, 404))
     def shared_record(token: str = Path(min_length=1, max_length=64)) -> dict[str, Any]:
         """The record a share link opens (as ``/record`` gives its owner)."""
-        game_id = room.store.shared_game(_share_hash(token))
-        row = room.store.load(game_id) if game_id is not None else None
-        if row is None:
-            raise HTTPException(404, "that link opens nothing; ask its owner for a new one")
-        return _revealed(room, row)
+        return _revealed(room, shared_game(room, token))
+
+
+def shared_game(room: Room, token: str) -> GameRow:
+    """The game a share link opens (404 if none)."""
+    game_id = room.store.shared_game(_share_hash(token))
+    row = room.store.load(game_id) if game_id is not None else None
+    if row is None:
+        raise HTTPException(404, "that link opens nothing; ask its owner for a new one")
+    return row
 
 
 def _revealed(room: Room, row: GameRow) -> dict[str, Any]:
@@ -68,7 +73,9 @@ def _revealed(room: Room, row: GameRow) -> dict[str, Any]:
     state = room.referee.cache.take(row).state
     fairness = fairness_of(row, state)
     if fairness is None:
-        raise HTTPException(404, "this game was made before deal commitments; it has none")
+        copied = row.record.get("copy_of") is not None
+        raise HTTPException(404, "this game is a copy of another game's position; it has no deal commitment"
+                            if copied else "this game was made before deal commitments; it has none")
     if not seed_revealed(row, state):
         when = "when its UTC day has ended" if row.daily_day else "when the game is over"
         raise HTTPException(403, f"the seed is revealed {when}")
@@ -85,4 +92,4 @@ def _share_hash(token: str) -> str:
     return hashlib.sha256(f"share/{token}".encode()).hexdigest()
 
 
-__all__ = ["record_routes"]
+__all__ = ["record_routes", "shared_game"]

@@ -13,9 +13,18 @@ class HintRefused(GameError):
     """Hints are not offered in this game (the daily deal)."""
 
 
+class GameNotOver(GameError):
+    """Asked of a finished game only (its analysis, playing on from it)."""
+
+
+class Withheld(GameError):
+    """Not shown yet: a daily game's analysis and position before its UTC day has
+    ended (they would show the day's cards to others)."""
+
+
 class TimeRanOut(NotYourTurn):
     """The person's timed decision expired before the action arrived (the
     referee's timeout has been applied instead)."""
 
 
-__all__ = ["GameNotFound", "HintRefused", "TimeRanOut"]
+__all__ = ["GameNotFound", "GameNotOver", "HintRefused", "TimeRanOut", "Withheld"]

@@ -19,24 +19,27 @@ import hmac
 import secrets
 import threading
 import time
+from dataclasses import replace
 from contextlib import contextmanager
 from typing import Any, Iterator
 
 from sqlalchemy.exc import IntegrityError
 
-from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, hard_hint
-from tricktable.errors import GameError, GameOver, NotYourTurn
-from tricktable.catalog import parse_record
+from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, hard_hint, hint_seed
+from tricktable.errors import GameError, GameOver, NotYourTurn, RecordError
+from tricktable.catalog import parse_record, replay
+from tricktable.core.observation import Observation
 from tricktable.core.record import RECORD_FORMAT, record_of
 from tricktable.catalog import get_spec
 from tricktable.server.live.channel import Event, LocalChannel
-from tricktable.server.play.errors import GameNotFound, HintRefused, TimeRanOut
+from tricktable.server.play.analysis import Analyst, progress, report
+from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, TimeRanOut, Withheld
 from tricktable.server.live.feed import ChangeFeed, forwarded
 from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
 from tricktable.server.play.commit import Position, Referee, daily_score, step_event
 from tricktable.server.play.view import bot_to_move, encode, shape
-from tricktable.server.trust.fairness import fairness_of, seed_revealed
+from tricktable.server.trust.fairness import daily_day_ended, fairness_of, seed_revealed
 from tricktable.server.trust.days import previous_day, utc_day
 from tricktable.server.play.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.play.bot_pool import ThinkingPool, think_here
@@ -104,16 +107,19 @@ class Room:
         self.feed = ChangeFeed(store, self.channel)
         self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
         self.hints = HintsRunning()
+        self.analyst = Analyst(store, self._search_hint)
         self.scheduler = BotScheduler(self.referee, self.channel, self._announce, step_event, bot_factory, workers,
                                       think=self.thinking.think if self.thinking else think_here)
 
     def start(self) -> None:
+        self.analyst.start()
         self.feed.start()
         if self.thinking is not None:
             self.thinking.start()
         self.scheduler.start()
 
     def stop(self) -> None:
+        self.analyst.stop()
         self.scheduler.stop(interrupt=self.thinking.stop if self.thinking else None)
         self.feed.stop()
 
@@ -269,7 +275,7 @@ class Room:
         if state.is_terminal() or state.to_move != seat or not state.legal_actions():
             raise NotYourTurn("a hint is for your own turn")
         obs = state.observe(seat)
-        seed = f"{row.record['seed']}/hint/{row.version}"
+        seed = hint_seed(row.record["seed"], len(row.record["actions"]))  # the analysis's seed for this decision
         with self.hints.running(game_id):
             if self.thinking is None:
                 return {"version": row.version, "hints": hard_hint(obs, seed)}
@@ -278,6 +284,81 @@ class Room:
             except TimeoutError:
                 raise TooMany("the computer players are busy; ask for the hint again in a moment", 2) from None
             return {"version": row.version, "hints": hints}
+
+    def _search_hint(self, obs: Observation, seed: str) -> list[dict[str, Any]]:
+        """The hint's search of one decision of an analysis, in the computer
+        players' processes like every other search (one decision a task)."""
+        if self.thinking is None:
+            return hard_hint(obs, seed)
+        return list(self.thinking.run(hard_hint, obs, seed))
+
+    # -- learning from finished games ---------------------------------------------
+    def _finished(self, game_id: str, who: str | None) -> GameRow:
+        """``who``'s finished game, once it may be looked back at."""
+        row = self._row(game_id)
+        seat_of(row, who)
+        return self._looked_back_at(row)
+
+    @staticmethod
+    def _looked_back_at(row: GameRow) -> GameRow:
+        """``row`` if it is over and, a daily attempt, its UTC day has ended (its
+        cards are everybody's that day).  Read from the row alone: a finished
+        game's state is not replayed for a poll."""
+        if row.status != "over":
+            raise GameNotOver("the game is not over yet")
+        if not daily_day_ended(row):
+            raise Withheld("a daily game is looked back at once its UTC day has ended")
+        return row
+
+    def _row(self, game_id: str) -> GameRow:
+        row = self.store.load(game_id)
+        if row is None:
+            raise GameNotFound("no such game")
+        return row
+
+    def request_analysis(self, game_id: str, who: str | None) -> dict[str, Any]:
+        """Start the analysis of ``who``'s finished game (once: asked again it
+        answers the progress) or resume one a stopped server left."""
+        row = self._finished(game_id, who)
+        return progress(self.analyst.request(row.id, row.record))
+
+    def analysis(self, game_id: str, who: str | None) -> dict[str, Any]:
+        """The analysis of ``who``'s finished game as far as it has got; one a
+        stopped server left unfinished is resumed."""
+        row = self._finished(game_id, who)
+        return report(self.analyst.resume_lapsed(row.id, row.record, self.store.analysis(row.id)))
+
+    def shared_analysis(self, game_id: str) -> dict[str, Any]:
+        """The analysis of a shared game, read only (a share link never starts one)."""
+        return report(self.store.analysis(self._looked_back_at(self._row(game_id)).id))
+
+    def play_on_game(self, game_id: str, at: int, who: str) -> dict[str, Any]:
+        """``play_on`` from ``who``'s own finished game, at its level."""
+        row = self._finished(game_id, who)
+        return self.play_on(row.record, at, who, level=row.record.get("level"), copy_of=row.id)
+
+    def play_on(self, record: Any, at: int, owner: str, level: Any = None,
+                copy_of: str | None = None) -> dict[str, Any]:
+        """A new practice game from the first ``at`` actions of a match record
+        (checked by replaying it: ``RecordError`` names what is wrong): the
+        person in the same seat with the same cards, the computer players at
+        ``level`` (the default where it is not one).  Never ranked, never a
+        daily, and with no deal commitment: a copy of a position, as its record
+        (``copy_of``) says."""
+        if not isinstance(record, dict) or record.get("kind") != "match":
+            raise RecordError("only a match record can be played on (every game here is a match)")
+        parsed = parse_record(record)
+        if not 0 <= at <= len(parsed.actions):
+            raise RecordError(f"'at' must be from 0 to {len(parsed.actions)}, the record's actions")
+        kept = replace(parsed, actions=parsed.actions[:at])
+        state = replay(kept)
+        if state.is_terminal():
+            raise RecordError("the game is over after those actions; choose an earlier point")
+        copy = {**kept.to_json(), "level": level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL,
+                "copy_of": {"game": copy_of, "at": at, "fairness": "none: a copy of another game's position, "
+                                                                   "dealt by that game's seed"}}
+        position = self.referee.create(state, copy, owner=owner)
+        return self.respond(position, [])  # the caller ``resume``s: the computer players' moves
 
     # -- the live channel -----------------------------------------------------------
     def catch_up(self, game_id: str, version: int, who: str | None) -> list[Event]:

@@ -221,7 +221,8 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
     return {"id": row.id, "version": row.version if version is None else version, "game": row.game, "daily": daily,
             "level": level_of(row), "hints": not row.daily_day,
             "view": view if view is not None else person_view(state), "steps": steps,
-            "deadline_in": deadline_in, "thinking": bot_to_move(state), "fairness": fairness_of(row, state)}
+            "deadline_in": deadline_in, "thinking": bot_to_move(state), "fairness": fairness_of(row, state),
+            "copy_of": row.record.get("copy_of")}
 
 
 __all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "describe_step", "encode", "person_view", "level_of",

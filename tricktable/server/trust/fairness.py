@@ -146,8 +146,14 @@ def seed_revealed(row: GameRow, state: GameState) -> bool:
     """An ordinary game's seed once it is over; the daily's once its UTC day
     has ended (before that it would show everybody's cards of the day)."""
     if row.daily_day:
-        return row.daily_day < utc_day()
+        return daily_day_ended(row)
     return state.is_terminal()
+
+
+def daily_day_ended(row: GameRow) -> bool:
+    """Whether a daily attempt's UTC day has ended (everybody's attempt at its
+    deals is closed); an ordinary game has no day and counts as ended."""
+    return row.daily_day is None or row.daily_day < utc_day()
 
 
 def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
@@ -160,4 +166,4 @@ def fairness_of(row: GameRow, state: GameState) -> dict[str, Any] | None:
             "server_seed": row.server_seed if shown else None, "revealed": shown}
 
 
-__all__ = ["verify_file", "Commitments", "commitment_of", "deals_of", "match_seed", "verify", "CLIENT_SEED_PATTERN", "NONCE_PATTERN", "fairness_of", "seed_revealed"]
+__all__ = ["verify_file", "Commitments", "commitment_of", "deals_of", "match_seed", "verify", "CLIENT_SEED_PATTERN", "NONCE_PATTERN", "daily_day_ended", "fairness_of", "seed_revealed"]

@@ -48,6 +48,8 @@ class Limits:
     commitments_per_address: Rate = Rate(90, 60)
     hints_per_identity: Rate = Rate(20, 60)
     hints_per_address: Rate = Rate(60, 60)
+    analyses_per_identity: Rate = Rate(30, 3600)
+    analyses_per_address: Rate = Rate(90, 3600)
     shares_per_identity: Rate = Rate(10, 600)
     shares_per_address: Rate = Rate(30, 600)
     open_games_per_identity: int = 20
