@@ -326,7 +326,7 @@ def record_entry(state: GameState, seat: int, text: str) -> str:
     return entry if seat == state.to_move else f"{seat}: {entry}"
 
 
-def entry_action(state: GameState, entry: str) -> tuple[int, Callable[[], Any]]:
+def entry_action(state: GameState, entry: str) -> tuple[int, Callable[[], object]]:
     """One record entry as (the seat that acts, how to apply it).  A referee
     timeout settles the person's decision, so it counts as the person's."""
     found = OUT_OF_TURN_ENTRY.match(entry)

@@ -29,6 +29,7 @@ from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, hard_hint, hint_seed
 from tricktable.errors import GameError, GameOver, NotYourTurn, RecordError
 from tricktable.catalog import parse_record, replay
 from tricktable.core.observation import Observation
+from tricktable.core.protocol import GameSpec
 from tricktable.core.record import RECORD_FORMAT, record_of
 from tricktable.catalog import get_spec
 from tricktable.server.live.channel import Event, LocalChannel
@@ -128,7 +129,7 @@ class Room:
 
     # -- creating and loading ------------------------------------------------
     @staticmethod
-    def spec(game: str) -> Any:
+    def spec(game: str) -> GameSpec:
         return get_spec(game)
 
     def new_game(self, game: str, options: dict[str, Any] | None, seed: str | None = None,
@@ -337,7 +338,7 @@ class Room:
         row = self._finished(game_id, who)
         return self.play_on(row.record, at, who, level=row.record.get("level"), copy_of=row.id)
 
-    def play_on(self, record: Any, at: int, owner: str, level: Any = None,
+    def play_on(self, record: Any, at: int, owner: str, level: object = None,
                 copy_of: str | None = None) -> dict[str, Any]:
         """A new practice game from the first ``at`` actions of a match record
         (checked by replaying it: ``RecordError`` names what is wrong): the

@@ -63,13 +63,11 @@ from tricktable.core.protocol import GameState
 from tricktable.server.live.channel import Channel, Event
 from tricktable.server.play.commit import Position, Referee
 from tricktable.server.play.view import HUMAN, bot_to_move, level_of
-from tricktable.server.play.bot_pool import Think, think_here
+from tricktable.server.play.bot_pool import BotFactory, Think, think_here
 from tricktable.store import GameRow, StaleVersion
 
 log = logging.getLogger("tricktable.server")
 
-BotFactory = Callable[[str, str, str], Bot]
-"""``(game, level, seed) -> Bot``: the computer player seated at a level."""
 Announce = Callable[[Position, dict[str, Any]], object]
 """Publishes a committed step (the room shapes it)."""
 Tell = Callable[[Position, dict[str, Any], int], Event]
