@@ -73,8 +73,9 @@ def summarize(match: MatchState, deals: Sequence[GameState], seat: int, facts: G
 
 @dataclass(frozen=True)
 class Finished:
-    """A stored summary with when its game ended (Unix seconds)."""
+    """A stored summary with its game and when that ended (Unix seconds)."""
 
+    game_id: str
     finished_at: float
     summary: GameSummary
 
@@ -102,7 +103,7 @@ def statistics(finished: Iterable[Finished], facts: GameFacts, recent: int) -> d
                       **({"of": facts.rates[name], "rate": _share(counters[name], counters[facts.rates[name]])}
                          if facts.rates.get(name) in counters else {})}
                      for name in counters],
-        "recent": [{"finished_at": f.finished_at, "deals": f.summary.deals,
+        "recent": [{"game_id": f.game_id, "finished_at": f.finished_at, "deals": f.summary.deals,
                     "points_per_deal": _share(sum(f.summary.points), f.summary.deals), "won": f.summary.won}
                    for f in games[-recent:]],
     }

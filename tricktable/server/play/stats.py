@@ -36,10 +36,11 @@ class Statistics:
         facts = catalog.entry(game).facts
         pending = self.summarize_new(owner, game) if owner is not None else False
         stored = self.store.summaries(owner, game, SUMMARY_FORMAT) if owner is not None else []
-        figures = statistics([Finished(s.finished_at, GameSummary.from_json(s.summary))
+        figures = statistics([Finished(s.game_id, s.finished_at, GameSummary.from_json(s.summary))
                               for s in stored if LEFT_OUT not in s.summary], facts, RECENT_GAMES)
-        # Each game's accuracy comes from its analysis (a later table); until
-        # there is one the series is empty, never made up.
+        # Each game's accuracy comes from its analysis (the ``analyses`` table,
+        # not built yet): ``[{"game_id", "accuracy"}]`` for the games of
+        # ``recent`` that have one.  Until then the series is empty, never made up.
         return {"game": game, **figures, "accuracy": [], "complete": not pending}
 
     def summarize_new(self, owner: str, game: str) -> bool:
