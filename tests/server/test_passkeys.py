@@ -119,3 +119,33 @@ def test_a_malformed_answer_is_refused_and_changes_nothing(client, credential):
     assert client.post("/api/passkeys/sign-in", json={"credential": credential}).status_code == 400
     assert client.post("/api/passkeys/register", json={"credential": credential}).status_code == 400
     assert client.get("/api/passkeys").json()["passkeys"] == []
+
+
+def test_sign_in_tries_are_limited_per_address_wrong_ones_included(sqlite_url):
+    from tricktable.server import create_app
+    from tricktable.server.play.scheduler import forced_bot
+    from tricktable.server.trust.limits import Limits, Rate
+
+    app = create_app(sqlite_url, limits=Limits(passkey_sign_ins_per_address=Rate(3, 600)),
+                     bot_factory=forced_bot("random"))
+    with TestClient(app) as client:
+        client.post("/api/passkeys/sign-in/options")
+        assert client.post("/api/passkeys/sign-in", json={"credential": {}}).status_code == 400
+        client.post("/api/passkeys/sign-in/options")
+        limited = client.post("/api/passkeys/sign-in", json={"credential": {}})
+        assert limited.status_code == 429 and "Retry-After" in limited.headers
+    app.state.room.store.close()
+
+
+def test_a_configured_origin_is_the_relying_party(sqlite_url):
+    from tricktable.server import create_app
+    from tricktable.server.play.scheduler import forced_bot
+
+    app = create_app(sqlite_url, bot_factory=forced_bot("random"), origin="https://cards.example.org")
+    with TestClient(app) as client:
+        options = client.post("/api/passkeys/register/options").json()
+        assert options["rp"]["id"] == "cards.example.org"
+        _credential, answer = create(options, ORIGIN)  # the request's own origin is not the site's
+        refused = client.post("/api/passkeys/register", json={"credential": answer})
+        assert refused.status_code == 400 and "origin" in refused.json()["detail"]
+    app.state.room.store.close()

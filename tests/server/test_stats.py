@@ -116,3 +116,15 @@ def test_a_record_that_no_longer_replays_is_left_out_once(client, monkeypatch):
     assert client.get("/api/stats", params={"game": "euchre"}).json()["games"] == 0
     assert client.get("/api/stats", params={"game": "euchre"}).json()["games"] == 0
     assert calls == [1]  # kept as left out: not tried again on every request
+
+
+def test_a_long_past_is_summarised_a_batch_per_request(client, monkeypatch):
+    from tricktable.server.play import stats as stats_module
+
+    monkeypatch.setattr(stats_module, "SUMMARIES_PER_REQUEST", 1)
+    finished_game(client)
+    finished_game(client, seed=8)
+    first = client.get("/api/stats", params={"game": "euchre"}).json()
+    assert first["games"] == 1 and first["complete"] is False
+    second = client.get("/api/stats", params={"game": "euchre"}).json()
+    assert second["games"] == 2 and second["complete"] is True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 from tricktable.store import Store
+from tricktable.store.stats import NewSummary
 from tests.harness import backdate_identities
 
 
@@ -18,11 +19,11 @@ def test_finished_games_are_summarised_once(database_url):
         found = store.unsummarized(owner, "euchre", 1, limit=10)
         assert len(found) == 1 and found[0].record["actions"] and found[0].finished_at < time.time() - 3600
         assert store.unsummarized("someone-else", "euchre", 1, limit=10) == []
-        store.add_summary(found[0].id, owner, "euchre", found[0].finished_at, 1, {"deals": 9})
+        store.add_summaries(owner, "euchre", 1, [NewSummary(found[0].id, found[0].finished_at, {"deals": 9})])
         assert store.unsummarized(owner, "euchre", 1, limit=10) == []
         assert [s.summary for s in store.summaries(owner, "euchre", 1)] == [{"deals": 9}]
         assert len(store.unsummarized(owner, "euchre", 2, limit=10)) == 1  # a newer format: summarised again
-        store.add_summary(found[0].id, owner, "euchre", found[0].finished_at, 2, {"deals": 10})
+        store.add_summaries(owner, "euchre", 2, [NewSummary(found[0].id, found[0].finished_at, {"deals": 10})])
         assert store.summaries(owner, "euchre", 1) == []
         assert [s.summary for s in store.summaries(owner, "euchre", 2)] == [{"deals": 10}]
     finally:

@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from tricktable import catalog
 from tricktable.server.trust.identity import COOKIE
-from tests.web.conftest import DESKTOP, PHONE, SMALL_PHONE
+from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS, SMALL_PHONE
 
 AXE = Axe()
 WEB = Path(__file__).resolve().parents[2] / "tricktable" / "web"
@@ -33,6 +33,28 @@ def small_controls(page, scope: str) -> list[str]:
         .filter(([, r]) => r.width < 44 || r.height < 44).map(([t, r]) => `${t}: ${r.width}x${r.height}`)""", scope)
 
 
+def finish_matches(p, game: str, seeds: list[str]) -> None:
+    """Matches of ``game`` played to their end by random legal actions, one per
+    seed, owned by this profile's identity as if it had played them."""
+    import random
+
+    from tricktable.core.record import record_of
+    from tricktable.store import Store
+
+    owner = p.identity()
+    store = Store(p.server.database)
+    try:
+        for seed in seeds:
+            spec = catalog.get_spec(game)
+            state = spec.new_match(seed, spec.normalize_options({}))
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply_any(rng.choice(list(state.referee_actions() or state.legal_actions())))
+            store.create_game(record_of(state).to_json(), "over", owner=owner)
+    finally:
+        store.close()
+
+
 def overflows(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
 
@@ -48,20 +70,20 @@ def test_every_counter_of_every_game_has_words_in_every_language():
 def test_my_statistics_from_the_home_page(make_page, viewport):
     p = make_page(viewport=viewport)
     p.open("#/")
-    p.age_identity(days=2)  # a finished euchre match of this identity's
-    p.age_identity(days=1)  # and another
+    finish_matches(p, "euchre", [f"stats-{n}" for n in range(5)])
     page = p.page
     page.locator('.game-card[data-game="euchre"] a[href="#/stats/euchre"]').click()
     page.wait_for_selector("#stats .figures")
     figures = page.locator(".figures dd").all_text_contents()
-    assert figures[0] == "2" and int(figures[1]) > 0
-    assert page.locator("svg.chart circle").count() == 2
+    assert figures[0] == "5" and int(figures[1]) > 0
+    assert page.locator("svg.chart circle").count() == 5
     assert page.locator("svg.chart polyline.accuracy").count() == 0  # no analyses yet: no made-up line
     assert page.locator('.counters tr[data-counter="called"]').count() == 1
     assert violations(page) == []
     assert small_controls(page, "#stats") == []
     assert not overflows(page)
     p.shot(f"stats-euchre-{viewport['width']}x{viewport['height']}")
+    page.screenshot(path=str(SCREENSHOTS / f"stats-euchre-{viewport['width']}-full.png"), full_page=True)
     # Another game, not played yet: said plainly.
     page.locator('.stats-games a[href="#/stats/doppelkopf"]').click()
     page.wait_for_selector("#stats-empty")

@@ -25,6 +25,15 @@ class Unsummarized:
 
 
 @dataclass(frozen=True)
+class NewSummary:
+    """A summary to keep: its game, when that ended, the summary's JSON."""
+
+    game_id: str
+    finished_at: float
+    summary: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class StoredSummary:
     game_id: str
     finished_at: float
@@ -47,18 +56,24 @@ class StatsStore(Database):
             found = db.execute(query).all()
         return [Unsummarized(row.id, joined_record(row.record, row.actions), _seconds(row.updated_at)) for row in found]
 
-    def add_summary(self, game_id: str, owner: str, game: str, finished_at: float, summary_format: int,
-                    summary: dict[str, Any]) -> None:
-        """Keep a game's summary (one of an older format is replaced; one
-        another request stored meanwhile is kept)."""
-        values = {"owner": owner, "game": game, "finished_at": finished_at, "format": summary_format,
-                  "summary": orjson.dumps(summary).decode()}
+    def add_summaries(self, owner: str, game: str, summary_format: int, found: list[NewSummary]) -> None:
+        """Keep summaries of ``owner``'s ``game`` games, in one transaction
+        (one of an older format is replaced; one another request stored
+        meanwhile is written again with the same figures)."""
+        if not found:
+            return
+        rows = [{"game_id": f.game_id, "owner": owner, "game": game, "finished_at": f.finished_at,
+                 "format": summary_format, "summary": orjson.dumps(f.summary).decode()} for f in found]
         try:
             with self._writing() as db:
-                db.execute(insert(game_summaries).values(game_id=game_id, **values))
-        except IntegrityError:  # summarised before (an older format), or by another request just now
+                db.execute(insert(game_summaries), rows)
+        except IntegrityError:  # some were summarised before (an older format), or just now by another request
             with self._writing() as db:
-                db.execute(update(game_summaries).where(game_summaries.c.game_id == game_id).values(**values))
+                for row in rows:
+                    changed = db.execute(update(game_summaries).where(game_summaries.c.game_id == row["game_id"])
+                                         .values(**row)).rowcount
+                    if not changed:
+                        db.execute(insert(game_summaries).values(**row))
 
     def summaries(self, owner: str, game: str, summary_format: int) -> list[StoredSummary]:
         query = (select(game_summaries.c.game_id, game_summaries.c.finished_at, game_summaries.c.summary)
@@ -79,4 +94,4 @@ def _seconds(when: datetime | str | None) -> float:
     return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
 
 
-__all__ = ["StatsStore", "StoredSummary", "Unsummarized"]
+__all__ = ["NewSummary", "StatsStore", "StoredSummary", "Unsummarized"]

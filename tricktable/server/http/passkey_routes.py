@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, Path, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from tricktable.server.http.guards import documented, identity, limit, limited, set_identity_cookie
+from tricktable.server.http.guards import documented, identity, limit, set_identity_cookie
 from tricktable.server.http.people_routes import identities_of, identity_json
 from tricktable.server.play.room import Room
 from tricktable.server.trust.identity import Identity
@@ -63,8 +63,8 @@ def passkey_routes(app: FastAPI, room: Room) -> None:
     @app.post("/api/passkeys/sign-in", **documented(200, 400, 429, body=True))
     def sign_in(request: Request, response: Response, body: PasskeyAnswer) -> dict[str, Any]:
         """The identity of the passkey that answered: its cookie is set on this browser."""
-        with limited(request, "passkey_sign_ins", None):
-            found = passkeys.sign_in(body.credential, request_origin(request))
+        limit(request, "passkey_sign_ins", None)  # a refused answer counts too: tries are what it limits
+        found = passkeys.sign_in(body.credential, request_origin(request))
         identities = identities_of(app)
         who = identities.check(identities.sign(found))
         set_identity_cookie(request, response, identities, who)

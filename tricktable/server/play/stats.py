@@ -11,14 +11,16 @@ from tricktable import catalog
 from tricktable.core.summary import SUMMARY_FORMAT, Finished, GameSummary, statistics
 from tricktable.errors import RecordError
 from tricktable.store import Store
+from tricktable.store.stats import NewSummary
 
 PERSON_SEAT = 0
 """The person is always seat 0 (the room seats the computer players in the others)."""
 RECENT_GAMES = 20
 """How many of the last games the chart shows."""
-SUMMARIES_PER_REQUEST = 200
-"""At most this many games are summarised by one request (a few ms each), so
-a person with a long past waits no longer than that; the rest come with the next."""
+SUMMARIES_PER_REQUEST = 50
+"""At most this many games are summarised by one request (1-12 ms each), so
+that a person with a long past (games finished before statistics existed)
+waits well under a second; the rest come with the next request."""
 
 LEFT_OUT = "left_out"
 """A stored summary with this key stands for a game its statistics leave out."""
@@ -47,6 +49,7 @@ class Statistics:
         """Summarise ``owner``'s finished games that have no summary yet;
         whether more are left for the next request."""
         found = self.store.unsummarized(owner, game, SUMMARY_FORMAT, SUMMARIES_PER_REQUEST + 1)
+        made = []
         for row in found[:SUMMARIES_PER_REQUEST]:
             try:
                 summary = catalog.summarize_record(row.record, PERSON_SEAT).to_json()
@@ -55,7 +58,8 @@ class Statistics:
                 # and kept as such so that it is not tried again on every request.
                 log.warning("game %s is left out of statistics: %s", row.id, error)
                 summary = {LEFT_OUT: str(error)}
-            self.store.add_summary(row.id, owner, game, row.finished_at, SUMMARY_FORMAT, summary)
+            made.append(NewSummary(row.id, row.finished_at, summary))
+        self.store.add_summaries(owner, game, SUMMARY_FORMAT, made)
         return len(found) > SUMMARIES_PER_REQUEST
 
 
