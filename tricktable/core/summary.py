@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from tricktable.core.match import MatchState
 from tricktable.core.protocol import GameState
 
+DEALS = "deals"
+"""In ``GameFacts.rates``: a share of every deal played."""
 SUMMARY_FORMAT = 1
 """Stored with every summary: a summary of another format is computed again."""
 
@@ -28,7 +30,8 @@ class GameFacts:
     ``{"called": 1, "called_won": 0}``; every counter a game can report is
     named in ``counters`` (in the order a statistics page shows them), and
     ``rates`` pairs a counter with the counter it is a share of
-    (``"called_won": "called"``: how many calls were won).  ``won`` says
+    (``"called_won": "called"``: how many calls were won), or with
+    ``DEALS``, the deals played (``"re": DEALS``: how often one was Re).  ``won`` says
     whether the seat won the match."""
 
     deal: Callable[[GameState, int], Mapping[str, int]]
@@ -93,6 +96,7 @@ def statistics(finished: Iterable[Finished], facts: GameFacts, recent: int) -> d
         for name, value in f.summary.counters.items():
             if name in counters:
                 counters[name] += value
+    wholes = {**counters, DEALS: deals}
     return {
         "games": len(games),
         "deals": deals,
@@ -100,8 +104,8 @@ def statistics(finished: Iterable[Finished], facts: GameFacts, recent: int) -> d
         "win_rate": _share(wins, len(games)),
         "points_per_deal": _share(points, deals),
         "counters": [{"name": name, "count": counters[name],
-                      **({"of": facts.rates[name], "rate": _share(counters[name], counters[facts.rates[name]])}
-                         if facts.rates.get(name) in counters else {})}
+                      **({"of": facts.rates[name], "rate": _share(counters[name], wholes[facts.rates[name]])}
+                         if facts.rates.get(name) in wholes else {})}
                      for name in counters],
         "recent": [{"game_id": f.game_id, "finished_at": f.finished_at, "deals": f.summary.deals,
                     "points_per_deal": _share(sum(f.summary.points), f.summary.deals), "won": f.summary.won}
@@ -114,4 +118,4 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 3) if whole else None
 
 
-__all__ = ["Finished", "GameFacts", "GameSummary", "SUMMARY_FORMAT", "statistics", "summarize"]
+__all__ = ["DEALS", "Finished", "GameFacts", "GameSummary", "SUMMARY_FORMAT", "statistics", "summarize"]

@@ -9,7 +9,7 @@ from typing import Mapping
 
 from tricktable.core.match import MatchState
 from tricktable.core.protocol import GameState
-from tricktable.core.summary import GameFacts
+from tricktable.core.summary import DEALS, GameFacts
 from tricktable.games.courtpiece.rules import CALLERS_KOT, GOON_KOT
 from tricktable.games.courtpiece.scoring import ALL_TENS, WHITEWASH, Tens
 from tricktable.games.courtpiece.state import CourtPieceState
@@ -42,6 +42,6 @@ def match_won(match: MatchState, seat: int) -> bool:
 FACTS = GameFacts(deal_facts, match_won,
                   counters=("deals_won", "called", "called_won",
                             *(name for sweep in SWEEPS for name in (sweep, f"{sweep}_against")), "tens"),
-                  rates={"called_won": "called"})
+                  rates={"deals_won": DEALS, "called": DEALS, "called_won": "called"})
 
 __all__ = ["FACTS", "deal_facts", "match_won"]

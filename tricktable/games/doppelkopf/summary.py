@@ -7,7 +7,7 @@ from typing import Mapping
 
 from tricktable.core.match import MatchState
 from tricktable.core.protocol import GameState
-from tricktable.core.summary import GameFacts
+from tricktable.core.summary import DEALS, GameFacts
 from tricktable.games.doppelkopf.rules import KONTRA, RE
 from tricktable.games.doppelkopf.state import SOLO_GAME, DoppelkopfState
 
@@ -41,6 +41,7 @@ def match_won(match: MatchState, seat: int) -> bool:
 
 FACTS = GameFacts(deal_facts, match_won,
                   counters=("re", "re_won", "kontra", "kontra_won", "solo", "solo_won", "announced", "announced_won"),
-                  rates={"re_won": "re", "kontra_won": "kontra", "solo_won": "solo", "announced_won": "announced"})
+                  rates={"re": DEALS, "re_won": "re", "kontra": DEALS, "kontra_won": "kontra", "solo": DEALS,
+                         "solo_won": "solo", "announced": DEALS, "announced_won": "announced"})
 
 __all__ = ["FACTS", "deal_facts", "match_won"]

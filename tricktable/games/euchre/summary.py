@@ -7,7 +7,7 @@ from typing import Mapping
 
 from tricktable.core.match import MatchState
 from tricktable.core.protocol import GameState
-from tricktable.core.summary import GameFacts
+from tricktable.core.summary import DEALS, GameFacts
 from tricktable.games.euchre.rules import Outcome
 from tricktable.games.euchre.state import EuchreState
 
@@ -39,6 +39,7 @@ def match_won(match: MatchState, seat: int) -> bool:
 
 FACTS = GameFacts(deal_facts, match_won,
                   counters=("called", "called_euchred", "alone", "alone_made", "marches", "euchred_them"),
-                  rates={"called_euchred": "called", "alone": "called", "alone_made": "alone"})
+                  rates={"called": DEALS, "called_euchred": "called", "alone": "called", "alone_made": "alone",
+                         "marches": DEALS, "euchred_them": DEALS})
 
 __all__ = ["FACTS", "deal_facts", "match_won"]
