@@ -149,3 +149,12 @@ def test_a_configured_origin_is_the_relying_party(sqlite_url):
         refused = client.post("/api/passkeys/register", json={"credential": answer})
         assert refused.status_code == 400 and "origin" in refused.json()["detail"]
     app.state.room.store.close()
+
+
+def test_without_an_identity_there_is_no_passkey_to_list_or_remove(client):
+    credential = register(client)
+    with TestClient(client.app) as nobody:
+        assert nobody.get("/api/passkeys").json() == {"passkeys": []}
+        assert nobody.delete(f"/api/passkeys/{answer_id(credential)}").status_code == 404
+        assert COOKIE not in nobody.cookies  # neither made an identity
+    assert len(client.get("/api/passkeys").json()["passkeys"]) == 1

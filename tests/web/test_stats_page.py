@@ -84,6 +84,12 @@ def test_my_statistics_from_the_home_page(make_page, viewport):
     assert not overflows(page)
     p.shot(f"stats-euchre-{viewport['width']}x{viewport['height']}")
     page.screenshot(path=str(SCREENSHOTS / f"stats-euchre-{viewport['width']}-full.png"), full_page=True)
+    page.select_option("#lang-select", "hi")
+    page.wait_for_function("() => document.documentElement.lang === 'hi'")
+    page.wait_for_selector("#stats .figures")
+    assert not overflows(page) and "stats." not in page.locator("#stats").inner_text()
+    page.screenshot(path=str(SCREENSHOTS / f"stats-euchre-hi-{viewport['width']}-full.png"), full_page=True)
+    page.select_option("#lang-select", "en")
     # Another game, not played yet: said plainly.
     page.locator('.stats-games a[href="#/stats/doppelkopf"]').click()
     page.wait_for_selector("#stats-empty")
@@ -165,3 +171,26 @@ def test_a_passkey_brings_the_identity_back_in_a_cleared_browser(make_page):
     assert identity_cookie(third) != identity_cookie(first)
     assert third.errors == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]
     third.errors.clear()  # the refusal this test asked for
+
+
+def test_the_chart_draws_accuracy_once_games_have_an_analysis(make_page):
+    """The analyses will fill ``accuracy``; the chart's second line is drawn
+    from it (here the server's answer is given an accuracy for two games)."""
+    p = make_page(viewport=PHONE)
+    p.open("#/")
+    finish_matches(p, "euchre", ["accuracy-1", "accuracy-2", "accuracy-3"])
+    page = p.page
+
+    def with_accuracy(route):
+        stats = route.fetch().json()
+        games = [g["game_id"] for g in stats["recent"]]
+        stats["accuracy"] = [{"game_id": games[0], "accuracy": 0.62}, {"game_id": games[2], "accuracy": 0.81}]
+        route.fulfill(json=stats)
+
+    page.route("**/api/stats?game=euchre", with_accuracy)
+    p.open("#/stats/euchre")
+    page.wait_for_selector("svg.chart polyline.accuracy")
+    assert len(page.locator("svg.chart polyline.accuracy").get_attribute("points").split()) == 2
+    assert page.locator(".legend .key.accuracy").count() == 1
+    assert violations(page) == []
+    p.shot("stats-accuracy-390x844")

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, Path, Request, Response
 from pydantic import BaseModel, ConfigDict
 
-from tricktable.server.http.guards import documented, identity, limit, set_identity_cookie
+from tricktable.server.http.guards import documented, identity, known_identity, limit, set_identity_cookie
 from tricktable.server.http.people_routes import identities_of, identity_json
 from tricktable.server.play.room import Room
 from tricktable.server.trust.identity import Identity
@@ -71,17 +71,22 @@ def passkey_routes(app: FastAPI, room: Room) -> None:
         return {**identity_json(who, identities), "nickname": room.store.nickname(who.id)}
 
     @app.get("/api/passkeys", **documented(200, 429, identity=True))
-    def list_passkeys(request: Request, who: Identity = Depends(identity)) -> dict[str, Any]:
+    def list_passkeys(request: Request) -> dict[str, Any]:
+        """This identity's passkeys (none without an identity)."""
+        who = known_identity(request)
+        if who is None:
+            return {"passkeys": []}
         limit(request, "passkeys", who.id)
         return {"passkeys": [passkey_json(row) for row in passkeys.list(who.id)]}
 
     @app.delete("/api/passkeys/{credential_id}", **documented(200, 404, 429, identity=True))
-    def remove_passkey(request: Request, who: Identity = Depends(identity),
-                       credential_id: str = Path(min_length=1, max_length=700)) -> dict[str, Any]:
-        """Remove one of this identity's passkeys (another's: 404)."""
+    def remove_passkey(request: Request, credential_id: str = Path(min_length=1, max_length=700)) -> dict[str, Any]:
+        """Remove one of this identity's passkeys (another's, or without an identity: 404)."""
+        who = known_identity(request)
+        if who is None:
+            raise PasskeyRefused("no such passkey", 404)
         limit(request, "passkeys", who.id)
         passkeys.remove(who.id, credential_id)
         return {"removed": credential_id}
-
 
 __all__ = ["PasskeyAnswer", "PasskeyRefused", "passkey_routes"]

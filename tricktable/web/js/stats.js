@@ -7,7 +7,7 @@ import { clear, el } from "./dom.js";
 import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const CHART = { width: 320, height: 160, left: 34, right: 34, top: 12, bottom: 22 };
+const CHART = { width: 320, height: 160, left: 34, right: 40, top: 12, bottom: 22 };
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -16,7 +16,8 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-const percent = (rate) => (rate === null || rate === undefined ? "–" : `${Math.round(rate * 100)} %`);
+const percent = (rate) => (rate === null || rate === undefined ? "–"
+  : new Intl.NumberFormat(document.documentElement.lang, { style: "percent" }).format(rate));
 const number = (value) => (value === null || value === undefined ? "–" : value.toLocaleString(document.documentElement.lang));
 
 /** The chart: one point per recent game (oldest left), its average points per
@@ -41,8 +42,8 @@ export function chart(recent, accuracy) {
   const analysed = recent.map((g, i) => [i, byGame.get(g.game_id)]).filter(([, a]) => typeof a === "number");
   if (analysed.length) {
     const ya = (a) => top + ((1 - a) * (height - top - bottom));
-    box.append(svg("text", { x: width - right + 4, y: ya(1) + 4, class: "tick" }, "100 %"),
-      svg("text", { x: width - right + 4, y: ya(0) + 4, class: "tick" }, "0 %"),
+    box.append(svg("text", { x: width - right + 4, y: ya(1) + 4, class: "tick" }, percent(1)),
+      svg("text", { x: width - right + 4, y: ya(0) + 4, class: "tick" }, percent(0)),
       svg("polyline", { class: "series accuracy", points: analysed.map(([i, a]) => `${x(i)},${ya(a)}`).join(" ") }));
   }
   const legend = el("p", { class: "legend" }, el("span", { class: "key points" }), t("stats.legend_points"),
