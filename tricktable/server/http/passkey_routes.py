@@ -77,7 +77,7 @@ def passkey_routes(app: FastAPI, room: Room) -> None:
         if who is None:
             return {"passkeys": []}
         limit(request, "passkeys", who.id)
-        return {"passkeys": [passkey_json(row) for row in passkeys.list(who.id)]}
+        return {"passkeys": [passkey_json(row) for row in passkeys.owned(who.id)]}
 
     @app.delete("/api/passkeys/{credential_id}", **documented(200, 404, 429, identity=True))
     def remove_passkey(request: Request, credential_id: str = Path(min_length=1, max_length=700)) -> dict[str, Any]:
@@ -89,4 +89,4 @@ def passkey_routes(app: FastAPI, room: Room) -> None:
         passkeys.remove(who.id, credential_id)
         return {"removed": credential_id}
 
-__all__ = ["PasskeyAnswer", "PasskeyRefused", "passkey_routes"]
+__all__ = ["PasskeyAnswer", "passkey_routes"]

@@ -157,7 +157,7 @@ class Passkeys:
             raise PasskeyRefused("that passkey was just used by another sign-in", 400)
         return found.identity
 
-    def list(self, identity: str) -> list[PasskeyRow]:
+    def owned(self, identity: str) -> list[PasskeyRow]:
         return self.store.passkeys_of(identity)
 
     def remove(self, identity: str, credential_id: str) -> None:
