@@ -413,11 +413,13 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
     caller has it (then the row's is not read)."""
     ranked = found["ranked"]
     return GameRow(
-        found["id"], found["game"], record if record is not None else joined_record(found["record"], found["actions"]),
+        found["id"], found["game"],
+        record if record is not None else joined_record(found["record"], found["actions"]),
         found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
     )
 
 
-__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "joined_record", "saved_row"]
+__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "joined_record",
+           "saved_row"]

@@ -149,7 +149,7 @@ game_summaries = Table(
 passkeys = Table(
     "passkeys",
     metadata,
-    Column("credential_id", String(700), primary_key=True),  # base64url, as the browser names it
+    Column("credential_id", String(1400), primary_key=True),  # base64url of up to 1,023 bytes (WebAuthn's limit)
     Column("identity", String(40), nullable=False),
     Column("public_key", LargeBinary, nullable=False),  # COSE
     Column("sign_count", Integer, nullable=False),

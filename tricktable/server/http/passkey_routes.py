@@ -12,7 +12,7 @@ from tricktable.server.http.guards import documented, identity, known_identity, 
 from tricktable.server.http.people_routes import identities_of, identity_json
 from tricktable.server.play.room import Room
 from tricktable.server.trust.identity import Identity
-from tricktable.server.trust.passkeys import PasskeyRefused, Passkeys
+from tricktable.server.trust.passkeys import MAX_CREDENTIAL_ID, PasskeyRefused, Passkeys
 from tricktable.store.passkeys import PasskeyRow
 
 
@@ -80,7 +80,8 @@ def passkey_routes(app: FastAPI, room: Room) -> None:
         return {"passkeys": [passkey_json(row) for row in passkeys.owned(who.id)]}
 
     @app.delete("/api/passkeys/{credential_id}", **documented(200, 404, 429, identity=True))
-    def remove_passkey(request: Request, credential_id: str = Path(min_length=1, max_length=700)) -> dict[str, Any]:
+    def remove_passkey(request: Request,
+                       credential_id: str = Path(min_length=1, max_length=MAX_CREDENTIAL_ID)) -> dict[str, Any]:
         """Remove one of this identity's passkeys (another's, or without an identity: 404)."""
         who = known_identity(request)
         if who is None:

@@ -37,6 +37,8 @@ CHALLENGE_SECONDS = 300
 RP_NAME = "tricktable"
 ORIGIN_VARIABLE = "TRICKTABLE_ORIGIN"
 REGISTER, SIGN_IN = "register", "sign_in"
+MAX_CREDENTIAL_ID = 1400
+"""Characters of a credential id in base64url: WebAuthn's ids have at most 1,023 bytes."""
 MAX_PASSKEYS = 10
 """Per identity: enough for every device a person has."""
 
@@ -120,6 +122,8 @@ class Passkeys:
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise PasskeyRefused(f"the passkey does not check out: {error}", 400) from None
         credential_id = bytes_to_base64url(verified.credential_id)
+        if len(credential_id) > MAX_CREDENTIAL_ID:
+            raise PasskeyRefused("that passkey's id is longer than WebAuthn allows", 400)
         if not self.store.add_passkey(credential_id, identity, verified.credential_public_key,
                                       verified.sign_count):
             raise PasskeyRefused("that passkey is registered already", 409)
@@ -189,5 +193,5 @@ def _json(text: str) -> dict[str, Any]:
     return options
 
 
-__all__ = ["CHALLENGE_SECONDS", "ORIGIN_VARIABLE", "PasskeyRefused", "Passkeys", "RelyingParty",
+__all__ = ["CHALLENGE_SECONDS", "MAX_CREDENTIAL_ID", "ORIGIN_VARIABLE", "PasskeyRefused", "Passkeys", "RelyingParty",
            "configured_origin"]

@@ -29,7 +29,7 @@ def upgrade() -> None:
     op.create_index("game_summaries_owner_game", "game_summaries", ["owner", "game", "finished_at"])
     op.create_table(
         "passkeys",
-        sa.Column("credential_id", sa.String(700), primary_key=True),
+        sa.Column("credential_id", sa.String(1400), primary_key=True),
         sa.Column("identity", sa.String(40), nullable=False),
         sa.Column("public_key", sa.LargeBinary, nullable=False),
         sa.Column("sign_count", sa.Integer, nullable=False),
