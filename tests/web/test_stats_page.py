@@ -129,6 +129,9 @@ def test_a_passkey_brings_the_identity_back_in_a_cleared_browser(make_page):
     cdp, authenticator = virtual_authenticator(first)
     open_local(first)
     page = first.page
+    page.wait_for_selector("#passkey-sign-in")  # a fresh identity is offered its passkey
+    assert small_controls(page, ".home") == [] and not overflows(page)
+    first.shot("home-passkey-sign-in-390x844")
     assert page.evaluate("fetch('api/nickname', {method: 'PUT', headers: {'Content-Type': 'application/json'},"
                          " body: JSON.stringify({nickname: 'Passkey Pia'})}).then(r => r.status)") == 200
     page.locator("#settings-button").click()
