@@ -197,3 +197,17 @@ def test_the_chart_draws_accuracy_once_games_have_an_analysis(make_page):
     assert page.locator(".legend .key.accuracy").count() == 1
     assert violations(page) == []
     p.shot("stats-accuracy-390x844")
+
+
+def test_an_older_identity_finds_its_passkey_sign_in_in_the_another_device_box(make_page):
+    p = make_page(viewport=SMALL_PHONE)
+    open_local(p)
+    p.age_identity(days=1)
+    page = p.page
+    page.reload()
+    page.wait_for_selector("body[data-ready] .identity-panel")
+    assert page.locator(".home > .passkey-sign-in").count() == 0  # not at the top: this identity is no fresh one
+    page.locator(".identity-panel summary").click()
+    page.wait_for_selector(".identity-panel #passkey-sign-in")
+    assert small_controls(page, ".identity-panel") == [] and not overflows(page)
+    assert violations(page) == []

@@ -29,17 +29,19 @@ export function leaderboardTable(board, limit = 100) {
 /** ``onSignedIn(identity)``: this browser took a passkey's identity ("I have a passkey"). */
 export async function renderHome(root, catalog, identity = {}, onSignedIn = () => {}) {
   clear(root);
-  // A fresh identity (a cleared browser, a new device) may be an old one's: offer its passkey.
+  // A fresh identity (a cleared browser, a new device) may be an old one's: its
+  // passkey is offered at the top; otherwise in the "another device" box.
   const fresh = identity && identity.practice_reason === "new_identity";
+  const signIn = passkeySignIn(onSignedIn);
   const list = el("div", { class: "games" });
   // A browser whose dailies are practice today is told so before it starts one.
   const practice = identity && identity.ranked_today === false
     ? el("p", { class: "practice-note", id: "home-practice" }, t("home.practice_today")) : null;
   root.append(el("section", { class: "home" },
     el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
-    fresh ? passkeySignIn(onSignedIn) : null,
+    fresh ? signIn : null,
     levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), practice, list,
-    identityPanel(() => memory.setNickname(""))));
+    identityPanel(() => memory.setNickname(""), fresh ? null : signIn)));
   for (const game of catalog.games) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
     list.append(el("article", { class: "game-card", dataset: { game: game.name } },
