@@ -166,17 +166,33 @@ def parse_record(data: Any, spec_of: SpecLookup) -> GameRecord:
 def replay(record: GameRecord | Mapping[str, Any] | str, spec_of: SpecLookup) -> GameState:
     """Replay a record to its final state; ``RecordError`` names the bad action.
     ``spec_of`` finds the spec of the record's game (see ``parse_record``)."""
+    state, _deals = _replayed(record, spec_of, keep_deals=False)
+    return state
+
+
+def replay_deals(record: GameRecord | Mapping[str, Any] | str, spec_of: SpecLookup) -> tuple[GameState, list[GameState]]:
+    """``replay``, and every deal of a match record as it finished, in order
+    (the match itself keeps only the last: its statistics read them all)."""
+    return _replayed(record, spec_of, keep_deals=True)
+
+
+def _replayed(record: GameRecord | Mapping[str, Any] | str, spec_of: SpecLookup,
+              keep_deals: bool) -> tuple[GameState, list[GameState]]:
     if not isinstance(record, GameRecord):
         record = parse_record(record, spec_of)
     elif record.spec is None:
         record = replace(record, spec=spec_of(record.game))
     state = record.start()
+    deals: list[GameState] = []
     for number, text in enumerate(record.actions, start=1):
         try:
             _replay_entry(state, text)
         except GameError as error:
             raise RecordError(f"{text!r}: {error}", number) from None
-    return state
+        if keep_deals and isinstance(state, MatchState) and state.previous_deal is not None \
+                and (not deals or deals[-1] is not state.previous_deal):
+            deals.append(state.previous_deal)  # a deal just ended: the match moved on to the next
+    return state, deals
 
 
 _OUT_OF_TURN = re.compile(r"([0-9]+):\s*(.*)", re.DOTALL)

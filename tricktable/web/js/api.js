@@ -49,6 +49,13 @@ export const api = {
   daily: (game) => request("POST", `api/daily/${encodeURIComponent(game)}`),
   leaderboard: (game) => request("GET", `api/daily/${encodeURIComponent(game)}/leaderboard`),
   setNickname: (nickname) => request("PUT", "api/nickname", { nickname }),
+  stats: (game) => request("GET", `api/stats?game=${encodeURIComponent(game)}`),
+  passkeys: () => request("GET", "api/passkeys"),
+  passkeyRegisterOptions: () => request("POST", "api/passkeys/register/options"),
+  passkeyRegister: (credential) => request("POST", "api/passkeys/register", { credential }),
+  passkeySignInOptions: () => request("POST", "api/passkeys/sign-in/options"),
+  passkeySignIn: (credential) => request("POST", "api/passkeys/sign-in", { credential }),
+  removePasskey: (id) => request("DELETE", `api/passkeys/${encodeURIComponent(id)}`),
 };
 
 export const memory = {

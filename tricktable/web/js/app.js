@@ -1,5 +1,5 @@
 // The page's entry: language, routes (#/, #/play/GAME, #/daily/GAME,
-// #/rules/GAME, #/leaderboard/GAME) and the Rules button.
+// #/rules/GAME, #/leaderboard/GAME, #/stats/GAME) and the Rules button.
 
 import { api, ApiError, memory } from "./api.js";
 import { fairNewGame } from "./fairness.js";
@@ -7,6 +7,8 @@ import { useFourColours } from "./cards.js";
 import { clear, el, toast } from "./dom.js";
 import { preferredLanguage, setLanguage, t, language } from "./i18n.js";
 import { renderHome, renderLeaderboard } from "./home.js";
+import { passkeyPanel } from "./passkeys.js";
+import { renderStats } from "./stats.js";
 import { chosenLevel, setLevels } from "./levels.js";
 import { howToPlay, renderRulesPage, rulesDialog, setRulesPages } from "./rules.js";
 import { setRenderers } from "./games/index.js";
@@ -80,7 +82,8 @@ async function route() {
   rulesButton.hidden = true;
   document.getElementById("dialog").open && document.getElementById("dialog").close();
   try {
-    if ((page === "play" || page === "daily" || page === "rules" || page === "leaderboard") && !specOf(game)) {
+    if ((page === "play" || page === "daily" || page === "rules" || page === "leaderboard" || page === "stats")
+        && !specOf(game)) {
       location.hash = "#/";
       return;
     }
@@ -88,13 +91,22 @@ async function route() {
     else if (page === "daily") await showTable(await api.daily(game));
     else if (page === "rules") await renderRulesPage(main, game);
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
-    else await renderHome(main, catalog, identity);
+    else if (page === "stats") await renderStats(main, catalog, game);
+    else await renderHome(main, catalog, identity, signedIn);
   } catch (error) {
     // A clear message and a way to try again, never a raw "Failed to fetch".
     clear(main).append(el("div", { class: "page problem", role: "alert" }, el("p", { class: "error" }, problemText(error)),
       el("button", { type: "button", class: "action primary", id: "retry", onclick: () => route() }, t("error.retry"))));
   }
   main.dataset.page = page || "home";
+}
+
+/** This browser took another identity (a passkey): what the page knew of the old one is stale. */
+function signedIn(who) {
+  identity = who;
+  memory.setNickname(who.nickname || "");
+  toast(who.nickname ? t("passkey.welcome_back", { name: who.nickname }) : t("passkey.signed_in"));
+  route();
 }
 
 rulesButton.addEventListener("click", async () => {
@@ -114,7 +126,7 @@ settingsButton.addEventListener("click", async () => {
     settingsForm((saved) => {
       useFourColours(saved.fourColour);
       if (table) table.render();
-    }));
+    }), passkeyPanel());
   await openDialog(content, "settings-box");
 });
 
