@@ -20,13 +20,14 @@ from __future__ import annotations
 from tricktable.store.daily import DailyStore
 from tricktable.store.engine import default_database_url
 from tricktable.store.games import GameRow, GameStore, StaleVersion
+from tricktable.store.history import HistoryStore
 from tricktable.store.people import PeopleStore
 
 
-class Store(GameStore, PeopleStore, DailyStore):
+class Store(GameStore, PeopleStore, DailyStore, HistoryStore):
     """All database access of the server, by what it keeps: games, frames and
     leases (``games.py``), people (``people.py``), the daily leaderboard
-    (``daily.py``), on one database (``engine.py``; the tables in ``schema.py``)."""
+    (``daily.py``), a person's history (``history.py``), on one database (``engine.py``; the tables in ``schema.py``)."""
 
 
 __all__ = ["GameRow", "StaleVersion", "Store", "default_database_url"]
