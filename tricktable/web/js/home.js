@@ -33,6 +33,7 @@ export async function renderHome(root, catalog, identity = {}) {
     ? el("p", { class: "practice-note", id: "home-practice" }, t("home.practice_today")) : null;
   root.append(el("section", { class: "home" },
     el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
+    el("p", { class: "my-games" }, el("a", { class: "action", href: "#/games", id: "my-games" }, t("history.title"))),
     levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), practice, list,
     identityPanel(() => memory.setNickname(""))));
   for (const game of catalog.games) {

@@ -3,7 +3,7 @@
 
 import { api, memory } from "./api.js";
 import { cardName, cardSVG, parseCard, suitSVG } from "./cards.js";
-import { clear, el, svgBox, toast } from "./dom.js";
+import { clear, downloadJSON, el, svgBox, toast } from "./dom.js";
 import { has, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { leaderboardTable } from "./home.js";
@@ -126,8 +126,21 @@ export async function matchSummary(table, state) {
     state.daily ? null : el("button", { type: "button", class: "action primary", id: "play-again",
       onclick: () => { dialog().close("new"); table.newGame(); } }, t("sheet.play_again")),
     el("button", { type: "button", class: "action", onclick: () => { dialog().close("home"); location.hash = "#/"; } }, t("sheet.home")),
-    closeButton(t("sheet.close"), "close", "action")));
+    closeButton(t("sheet.close"), "close", "action")),
+  el("div", { class: "buttons" },
+    el("button", { type: "button", class: "action", id: "summary-replay",
+      onclick: () => { dialog().close("replay"); location.hash = `#/replay/${encodeURIComponent(state.id)}`; } }, t("history.replay")),
+    el("button", { type: "button", class: "action", id: "summary-download", onclick: () => downloadRecord(state) }, t("replay.download"))));
   return content;
+}
+
+/** The finished game's record as a file (what ``tricktable replay`` reads; the daily's once its day has ended). */
+async function downloadRecord(state) {
+  try {
+    downloadJSON(`tricktable-${state.game}.json`, await api.record(state.id));
+  } catch (error) {
+    toast(error.message);
+  }
 }
 
 /** Who won, and the person's place and points. */
