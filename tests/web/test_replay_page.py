@@ -104,6 +104,7 @@ def test_the_viewer_steps_through_a_finished_game_with_every_hand_face_up(make_p
     page.keyboard.press("ArrowDown")  # a whole trick on
     after_trick = position(page)
     assert after_trick > played + 1 and page.locator(".trick .card").count() == 4
+    p.shot(f"replay-{game}-trick-desktop")
     page.locator("#replay-prev-trick").click()
     assert position(page) < after_trick
     page.keyboard.press("End")
@@ -111,6 +112,7 @@ def test_the_viewer_steps_through_a_finished_game_with_every_hand_face_up(make_p
     assert f"action {total} of {total}" in page.locator("#replay-where").inner_text()
     assert page.locator("#replay-sheet .score-sheet").count() == 1 and page.locator("#replay-sheet table.sheet").count() >= 1
     assert page.locator("#replay-next").is_disabled()
+    p.shot(f"replay-{game}-sheet-desktop")
     page.keyboard.press("Home")
     assert position(page) == 0 and page.locator("#replay-sheet .score-sheet").count() == 0
     page.select_option("#replay-deal", "1")
@@ -129,6 +131,9 @@ def test_the_viewer_on_a_phone_and_its_share_link_for_a_stranger(make_page):
     open_from_history(p, game_id)
     page = p.page
     p.shot("replay-doppelkopf-phone")
+    page.keyboard.press("ArrowDown")
+    p.shot("replay-doppelkopf-trick-phone")
+    page.keyboard.press("Home")
     for button in page.locator(".replay-controls button, .replay-buttons .action").all():
         box = button.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44

@@ -10,7 +10,7 @@ import { clear, downloadJSON, el, scaled, svgBox, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { scoreSheetTable } from "./sheets.js";
-import { problemText } from "./table.js";
+import { factValue, problemText } from "./table.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
 const POLL_MS = 1000;
@@ -108,12 +108,12 @@ export class Replay {
     this.sheet = el("div", { class: "replay-sheet", id: "replay-sheet" });
     this.panel = el("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": t("replay.analysis") });
     const controls = el("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-      button("replay-first", t("replay.first"), "⏮", () => this.show(0)),
-      button("replay-prev-trick", t("replay.prev_trick"), "⏪", () => this.show(this.trickStep(-1))),
+      button("replay-first", t("replay.first"), "|◀", () => this.show(0)),
+      button("replay-prev-trick", t("replay.prev_trick"), "◀◀", () => this.show(this.trickStep(-1))),
       button("replay-prev", t("replay.prev"), "◀", () => this.show(this.position - 1)),
       button("replay-next", t("replay.next"), "▶", () => this.show(this.position + 1)),
-      button("replay-next-trick", t("replay.next_trick"), "⏩", () => this.show(this.trickStep(1))),
-      button("replay-last", t("replay.last"), "⏭", () => this.show(this.frames.length - 1)));
+      button("replay-next-trick", t("replay.next_trick"), "▶▶", () => this.show(this.trickStep(1))),
+      button("replay-last", t("replay.last"), "▶|", () => this.show(this.frames.length - 1)));
     const players = [0, 1, 2, 3].map((seat) => this.seatName(seat)).join(" · ");
     clear(this.root).append(el("section", { class: "replay" },
       el("h1", {}, t("replay.title", { game: t(`game.${this.game}`) })),
@@ -235,7 +235,7 @@ export class Replay {
     } catch {
       facts = []; // a renderer that needs a field a finished deal's frame lacks shows none
     }
-    for (const [label, value] of facts) this.facts.append(el("div", {}, el("dt", {}, label), el("dd", {}, value)));
+    for (const [label, value] of facts) this.facts.append(el("div", {}, el("dt", {}, label), factValue(value)));
   }
 
   // -- the analysis ----------------------------------------------------------------
@@ -347,7 +347,8 @@ export class Replay {
     const y = (v) => 94 - ((v - low) / span) * 88;
     const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     const at = decisions.indexOf(current);
-    const marker = at >= 0 ? `<circle cx="${x(at).toFixed(1)}" cy="${y(values[at]).toFixed(1)}" r="4" class="now"/>` : "";
+    // The current decision as a vertical line (the graph stretches to its box: a dot would be an oval).
+    const marker = at >= 0 ? `<line x1="${x(at).toFixed(1)}" x2="${x(at).toFixed(1)}" y1="0" y2="100" class="now"/>` : "";
     const zero = `<line x1="0" x2="300" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" class="zero"/>`;
     const label = t("replay.graph_label", { first: formatPoints(values[0]), last: formatPoints(values.at(-1)) });
     // Numbers only go into the markup (formatted here), never text from elsewhere.
