@@ -183,3 +183,17 @@ def test_a_bad_uploaded_record_is_refused_with_the_reason(spoil, words, client):
     assert answer.status_code == 422 and words in answer.json()["detail"], answer.text
     assert client.post("/api/records/replay", json={"record": "not a record"}).status_code == 422
     assert client.post("/api/records/replay", json={"record": record}).status_code == 200
+
+
+def test_replays_are_rate_limited_and_a_refused_one_is_not_counted(sqlite_url):
+    from tricktable.server import create_app
+    from tricktable.server.play.scheduler import forced_bot
+    from tricktable.server.trust.limits import Limits, Rate
+
+    app = create_app(sqlite_url, limits=Limits(replays_per_identity=Rate(2, 60)), bot_factory=forced_bot("random"))
+    record = record_of(random_match("euchre")).to_json()
+    with TestClient(app) as tight:
+        tight.post("/api/identity")
+        assert tight.post("/api/records/replay", json={"record": {**record, "kind": "heap"}}).status_code == 422
+        assert [tight.post("/api/records/replay", json={"record": record}).status_code for _ in range(3)] == [200, 200, 429]
+    app.state.room.store.close()

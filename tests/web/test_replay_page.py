@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tricktable.catalog import get_spec
 from tricktable.core.record import record_of
+from tricktable.server.trust.fairness import commitment_of, match_seed
 from tricktable.store import Store
 from tests.harness import hand_over
 from tests.web.conftest import DESKTOP, PHONE, seeded_game
@@ -26,10 +28,14 @@ from tests.web.conftest import DESKTOP, PHONE, seeded_game
 AXE = Axe()
 
 
+SERVER_SEED, CLIENT_SEED = "page-replay-server-seed", "page-replay"
+
+
 def finished_record(game: str, seed: int) -> dict:
-    """A whole match of ``game`` played by random legal actions: its record."""
+    """A whole match of ``game`` played by random legal actions, dealt from
+    the seeds ``finished_game`` stores with it: its record."""
     spec = get_spec(game)
-    state = spec.new_match(f"page-replay-{seed}", spec.normalize_options({}))
+    state = spec.new_match(match_seed(f"{SERVER_SEED}-{seed}", CLIENT_SEED), spec.normalize_options({}))
     rng = random.Random(seed)
     while not state.is_terminal():
         state.apply_any(rng.choice(list(state.legal_actions())))
@@ -41,7 +47,9 @@ def finished_game(p, game: str, seed: int = 1) -> tuple[str, dict]:
     record = finished_record(game, seed)
     store = Store(p.server.database)
     try:
-        row = store.create_game({**record, "level": "normal"}, "over", owner=p.identity())
+        server_seed = f"{SERVER_SEED}-{seed}"
+        row = store.create_game({**record, "level": "normal"}, "over", owner=p.identity(), server_seed=server_seed,
+                                client_seed=CLIENT_SEED, commitment=commitment_of(server_seed))
     finally:
         store.close()
     return row.id, record
@@ -115,6 +123,10 @@ def test_the_viewer_steps_through_a_finished_game_with_every_hand_face_up(make_p
     p.shot(f"replay-{game}-sheet-desktop")
     page.keyboard.press("Home")
     assert position(page) == 0 and page.locator("#replay-sheet .score-sheet").count() == 0
+    with page.expect_download() as download:
+        page.locator("#replay-download").click()
+    saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert saved["actions"] == record["actions"] and saved["seed"] == record["seed"] and len(saved["deals"]) > 1
     page.select_option("#replay-deal", "1")
     assert page.locator("#replay-where strong").inner_text() == "Deal 2 dealt"
     for button in page.locator(".replay-controls button").all():
@@ -266,3 +278,21 @@ def test_the_analysis_display_and_play_on_against_stubs_of_their_routes(make_pag
     page.wait_for_selector(".table")
     assert sent == [{"at": at}]
     assert page.evaluate("() => localStorage.getItem('tt.game.doppelkopf')") == new_id
+
+
+def test_an_unfinished_game_in_my_games_resumes_at_its_table(make_page):
+    p = make_page()
+    game_id = seeded_game(p.server, "euchre", "resume-from-history")
+    p.open("#/")
+    store = Store(p.server.database)
+    try:
+        hand_over(store, game_id, p.identity())
+    finally:
+        store.close()
+    p.open("#/games")
+    entry = p.page.locator(f'.history-entry[data-id="{game_id}"]')
+    assert "In progress" in entry.inner_text()
+    entry.locator("button.action").click()
+    p.page.wait_for_function("() => location.hash === '#/play/euchre'")
+    p.page.wait_for_selector(".table")
+    assert p.page.evaluate("() => localStorage.getItem('tt.game.euchre')") == game_id

@@ -14,7 +14,7 @@ from pydantic import Field
 from tricktable.catalog import GAMES, Seating, entry, replay
 from tricktable.errors import GameError
 from tricktable.server.http.game_routes import FastJSON, Strict
-from tricktable.server.http.guards import caller, documented, limit
+from tricktable.server.http.guards import caller, documented, limited
 from tricktable.server.http.record_routes import share_hash
 from tricktable.server.play.errors import GameNotFound
 from tricktable.server.play.replay import Walkthroughs, walkthrough
@@ -62,8 +62,8 @@ def replay_routes(app: FastAPI, room: Room) -> None:
         seat_of(row, who)
         if row.status != "over":
             raise HTTPException(409, "a game is replayed once it is over")
-        limit(request, "replays", who)
-        return FastJSON({"id": row.id, **_replay_of(row)})
+        with limited(request, "replays", who):  # (one refused for its day is not counted)
+            return FastJSON({"id": row.id, **_replay_of(row)})
 
     @app.get("/api/shared/{token}/replay", **documented(200, 403, 404, 429))
     def shared_replay(request: Request, token: str = Path(min_length=1, max_length=64)) -> JSONResponse:
@@ -73,22 +73,16 @@ def replay_routes(app: FastAPI, room: Room) -> None:
         row = room.store.load(game_id) if game_id is not None else None
         if row is None:
             raise HTTPException(404, "that link opens nothing; ask its owner for a new one")
-        limit(request, "replays", caller(request))
-        return FastJSON(_replay_of(row))
+        with limited(request, "replays", caller(request)):
+            return FastJSON(_replay_of(row))
 
     @app.post("/api/records/replay", **documented(200, 422, 429, body=True))
     def uploaded_replay(request: Request, body: Upload) -> JSONResponse:
         """A record file opened in the replay viewer: replayed (a record
         that does not replay: 422 naming the action and the reason) and told
         as a stored game's replay is."""
-        limit(request, "replays", caller(request))
-        try:
-            told = walkthrough(body.record)
-        except GameError as error:
-            raise HTTPException(422, f"this record does not replay: {error}") from None
-        except (KeyError, TypeError, AttributeError) as error:  # a deal object of the wrong shape
-            raise HTTPException(422, f"this record does not replay: it is not shaped as a record ({error})") from None
-        return FastJSON({**_header(body.record), "players": [None] * 4, **told})
+        with limited(request, "replays", caller(request)):
+            return FastJSON({**_header(body.record), "players": [None] * 4, **_walkthrough_of(body.record)})
 
     def _replay_of(row: GameRow) -> dict[str, Any]:
         if row.status != "over" or (row.daily_day and not seed_revealed(row, room.referee.cache.take(row).state)):
@@ -98,6 +92,16 @@ def replay_routes(app: FastAPI, room: Room) -> None:
         return {**_header(row.record), "level": level_of(row), "daily": row.daily_day,
                 "players": [owner, None, None, None],
                 **walkthroughs.of(row.id, row.version, {k: v for k, v in row.record.items() if k != "level"})}
+
+
+def _walkthrough_of(record: dict[str, Any]) -> dict[str, Any]:
+    """An uploaded record's frames; 422 with the reason for one that does not replay."""
+    try:
+        return walkthrough(record)
+    except GameError as error:
+        raise HTTPException(422, f"this record does not replay: {error}") from None
+    except (KeyError, TypeError, AttributeError) as error:  # a deal object of the wrong shape
+        raise HTTPException(422, f"this record does not replay: it is not shaped as a record ({error})") from None
 
 
 def _header(record: dict[str, Any]) -> dict[str, Any]:

@@ -122,15 +122,17 @@ export async function matchSummary(table, state) {
     content.append(el("p", { class: "outcome", id: "daily-score" }, t("daily.your_score", { score: state.daily.score ?? match.daily_score })),
       el("p", { class: "daily-how" }, dailyExplanation(state)), await dailyBlock(state));
   }
+  // Replay and the record first: the last button of the summary stays the one that closes it.
+  // (A daily's wait for the end of its UTC day: they would show the day's cards.)
+  if (!state.fairness || state.fairness.revealed) content.append(el("div", { class: "buttons" },
+    el("button", { type: "button", class: "action", id: "summary-replay",
+      onclick: () => { dialog().close("replay"); location.hash = `#/replay/${encodeURIComponent(state.id)}`; } }, t("history.replay")),
+    el("button", { type: "button", class: "action", id: "summary-download", onclick: () => downloadRecord(state) }, t("replay.download"))));
   content.append(el("div", { class: "buttons" },
     state.daily ? null : el("button", { type: "button", class: "action primary", id: "play-again",
       onclick: () => { dialog().close("new"); table.newGame(); } }, t("sheet.play_again")),
     el("button", { type: "button", class: "action", onclick: () => { dialog().close("home"); location.hash = "#/"; } }, t("sheet.home")),
-    closeButton(t("sheet.close"), "close", "action")),
-  el("div", { class: "buttons" },
-    el("button", { type: "button", class: "action", id: "summary-replay",
-      onclick: () => { dialog().close("replay"); location.hash = `#/replay/${encodeURIComponent(state.id)}`; } }, t("history.replay")),
-    el("button", { type: "button", class: "action", id: "summary-download", onclick: () => downloadRecord(state) }, t("replay.download"))));
+    closeButton(t("sheet.close"), "close", "action")));
   return content;
 }
 
