@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from pathlib import Path
 
 import pytest
@@ -23,19 +24,19 @@ from tricktable.core.record import record_of
 from tricktable.server.trust.fairness import commitment_of, match_seed
 from tricktable.store import Store
 from tests.harness import hand_over
-from tests.web.conftest import DESKTOP, PHONE, seeded_game
+from tests.web.conftest import PHONE, SMALL_PHONE, seeded_game
 
 AXE = Axe()
 
 
-SERVER_SEED, CLIENT_SEED = "page-replay-server-seed", "page-replay"
+CLIENT_SEED = "page-replay"
 
 
-def finished_record(game: str, seed: int) -> dict:
+def finished_record(game: str, seed: int, server_seed: str = "page-replay-server-seed") -> dict:
     """A whole match of ``game`` played by random legal actions, dealt from
-    the seeds ``finished_game`` stores with it: its record."""
+    ``server_seed`` and ``CLIENT_SEED`` as a fair game is: its record."""
     spec = get_spec(game)
-    state = spec.new_match(match_seed(f"{SERVER_SEED}-{seed}", CLIENT_SEED), spec.normalize_options({}))
+    state = spec.new_match(match_seed(server_seed, CLIENT_SEED), spec.normalize_options({}))
     rng = random.Random(seed)
     while not state.is_terminal():
         state.apply_any(rng.choice(list(state.legal_actions())))
@@ -43,11 +44,12 @@ def finished_record(game: str, seed: int) -> dict:
 
 
 def finished_game(p, game: str, seed: int = 1) -> tuple[str, dict]:
-    """A finished match of ``game`` stored as this profile's: its id and record."""
-    record = finished_record(game, seed)
+    """A finished match of ``game`` stored as this profile's, with its seeds
+    (so its record can be downloaded): its id and record."""
+    server_seed = secrets.token_hex(16)  # (a commitment is used once in the server's database)
+    record = finished_record(game, seed, server_seed)
     store = Store(p.server.database)
     try:
-        server_seed = f"{SERVER_SEED}-{seed}"
         row = store.create_game({**record, "level": "normal"}, "over", owner=p.identity(), server_seed=server_seed,
                                 client_seed=CLIENT_SEED, commitment=commitment_of(server_seed))
     finally:
@@ -296,3 +298,21 @@ def test_an_unfinished_game_in_my_games_resumes_at_its_table(make_page):
     p.page.wait_for_function("() => location.hash === '#/play/euchre'")
     p.page.wait_for_selector(".table")
     assert p.page.evaluate("() => localStorage.getItem('tt.game.euchre')") == game_id
+
+
+@pytest.mark.parametrize("locale, lang", [("hi-IN", "hi"), ("th-TH", "th"), ("de-DE", "de")])
+def test_my_games_and_the_viewer_fit_a_small_phone_in_every_language(make_page, locale, lang):
+    p = viewer_page(make_page, viewport=SMALL_PHONE, locale=locale)
+    game_id, _record = finished_game(p, "double-sar", seed=6)
+    p.open("#/games")
+    page = p.page
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    p.shot(f"my-games-{lang}-small-phone")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    assert AXE.run(page).response["violations"] == []
+    page.locator(f'.history-entry[data-id="{game_id}"] a.action').click()
+    page.wait_for_selector(".replay[data-position]")
+    page.keyboard.press("End")
+    p.shot(f"replay-double-sar-{lang}-small-phone")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    assert AXE.run(page).response["violations"] == []
