@@ -90,6 +90,28 @@ def test_a_finished_deal_frame_shows_its_last_trick_and_every_hand_as_it_ended()
 
 
 # -- history ------------------------------------------------------------------------------
+def test_the_history_query_pages_newest_first_on_both_databases(database_url):
+    from tricktable.store import Store
+
+    store = Store(database_url)
+    record = {"format": 1, "game": "euchre", "rules_version": "euchre-1", "options": {}, "kind": "match",
+              "seed": "s", "daily": False, "actions": []}
+    mine = [store.create_game({**record, "game": game}, "open", owner="me").id
+            for game in ("euchre", "doppelkopf", "euchre", "euchre", "doppelkopf")]
+    store.create_game(record, "open", owner="someone else")
+    pages, before = [], None
+    while True:
+        page = [row.id for row, _created in store.history("me", limit=2, before=before)]
+        pages.append(page)
+        if len(page) < 2:
+            break
+        before = page[-1]
+    assert [game for page in pages for game in page] == mine[::-1] and [len(p) for p in pages] == [2, 2, 1]
+    assert [row.id for row, _ in store.history("me", game="doppelkopf")] == [mine[4], mine[1]]
+    assert store.history("me", before="no such game") == [] and store.history("nobody") == []
+    store.close()
+
+
 def test_history_keeps_identities_apart_newest_first_filtered_and_paged(client):
     mine = [new_game(client, game)["id"] for game in ("euchre", "doppelkopf", "euchre", "double-sar")]
     stranger = stranger_of(client)
