@@ -248,6 +248,8 @@ def test_the_analysis_display_and_play_on_against_stubs_of_their_routes(make_pag
     analysis = stub_analysis(body)
     mine = analysis["decisions"]
     assert page.locator("#loss-bar .loss").count() == len(mine)
+    bar = page.locator("#loss-bar .loss").first.bounding_box()
+    assert bar["width"] >= 44 and bar["height"] >= 44
     assert page.locator("#loss-bar .loss.lost").count() == sum(1 for d in mine if d["lost"] > 0.05)
     assert page.locator("#value-graph polyline").count() == 1
     assert page.locator("#mistakes li").count() == 3

@@ -373,6 +373,7 @@ export class Replay {
     box.append(el("ol", {}, list.map((d) => el("li", {}, el("a", { href: "#", onclick: (event) => {
       event.preventDefault();
       this.show(this.frameBefore(d.index));
+      this.root.querySelector(".replay-felt").scrollIntoView({ block: "nearest" }); // the mistake's table in sight
     } }, t("replay.mistake", { chosen: this.actionWords(d.chosen), best: this.actionWords(d.best), lost: formatPoints(d.lost) }))))));
     return box;
   }
