@@ -80,8 +80,10 @@ def hand_sizes(page) -> list[int]:
     return [page.locator(f'.replay-seat[data-seat="{seat}"] .open-hand .card').count() for seat in range(4)]
 
 
-def open_from_history(p, game_id: str) -> None:
+def open_from_history(p, game_id: str, shot: str | None = None) -> None:
     p.open("#/")
+    if shot:
+        p.shot(shot)
     p.page.locator("#my-games").click()
     p.page.wait_for_selector(f'.history-entry[data-id="{game_id}"]')
     p.page.locator(f'.history-entry[data-id="{game_id}"] a.action').click()
@@ -142,7 +144,7 @@ def test_the_viewer_on_a_phone_and_its_share_link_for_a_stranger(make_page):
     assert p.page.context.request.put(f"{p.server.url}/api/nickname", data=json.dumps({"nickname": "Zeitreisende"}),
                                       headers={"Content-Type": "application/json"}).ok
     game_id, _record = finished_game(p, "doppelkopf", seed=2)
-    open_from_history(p, game_id)
+    open_from_history(p, game_id, shot="home-my-games-phone")
     page = p.page
     p.shot("replay-doppelkopf-phone")
     page.keyboard.press("ArrowDown")
