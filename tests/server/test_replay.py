@@ -89,6 +89,21 @@ def test_a_finished_deal_frame_shows_its_last_trick_and_every_hand_as_it_ended()
     assert len(public["match"]["results"]) == 1  # the deal's score sheet
 
 
+def test_a_single_deal_record_ends_with_its_result():
+    spec = get_spec("euchre")
+    options = spec.normalize_options({})
+    state = spec.new_deal(spec.deal_from_seed("one deal", 0, options), options)
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply_any(rng.choice(list(state.legal_actions())))
+    told = walkthrough(record_of(state).to_json())
+    public: dict = {}
+    for frame in told["frames"]:
+        apply_ops(public, frame.get("pub", []))
+    assert told["deals"] == [0] and told["frames"][-1]["end"] is True and [f for f in told["frames"] if f.get("end")]
+    assert public["result"] == state.view(0)["result"] and public["result"]["lines"]
+
+
 # -- history ------------------------------------------------------------------------------
 def test_the_history_query_pages_newest_first_on_both_databases(database_url):
     from tricktable.store import Store
