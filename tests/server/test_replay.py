@@ -211,6 +211,7 @@ def test_a_downloaded_record_replays_identically_in_the_command_and_the_upload(c
     (lambda r: r.update(game="poker"), "poker"),
     (lambda r: r.update(kind="heap"), "kind"),
     (lambda r: r.update(seed=""), "seed"),
+    (lambda r: r["actions"].__setitem__(0, "9" * 5000 + ": pass"), "action 1"),
 ])
 def test_a_bad_uploaded_record_is_refused_with_the_reason(spoil, words, client):
     record = record_of(random_match("euchre")).to_json()

@@ -194,7 +194,13 @@ def replay_steps(record: GameRecord | Mapping[str, Any] | str,
         yield state, number, seat
 
 
-_OUT_OF_TURN = re.compile(r"([0-9]+):\s*(.*)", re.DOTALL)
+_OUT_OF_TURN = re.compile(r"([0-9]{1,9}):\s*(.*)", re.DOTALL)  # (digits enough for a seat; int() refuses thousands)
+
+
+def entry_action(entry: str) -> str:
+    """A record entry's action text, without the seat an out-of-turn entry carries."""
+    found = _OUT_OF_TURN.fullmatch(entry)
+    return found.group(2) if found else entry
 
 
 def _replay_entry(state: GameState, text: str) -> int:

@@ -98,7 +98,7 @@ def _walkthrough_of(record: dict[str, Any]) -> dict[str, Any]:
     """An uploaded record's frames; 422 with the reason for one that does not replay."""
     try:
         return walkthrough(record)
-    except GameError as error:
+    except ValueError as error:  # GameError names the action and the reason
         raise HTTPException(422, f"this record does not replay: {error}") from None
     except (KeyError, TypeError, AttributeError) as error:  # a deal object of the wrong shape
         raise HTTPException(422, f"this record does not replay: it is not shaped as a record ({error})") from None

@@ -18,7 +18,6 @@ of kilobytes before gzip (docs/decisions/replay-frames.md has the figures).
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from typing import Any, Mapping
@@ -27,14 +26,13 @@ import orjson
 
 from tricktable.catalog import get_spec
 from tricktable.core.protocol import NUM_SEATS, GameState
-from tricktable.core.record import GameRecord, parse_record, replay_steps
+from tricktable.core.record import GameRecord, entry_action, parse_record, replay_steps
 from tricktable.server.play.view import PREVIOUS_DEAL
 
 LEFT_OUT = frozenset({"legal", "seat", "actions"})
 """View fields a frame leaves out: what a seat may do (the viewer acts for
 nobody), whose view it is, and the action list (each frame carries its own
 action, with its true text)."""
-OUT_OF_TURN = re.compile(r"[0-9]+:\s*(.*)", re.DOTALL)
 Ops = list[list[Any]]
 
 
@@ -163,7 +161,7 @@ def walkthrough(record: GameRecord | Mapping[str, Any] | str) -> dict[str, Any]:
             results = _results(views[0])
             continue
         entry = record.actions[number - 1]
-        about = {"action": number - 1, "seat": seat, "text": _text(entry)}
+        about = {"action": number - 1, "seat": seat, "text": entry_action(entry)}
         ended = _results(views[0]) > results
         results = _results(views[0])
         if ended and not state.is_terminal():
@@ -178,12 +176,6 @@ def walkthrough(record: GameRecord | Mapping[str, Any] | str) -> dict[str, Any]:
 
 def _all_views(state: GameState) -> list[dict[str, Any]]:
     return [state.view(seat) for seat in range(NUM_SEATS)]
-
-
-def _text(entry: str) -> str:
-    """A record entry's action text (an out-of-turn entry without its seat)."""
-    found = OUT_OF_TURN.fullmatch(entry)
-    return found.group(1) if found else entry
 
 
 class Walkthroughs:
