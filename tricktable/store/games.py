@@ -10,6 +10,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
 import orjson
@@ -175,6 +176,8 @@ class GameStore(Database):
                     id=row.id, game=row.game, record=_head(record), actions=_inside(record["actions"]), version=1,
                     status=status,
                     daily_day=daily_day, device=device, deadline=deadline, **secrets_and_owner,
+                    # To the microsecond (SQLite's own clock keeps seconds): a person's history is newest first.
+                    created_at=datetime.now(timezone.utc),
                 )
             )
         return row

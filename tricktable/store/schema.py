@@ -51,6 +51,7 @@ games = Table(
     # so the others are read without the pages a long match spills into.
     Column("actions", Text, nullable=False, server_default=""),
     Index("games_owner_status", "owner", "status"),
+    Index("games_owner_created", "owner", "created_at", "id"),  # a person's history, newest first
     Index("games_lease_until", "lease_until"),
     Index("games_commitment", "commitment", unique=True),
 )

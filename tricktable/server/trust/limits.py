@@ -59,6 +59,9 @@ class Limits:
     passkeys_per_address: Rate = Rate(60, 600)
     passkey_sign_ins_per_address: Rate = Rate(30, 600)
     """Signing in with a passkey (options and verify each count): no identity yet."""
+    replays_per_identity: Rate = Rate(30, 60)
+    """A replay costs up to a second of views (a stored game's is then kept a while)."""
+    replays_per_address: Rate = Rate(90, 60)
     open_games_per_identity: int = 20
     streams_per_identity: int = 8
     """Open event streams: a person's tabs (each game page holds one)."""

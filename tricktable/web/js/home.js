@@ -40,6 +40,7 @@ export async function renderHome(root, catalog, identity = {}, onSignedIn = () =
   root.append(el("section", { class: "home" },
     el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
     fresh ? signIn : null,
+    el("p", { class: "my-games" }, el("a", { class: "action", href: "#/games", id: "my-games" }, t("history.title"))),
     levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), practice, list,
     identityPanel(() => memory.setNickname(""), fresh ? null : signIn)));
   for (const game of catalog.games) {
