@@ -17,8 +17,11 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Mapping
 
 from tricktable.core import record as records
+from tricktable.core.match import MatchState
 from tricktable.core.protocol import GameSpec, GameState
+from tricktable.core.summary import GameFacts, GameSummary, summarize
 from tricktable.errors import UnknownGame as UnknownGame  # the catalog's error, at the ground with the others
+from tricktable.errors import RecordError
 
 
 class Seating(Enum):
@@ -53,12 +56,21 @@ class GameEntry:
     """Options the lab's arena and timing tool play with."""
     zero_sum: bool = False
     """The rules say a deal's scores always sum to zero (the contract suite checks it)."""
+    facts_path: str = ""
+    """``module:attribute`` of the ``core.summary.GameFacts`` its statistics count
+    (the game family's ``summary`` module)."""
 
     @property
     def spec(self) -> GameSpec:
         module_name, attribute = self.spec_path.split(":")
         spec: GameSpec = getattr(importlib.import_module(module_name), attribute)
         return spec
+
+    @property
+    def facts(self) -> GameFacts:
+        module_name, attribute = self.facts_path.split(":")
+        facts: GameFacts = getattr(importlib.import_module(module_name), attribute)
+        return facts
 
     def bots(self) -> ModuleType:
         """The module of its computer players (see ``tricktable.bots.players``)."""
@@ -72,20 +84,23 @@ class GameEntry:
 
 
 _PARTNERS, _PER_DEAL = Seating.PARTNERS_OPPOSITE, Seating.TEAMS_PER_DEAL
+_EUCHRE_FACTS = "tricktable.games.euchre.summary:FACTS"
+_DOPPELKOPF_FACTS = "tricktable.games.doppelkopf.summary:FACTS"
+_COURT_PIECE_FACTS = "tricktable.games.courtpiece.summary:FACTS"
 ENTRIES: tuple[GameEntry, ...] = (
-    GameEntry("euchre", "tricktable.games.euchre:SPEC", _PARTNERS, "euchre", "euchre"),
+    GameEntry("euchre", "tricktable.games.euchre:SPEC", _PARTNERS, "euchre", "euchre", facts_path=_EUCHRE_FACTS),
     GameEntry("doppelkopf", "tricktable.games.doppelkopf:SPEC", _PER_DEAL,
-              "doppelkopf", "doppelkopf", zero_sum=True),
+              "doppelkopf", "doppelkopf", zero_sum=True, facts_path=_DOPPELKOPF_FACTS),
     GameEntry("double-sar", "tricktable.games.courtpiece:DOUBLE_SAR", _PARTNERS,
-              "courtpiece", "double-sar", BOTS_NO_NEW_CARDS),
+              "courtpiece", "double-sar", BOTS_NO_NEW_CARDS, facts_path=_COURT_PIECE_FACTS),
     GameEntry("single-sar", "tricktable.games.courtpiece:SINGLE_SAR", _PARTNERS,
-              "courtpiece", "single-sar", BOTS_NO_NEW_CARDS),
+              "courtpiece", "single-sar", BOTS_NO_NEW_CARDS, facts_path=_COURT_PIECE_FACTS),
     GameEntry("hidden-trump", "tricktable.games.courtpiece:HIDDEN_TRUMP", _PARTNERS,
-              "courtpiece", "hidden-trump", BOTS_NO_NEW_CARDS),
+              "courtpiece", "hidden-trump", BOTS_NO_NEW_CARDS, facts_path=_COURT_PIECE_FACTS),
     GameEntry("be-ranga", "tricktable.games.courtpiece:BE_RANGA", _PARTNERS,
-              "courtpiece", "be-ranga", BOTS_NO_NEW_CARDS),
+              "courtpiece", "be-ranga", BOTS_NO_NEW_CARDS, facts_path=_COURT_PIECE_FACTS),
     GameEntry("mendikot", "tricktable.games.courtpiece:MENDIKOT", _PARTNERS,
-              "courtpiece", "mendikot", BOTS_NO_NEW_CARDS),
+              "courtpiece", "mendikot", BOTS_NO_NEW_CARDS, facts_path=_COURT_PIECE_FACTS),
 )
 REGISTRY: Mapping[str, GameEntry] = MappingProxyType({entry.name: entry for entry in ENTRIES})
 GAMES: tuple[str, ...] = tuple(REGISTRY)
@@ -110,3 +125,13 @@ def parse_record(data: Any) -> records.GameRecord:
 def replay(record: records.GameRecord | Mapping[str, Any] | str) -> GameState:
     """``core.record.replay`` with the specs of every game in the catalog."""
     return records.replay(record, get_spec)
+
+
+def summarize_record(record: records.GameRecord | Mapping[str, Any] | str, seat: int) -> GameSummary:
+    """A finished match record summarised for ``seat``'s statistics, by its
+    game's own ``GameFacts``: the one replay its statistics ever cost."""
+    parsed = record if isinstance(record, records.GameRecord) else parse_record(record)
+    match, deals = records.replay_deals(parsed, get_spec)
+    if not isinstance(match, MatchState) or not match.over:
+        raise RecordError("only a finished match is summarised")
+    return summarize(match, deals, seat, entry(parsed.game).facts)

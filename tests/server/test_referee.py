@@ -10,7 +10,8 @@ from sqlalchemy import update
 
 from tricktable.catalog import replay
 from tricktable.server.play import commit as referee
-from tricktable.server.play.commit import Referee, step_event
+from tricktable.server.play.commit import Referee
+from tricktable.server.play.room import step_event
 from tricktable.server.play.view import HUMAN
 from tricktable.server.play.room import Room
 from tricktable.store import Store
@@ -47,7 +48,7 @@ def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_
     try:
         room = Room(store)
         game_id = room.new_game("doppelkopf", {}, seed="cache", owner=PERSON)["id"]
-        here, elsewhere = Referee(store), Referee(store)
+        here, elsewhere = Referee(store, step_event), Referee(store, step_event)
         position = here.load(game_id)
         assert position is not None
         behind = position.row.version
@@ -67,7 +68,7 @@ def test_a_cache_behind_the_database_is_brought_forward_to_exactly_the_replayed_
 def a_euchre_game(store: Store, seed: str) -> tuple[Room, str, Referee]:
     """A room, a new Euchre game in it and a referee of its own on the same store."""
     room = Room(store)
-    return room, room.new_game("euchre", {}, seed=seed, owner=PERSON)["id"], Referee(store)
+    return room, room.new_game("euchre", {}, seed=seed, owner=PERSON)["id"], Referee(store, step_event)
 
 
 def test_the_view_kept_with_a_commit_is_the_view_of_the_stored_version(sqlite_url):
@@ -124,16 +125,16 @@ def test_the_history_told_from_the_cached_state_is_the_one_told_from_the_record(
     try:
         room = Room(store)
         game_id = room.new_game("double-sar", {}, seed="history", owner=PERSON)["id"]
-        here, elsewhere = Referee(store), Referee(store)
+        here, elsewhere = Referee(store, step_event), Referee(store, step_event)
         seen = here.load(game_id)
         assert seen is not None
         moves_elsewhere(elsewhere, game_id, 7)
         row = store.load(game_id)
         assert row is not None
         def tell(position, step, number):
-            return number, position.view, step
+            return number, position.person_view(), step
 
-        from_record = Referee(store).history(row, seen.row.version, tell)
+        from_record = Referee(store, step_event).history(row, seen.row.version, tell)
         replays = counted_replays(monkeypatch)
         from_cache = here.history(row, seen.row.version, tell)
         assert replays == []
@@ -292,7 +293,7 @@ def test_an_instant_computer_players_run_is_one_write_of_one_version_per_action_
         save = store.save
         monkeypatch.setattr(store, "save", lambda row, *a, **k: saves.append(k) or save(row, *a, **k))
         committed, _last, told = room.referee.play_run(position, room.scheduler._choose_at_once(position.row),
-                                                      ("here", 15.0), step_event)
+                                                      ("here", 15.0))
         assert len(saves) == 1 and saves[0]["versions"] == len(expected) >= 1
         assert committed.row.version == start + len(expected)
         assert committed.row.record["actions"][-len(expected):] == expected
@@ -354,14 +355,14 @@ def test_a_run_claims_the_turn_in_its_write_and_never_over_another_processs_leas
         assert store.claim_turn(game_id, position.row.version, "another process", 15.0)
         choose = room.scheduler._choose_at_once(position.row)
         try:
-            room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0), step_event)
+            room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0))
             raise AssertionError("a run committed over another process's lease")
         except StaleVersion:
             pass
         row = store.load(game_id)
         assert row is not None and row.version == position.row.version
         assert store.release_turn(game_id, "another process")
-        committed, _last, _told = room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0), step_event)
+        committed, _last, _told = room.referee.play_run(room.referee.load(game_id), choose, ("here", 15.0))
         assert committed.row.version > position.row.version
     finally:
         store.close()

@@ -18,6 +18,7 @@ from tricktable.errors import GameOver
 from tricktable.core.observation import DealSummary, MatchInfo, Observation
 from tricktable.core.protocol import TERMINAL, GameSpec, GameState, ScoreLine
 from tricktable.core.rng import derive_seed
+from tricktable.core.step import Step
 
 
 class MatchState(GameState):
@@ -35,6 +36,8 @@ class MatchState(GameState):
         # seat -> (deal index, over, previous deal, its MatchInfo): see ``match_info``
         self._match_infos: dict[int, tuple[int, bool, GameState | None, MatchInfo]] = {}
         self.over = False
+        self.ended_deal = False
+        """Whether the last action ended a deal (``last_step``)."""
         self.dealer = self.first_dealer()
         self.current = self.start_deal()
 
@@ -114,8 +117,17 @@ class MatchState(GameState):
 
     def _after(self, action: int) -> None:
         self._history.append(action)
-        if self.current.is_terminal():
+        self.ended_deal = self.current.is_terminal()
+        if self.ended_deal:
             self._finish_deal()
+
+    def last_step(self) -> Step:
+        """The last action's step in its deal (the finished one, where it ended
+        that deal), with whether it ended the deal and the match."""
+        deal = self.previous_deal if self.ended_deal else self.current
+        assert deal is not None  # a deal ended: it is the previous one
+        step = deal.last_step()
+        return Step(step.seat, step.texts, step.completed, self.ended_deal, self.over)
 
     def _finish_deal(self) -> None:
         deal = self.current

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 from tricktable.cards import COPY_OFFSET, card_text, mask_of, parse_cards
 from tricktable.core.actions import ActionSpace
 from tricktable.errors import (
+    GameError,
     GameOver,
     IllegalAction,
     NotationError,
@@ -35,6 +36,7 @@ from tricktable.errors import (
 )
 from tricktable.core.observation import TERMINAL as TERMINAL  # re-exported: games take it from the protocol
 from tricktable.core.observation import Observation
+from tricktable.core.step import FinishedTrick, Step
 
 NUM_SEATS = 4
 
@@ -227,6 +229,12 @@ class GameState(ABC):
     def observe(self, seat: int) -> Observation:
         """Exactly what ``seat`` may know."""
 
+    @abstractmethod
+    def last_step(self) -> Step:
+        """What the last action did: who took it, its text as each seat reads
+        it, the trick it completed, whether it ended the deal or the game
+        (``core/step.py``).  Asked after an action; ``GameError`` before the first."""
+
     def view(self, seat: int) -> dict[str, Any]:
         """The observation's JSON wire shape."""
         return self.observe(seat).to_json()
@@ -351,6 +359,22 @@ class DealState(GameState):
         fresh = self.spec.new_deal(self.deal, self.options)
         assert isinstance(fresh, DealState)
         return fresh
+
+    def last_step(self) -> Step:
+        if not self._history:
+            raise GameError("no action has been taken yet")
+        over = self.is_terminal()
+        seats = range(len(self.hands))
+        return Step(self._actors[-1], tuple(self._seen_last(seat) for seat in seats), self._completed_by_last(),
+                    deal_over=over, match_over=over)
+
+    @abstractmethod
+    def _seen_last(self, seat: int) -> str:
+        """The last action's text as ``seat`` reads it (its view's last action)."""
+
+    @abstractmethod
+    def _completed_by_last(self) -> FinishedTrick | None:
+        """The trick the last action completed, as the views show it, or None."""
 
     def _record_by(self, action: int, seat: int) -> None:
         """Append an action taken by ``seat`` to the history."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from tricktable.errors import GameError, IllegalAction, NotationError, RecordError
 from tricktable.core.match import MatchState
@@ -166,32 +166,69 @@ def parse_record(data: Any, spec_of: SpecLookup) -> GameRecord:
 def replay(record: GameRecord | Mapping[str, Any] | str, spec_of: SpecLookup) -> GameState:
     """Replay a record to its final state; ``RecordError`` names the bad action.
     ``spec_of`` finds the spec of the record's game (see ``parse_record``)."""
+    state = None
+    for state, _number, _seat in replay_steps(record, spec_of):
+        pass
+    assert state is not None
+    return state
+
+
+def replay_deals(record: GameRecord | Mapping[str, Any] | str, spec_of: SpecLookup) -> tuple[GameState, list[GameState]]:
+    """``replay``, and every deal of a match record as it finished, in order
+    (the match itself keeps only the last: its statistics read them all)."""
+    state = None
+    deals: list[GameState] = []
+    for state, _number, _seat in replay_steps(record, spec_of):
+        if isinstance(state, MatchState) and state.previous_deal is not None \
+                and (not deals or deals[-1] is not state.previous_deal):
+            deals.append(state.previous_deal)  # a deal just ended: the match moved on to the next
+    assert state is not None
+    return state, deals
+
+
+def replay_steps(record: GameRecord | Mapping[str, Any] | str,
+                 spec_of: SpecLookup) -> Iterator[tuple[GameState, int, int | None]]:
+    """Replay a record one entry at a time: the start (number 0, seat None),
+    then the state after each action with the action's number (1-based) and
+    the seat that took it (-1: the referee).  The same state object each time,
+    moved on (a caller that keeps one clones it); ``RecordError`` names the
+    bad action."""
     if not isinstance(record, GameRecord):
         record = parse_record(record, spec_of)
     elif record.spec is None:
         record = replace(record, spec=spec_of(record.game))
     state = record.start()
+    yield state, 0, None
     for number, text in enumerate(record.actions, start=1):
         try:
-            _replay_entry(state, text)
+            seat = _replay_entry(state, text)
         except GameError as error:
             raise RecordError(f"{text!r}: {error}", number) from None
-    return state
+        yield state, number, seat
 
 
-_OUT_OF_TURN = re.compile(r"([0-9]+):\s*(.*)", re.DOTALL)
+_OUT_OF_TURN = re.compile(r"([0-9]{1,9}):\s*(.*)", re.DOTALL)  # (digits enough for a seat; int() refuses thousands)
 
 
-def _replay_entry(state: GameState, text: str) -> None:
+def entry_action(entry: str) -> str:
+    """A record entry's action text, without the seat an out-of-turn entry carries."""
+    found = _OUT_OF_TURN.fullmatch(entry)
+    return found.group(2) if found else entry
+
+
+def _replay_entry(state: GameState, text: str) -> int:
     """Apply one record entry: ``"<seat>: <text>"`` for a seat that is not to
-    move, plain text for the seat to move or the referee."""
+    move, plain text for the seat to move or the referee; the seat that acted."""
     match = _OUT_OF_TURN.fullmatch(text)
     if match is None:
-        state.apply_any(state.parse_action(text))
-        return
+        action = state.parse_action(text)
+        seat = -1 if action in state.referee_actions() else state.to_move
+        state.apply_any(action)
+        return seat
     seat = int(match.group(1))
     if not 0 <= seat < NUM_SEATS:
         raise NotationError(f"there is no seat {seat}")
     if seat == state.to_move:
         raise IllegalAction(f"seat {seat} is to move: its action is written without the seat")
     state.apply_for(seat, state.parse_action(match.group(2)))
+    return seat

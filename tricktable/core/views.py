@@ -17,6 +17,7 @@ from abc import abstractmethod
 from typing import Any, Generic, Hashable, Iterator, Mapping, Sequence, TypeVar
 
 from tricktable.core.protocol import Deal, DealState, GameSpec
+from tricktable.core.step import FinishedTrick
 
 SeenActions = tuple[tuple[int, str], ...]
 """(actor, text) of a deal's actions as one seat reads them."""
@@ -24,7 +25,7 @@ KeptActions = tuple[tuple[Hashable, SeenActions] | None, ...]
 """Per seat: the facts its texts were spelled under and the texts, or None."""
 NOTHING_SEEN: KeptActions = (None, None, None, None)
 
-TrickView = TypeVar("TrickView")
+TrickView = TypeVar("TrickView", bound=FinishedTrick)
 
 
 class ViewKeepingState(DealState, Generic[TrickView]):
@@ -36,6 +37,8 @@ class ViewKeepingState(DealState, Generic[TrickView]):
 
     tricks: Sequence[Any]
     """The finished tricks as the game records them, in order."""
+    trick: Sequence[int]
+    """The cards of the trick being played (empty between tricks)."""
     _seen: KeptActions
     _seen_tricks: tuple[TrickView, ...]
 
@@ -73,6 +76,15 @@ class ViewKeepingState(DealState, Generic[TrickView]):
             kept += tuple(trick_view(trick) for trick in self.tricks[len(kept):])
             self._seen_tricks = kept
         return kept
+
+    def _seen_last(self, seat: int) -> str:
+        return self.seen_actions(seat)[-1][1]
+
+    def _completed_by_last(self) -> TrickView | None:
+        # Only a card completes a trick, and it leaves the table empty as it does.
+        if self.trick or not self.tricks or self._history[-1] not in self.spec.actions["play"]:
+            return None
+        return self.seen_tricks()[-1]
 
     def _seen_facts(self) -> Hashable:
         """The facts of the deal every text depends on besides its action, actor and

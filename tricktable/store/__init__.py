@@ -21,13 +21,19 @@ from tricktable.store.analyses import AnalysisRow, AnalysisStore
 from tricktable.store.daily import DailyStore
 from tricktable.store.engine import default_database_url
 from tricktable.store.games import GameRow, GameStore, StaleVersion
+from tricktable.store.history import HistoryStore
+from tricktable.store.passkeys import PasskeyStore
 from tricktable.store.people import PeopleStore
+from tricktable.store.stats import StatsStore
 
 
-class Store(GameStore, PeopleStore, DailyStore, AnalysisStore):
+class Store(GameStore, PeopleStore, PasskeyStore, DailyStore, HistoryStore, AnalysisStore, StatsStore):
     """All database access of the server, by what it keeps: games, frames and
-    leases (``games.py``), people (``people.py``), the daily leaderboard
-    (``daily.py``), finished games' analyses (``analyses.py``), on one database (``engine.py``; the tables in ``schema.py``)."""
+    leases (``games.py``), people (``people.py``) and their passkeys
+    (``passkeys.py``), the daily leaderboard (``daily.py``), a person's
+    history (``history.py``), finished games' analyses (``analyses.py``) and
+    summaries for statistics (``stats.py``), on one database (``engine.py``;
+    the tables in ``schema.py``)."""
 
 
 __all__ = ["AnalysisRow", "GameRow", "StaleVersion", "Store", "default_database_url"]

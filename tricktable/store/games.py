@@ -10,6 +10,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
 import orjson
@@ -175,6 +176,8 @@ class GameStore(Database):
                     id=row.id, game=row.game, record=_head(record), actions=_inside(record["actions"]), version=1,
                     status=status,
                     daily_day=daily_day, device=device, deadline=deadline, **secrets_and_owner,
+                    # To the microsecond (SQLite's own clock keeps seconds): a person's history is newest first.
+                    created_at=datetime.now(timezone.utc),
                 )
             )
         return row
@@ -407,7 +410,8 @@ def _appended(old: dict[str, Any], new: dict[str, Any]) -> dict[str, str | None]
     return {"added": ("," + added if before and added else added), "new_head": _head(new) if changed else None}
 
 
-def _record(head: str, actions: str) -> dict[str, Any]:
+def joined_record(head: str, actions: str) -> dict[str, Any]:
+    """A game's record from its two columns: the head and the actions' JSON texts."""
     record: dict[str, Any] = orjson.loads(head)
     record["actions"] = orjson.loads(f"[{actions}]")
     return record
@@ -418,11 +422,13 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
     caller has it (then the row's is not read)."""
     ranked = found["ranked"]
     return GameRow(
-        found["id"], found["game"], record if record is not None else _record(found["record"], found["actions"]),
+        found["id"], found["game"],
+        record if record is not None else joined_record(found["record"], found["actions"]),
         found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
     )
 
 
-__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "saved_row"]
+__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "joined_record",
+           "saved_row"]

@@ -51,6 +51,7 @@ games = Table(
     # so the others are read without the pages a long match spills into.
     Column("actions", Text, nullable=False, server_default=""),
     Index("games_owner_status", "owner", "status"),
+    Index("games_owner_created", "owner", "created_at", "id"),  # a person's history, newest first
     Index("games_lease_until", "lease_until"),
     Index("games_commitment", "commitment", unique=True),
 )
@@ -150,6 +151,48 @@ analyses = Table(
     Column("updated_at", DateTime(timezone=True), server_default=func.now()),
 )
 
+# A finished game summarised once for its owner's statistics
+# (``core.summary.GameSummary`` as JSON, of ``format``): statistics add these
+# up and never replay a game again.
+game_summaries = Table(
+    "game_summaries",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("owner", String(40), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("finished_at", Float, nullable=False),  # Unix seconds
+    Column("format", Integer, nullable=False),
+    Column("summary", Text, nullable=False),
+    Index("game_summaries_owner_game", "owner", "game", "finished_at"),
+)
+
+# Passkeys (WebAuthn credentials) registered to an identity: signing in with
+# one sets that identity's cookie again on any device.
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),  # base64url of up to 1,023 bytes (WebAuthn's limit)
+    Column("identity", String(40), nullable=False),
+    Column("public_key", LargeBinary, nullable=False),  # COSE
+    Column("sign_count", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_used_at", Float),
+    Index("passkeys_identity", "identity"),
+)
+
+# A WebAuthn challenge the server handed out: used once (taken by the verify
+# that answers it) and only until ``expires_at``; a registration's is bound
+# to its identity.
+passkey_challenges = Table(
+    "passkey_challenges",
+    metadata,
+    Column("challenge", String(100), primary_key=True),  # base64url
+    Column("purpose", String(16), nullable=False),  # "register" or "sign_in"
+    Column("identity", String(40)),
+    Column("expires_at", Float, nullable=False),
+    Index("passkey_challenges_expires_at", "expires_at"),
+)
+
 # Each analysed decision of an analysis, one row each: storing one more is an
 # insert, not a rewrite of all of them.
 analysis_decisions = Table(
@@ -162,4 +205,4 @@ analysis_decisions = Table(
 
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
-           "scores", "analyses", "analysis_decisions"]
+           "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "analysis_decisions"]

@@ -91,6 +91,11 @@ def bid_actions(phase: int, seat: int, dealer: int, turned_down: int, hand: int,
     return ()
 
 
+def seen_text(seat: int, actor: int, action: int) -> str:
+    """An action as ``seat`` reads it: the dealer's discard is face down to the others."""
+    return HIDDEN_DISCARD_TEXT if DISCARD <= action < DISCARD + 52 and actor != seat else action_text(action)
+
+
 class EuchreState(DealState):
     """One hand of Euchre, from the deal to the score."""
 
@@ -331,10 +336,7 @@ class EuchreState(DealState):
     # -- observations --------------------------------------------------------
     def observe(self, seat: int) -> EuchreObservation:
         """What ``seat`` may know (see ``EuchreObservation``)."""
-        actions = tuple(
-            (actor, HIDDEN_DISCARD_TEXT if DISCARD <= action < DISCARD + 52 and actor != seat else action_text(action))
-            for actor, action in zip(self._actors, self._history)
-        )
+        actions = tuple((actor, seen_text(seat, actor, action)) for actor, action in zip(self._actors, self._history))
         to_move = self.to_move
         done = self.phase == DONE
         return EuchreObservation(
@@ -366,6 +368,16 @@ class EuchreState(DealState):
             result=EuchreResult(self.outcome, (self.points[0], self.points[1]), tuple(self.breakdown()))
             if done and self.outcome is not None else None,
         )
+
+    def _seen_last(self, seat: int) -> str:
+        return seen_text(seat, self._actors[-1], self._history[-1])
+
+    def _completed_by_last(self) -> Trick | None:
+        # Only a card completes a trick, and it leaves the table empty as it does.
+        if self.trick or not self.tricks or self._history[-1] not in ACTIONS["play"]:
+            return None
+        leader, cards, winner = self.tricks[-1]
+        return Trick(leader, self.plays_of_trick(leader, cards), winner)
 
     def _up_card_status(self) -> UpCard:
         if self.phase == ROUND1:

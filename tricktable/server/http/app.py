@@ -32,13 +32,17 @@ from tricktable.server.http.fastpath import ActionHandler, FastActions
 from tricktable.server.http.daily_routes import daily_routes
 from tricktable.server.http.game_routes import game_routes
 from tricktable.server.http.people_routes import people_routes
+from tricktable.server.http.passkey_routes import passkey_routes
 from tricktable.server.http.record_routes import record_routes
+from tricktable.server.http.stats_routes import stats_routes
+from tricktable.server.http.replay_routes import replay_routes
 from tricktable.server.http.middleware import AnswerDeadline, CompressExceptStreams, SecurityHeaders
 from tricktable.server.http.static import PageFiles, PageMount
 from tricktable.server.play.room import Room
 from tricktable.server.play.scheduler import BotFactory, default_bot_factory
 from tricktable.server.trust.identity import Identities, IdentityRefused
 from tricktable.server.trust.limits import Limits, OpenStreams, RateLimiter, TooMany
+from tricktable.server.trust.passkeys import PasskeyRefused, Passkeys, configured_origin
 from tricktable.store import Store
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -56,12 +60,14 @@ RETRY_SECONDS = 2
 
 
 def create_app(database_url: str | None = None, limits: Limits | None = None,
-               bot_factory: BotFactory = default_bot_factory, think_processes: int = 0) -> FastAPI:
+               bot_factory: BotFactory = default_bot_factory, think_processes: int = 0,
+               origin: str | None = None) -> FastAPI:
     """The app; ``bot_factory(game, level, seed)`` seats the computer players
     (tests and ``tricktable serve`` choose; the default is ``bots/levels.py``);
     they think in ``think_processes`` worker processes (0: in the app's own
     threads, as tests with unpicklable factories need).  The connection pool
-    is sized to every thread that uses the database."""
+    is sized to every thread that uses the database.  ``origin``: the site
+    passkeys belong to (default ``TRICKTABLE_ORIGIN``, else each request's own)."""
     bot_threads = max(BOT_WORKERS, think_processes)
     store = Store(database_url, pool_size=REQUEST_THREADS + bot_threads + SERVICE_THREADS)
     room = Room(store, bot_factory=bot_factory, workers=bot_threads, think_processes=think_processes)
@@ -84,6 +90,7 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.state.limiter = RateLimiter()
     app.state.streams = OpenStreams(app.state.limits)
     app.state.identities = Identities(store, room.secret, app.state.limiter, app.state.limits)
+    app.state.passkeys = Passkeys(store, room.secret, origin or configured_origin())
     app.add_middleware(CompressExceptStreams)
     # The person's action, answered without FastAPI's machinery (fastpath.py);
     # inside the body limit and the security headers, outside the gzip wrapper.
@@ -94,7 +101,8 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.add_middleware(AnswerDeadline)
 
     _error_handlers(app)
-    for routes in (game_routes, people_routes, daily_routes, record_routes, analysis_routes):
+    for routes in (game_routes, people_routes, daily_routes, record_routes, replay_routes, analysis_routes,
+                   stats_routes, passkey_routes):
         routes(app, room)
     app.router.routes.append(PageMount("/", app=PageFiles(directory=WEB_DIR, html=True), name="web"))
     return app
@@ -122,6 +130,10 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(IdentityRefused)
     async def _refused(_request: Request, error: IdentityRefused) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=error.status)
+
+    @app.exception_handler(PasskeyRefused)
+    async def _passkey_refused(_request: Request, error: PasskeyRefused) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=error.status)
 
     async def _busy(_request: Request, _error: Exception) -> JSONResponse:

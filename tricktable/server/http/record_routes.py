@@ -50,7 +50,7 @@ def record_routes(app: FastAPI, room: Room) -> None:
             raise HTTPException(409, "a game is shared once it is over")
         with limited(request, "shares", who):
             token = secrets.token_urlsafe(SHARE_TOKEN_BYTES)
-            room.store.share(_share_hash(token), row.id)
+            room.store.share(share_hash(token), row.id)
         return {"token": token, "record": f"/api/shared/{token}"}
 
     @app.get("/api/shared/{token}", **documented(200, 403, 404))
@@ -61,7 +61,7 @@ def record_routes(app: FastAPI, room: Room) -> None:
 
 def shared_game(room: Room, token: str) -> GameRow:
     """The game a share link opens (404 if none)."""
-    game_id = room.store.shared_game(_share_hash(token))
+    game_id = room.store.shared_game(share_hash(token))
     row = room.store.load(game_id) if game_id is not None else None
     if row is None:
         raise HTTPException(404, "that link opens nothing; ask its owner for a new one")
@@ -88,7 +88,7 @@ SHARE_TOKEN_BYTES = 24
 """192 bits: a share link cannot be guessed."""
 
 
-def _share_hash(token: str) -> str:
+def share_hash(token: str) -> str:
     return hashlib.sha256(f"share/{token}".encode()).hexdigest()
 
 

@@ -43,7 +43,7 @@ from tricktable.catalog import parse_record
 from tricktable.core.match import MatchState
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
-from tricktable.server.play.commit import OUT_OF_TURN_ENTRY, entry_action
+from tricktable.server.play.commit import OUT_OF_TURN_ENTRY, apply_entry
 from tricktable.server.play.view import HUMAN
 from tricktable.store import AnalysisRow, Store
 from tricktable.store.analyses import UNFINISHED
@@ -105,12 +105,11 @@ def decisions_of(record: Mapping[str, Any], seat: int = HUMAN) -> Iterator[Decis
     state = parsed.start()
     seed = str(parsed.seed)
     for index, entry in enumerate(parsed.actions):
-        actor, apply = entry_action(state, entry)
-        if actor == seat and state.to_move == seat and OUT_OF_TURN_ENTRY.match(entry) is None:
+        if state.to_move == seat and OUT_OF_TURN_ENTRY.match(entry) is None:
             obs = state.observe(seat)
-            if len(obs.legal) > 1 and entry in obs.legal:
+            if len(obs.legal) > 1 and entry in obs.legal:  # (not a forced action, nor the referee's timeout)
                 yield Decision(index, deal_of(state), seat, entry, obs, hint_seed(seed, index))
-        apply()
+        apply_entry(state, entry)
 
 
 def deal_of(state: GameState) -> int:

@@ -19,14 +19,19 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
+from tricktable.bots import Bot
+from tricktable.core.observation import Observation
 from tricktable.server.parent_death import watch_parent
 
 log = logging.getLogger("tricktable.server")
 
-Think = Callable[[Any, str, str, str, Any], str]
+BotFactory = Callable[[str, str, str], Bot]
+"""``(game, level, seed) -> Bot``: the computer player seated at a level."""
+Think = Callable[[BotFactory, str, str, str, Observation], str]
 """``(bot factory, game, level, seed, observation) -> action text``."""
+Answer = TypeVar("Answer")
 
 
 def _frozen(items: dict[str, Any]) -> MappingProxyType[str, Any]:
@@ -43,7 +48,7 @@ def _reduce_frozen(proxy: MappingProxyType[str, Any]) -> tuple[Callable[[dict[st
 copyreg.pickle(MappingProxyType, _reduce_frozen)
 
 
-def think_here(factory: Any, game: str, level: str, seed: str, observation: Any) -> str:
+def think_here(factory: BotFactory, game: str, level: str, seed: str, observation: Observation) -> str:
     """One decision in the calling thread (and in a worker process)."""
     return str(factory(game, level, seed).choose(observation))
 
@@ -90,10 +95,10 @@ class ThinkingPool:
                                                  initializer=_watch_parent, initargs=(os.getpid(),))
             return self._pool
 
-    def think(self, factory: Any, game: str, level: str, seed: str, observation: Any) -> str:
-        return str(self.run(think_here, factory, game, level, seed, observation))
+    def think(self, factory: BotFactory, game: str, level: str, seed: str, observation: Observation) -> str:
+        return self.run(think_here, factory, game, level, seed, observation)
 
-    def run(self, work: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:
+    def run(self, work: Callable[..., Answer], *args: object, timeout: float | None = None) -> Answer:
         """``work(*args)`` in a worker (``work`` and its arguments picklable);
         ``TimeoutError`` after ``timeout`` seconds (the work goes on and its
         answer is dropped)."""
@@ -121,4 +126,4 @@ class ThinkingPool:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["Think", "ThinkingPool", "think_here"]
+__all__ = ["BotFactory", "Think", "ThinkingPool", "think_here"]

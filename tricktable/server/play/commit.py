@@ -20,9 +20,10 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
+from tricktable.core.step import Step
 from tricktable.catalog import replay
 from tricktable.server.live.channel import Event
-from tricktable.server.play.view import HUMAN, bot_to_move, describe_step, encode, person_view, shape, step_view
+from tricktable.server.play.view import HUMAN, bot_to_move, person_view
 from tricktable.store import GameRow, Store
 from tricktable.store.games import Lease, saved_row
 
@@ -52,6 +53,9 @@ Told = TypeVar("Told")
 Forwards = Callable[[str], bool]
 """Whether a game's step frames are stored with its commits, for streams of the
 game on other server processes (the room's: no stream of it here)."""
+Tell = Callable[["Position", Step, int], Event]
+"""A step as its event (the room shapes it): ``tell(position, step, version)``,
+the step that led to ``position`` at ``version``."""
 
 
 @dataclass
@@ -65,8 +69,8 @@ class Position:
     state: GameState
     view: dict[str, Any] | None = None
     event: Event | None = None
-    """The step event of the commit that led here (shaped before that commit,
-    so that its frame could be stored with it): what is published."""
+    """The step event of the commit that led here, where it was shaped before
+    that commit so that its frame could be stored with it: what is published."""
 
     def person_view(self) -> dict[str, Any]:
         if self.view is None:
@@ -158,7 +162,7 @@ def forward(row: GameRow, version: int, state: GameState) -> GameState | None:
         return None
     actions = row.record["actions"]
     for entry in actions[base["actions"] + version - base["version"]:]:
-        entry_action(state, entry)[1]()
+        apply_entry(state, entry)
     return state
 
 
@@ -166,9 +170,12 @@ class Referee:
     """Loads, applies and commits; safe to call from many threads (the version
     check decides every race)."""
 
-    def __init__(self, store: Store, forwards: Forwards = lambda _game_id: False):
+    def __init__(self, store: Store, tell: Tell, forwards: Forwards = lambda _game_id: False):
+        """``tell``: how a step becomes its event, for the frames stored with a
+        commit where the game's streams may be on other processes (``forwards``)."""
         self.store = store
         self.cache = StateCache()
+        self.tell = tell
         self.forwards = forwards
 
     def load_at(self, game_id: str, version: int) -> Position | None:
@@ -195,67 +202,67 @@ class Referee:
         return Position(row, state)
 
     def play(self, position: Position, seat: int, text: str,
-             holder: Holder | None = None) -> tuple[Position, dict[str, Any]]:
+             holder: Holder | None = None) -> tuple[Position, Step]:
         """Apply ``seat``'s action and commit it: the new position and the step
-        as the person sees it.  A ``GameError`` (nothing changed, nothing
+        as the game reports it.  A ``GameError`` (nothing changed, nothing
         stored) if the rules refuse it; ``StaleVersion`` if the game moved on.
         ``holder``: (process, seconds) that holds the computer players' turn
         from this commit on while a computer player is to move; given back in
         the same write once it is not."""
         state = position.state
         entry = record_entry(state, seat, text)
-        step, view = describe_step(state, seat, lambda: state.act(seat, text), position.view)
-        return self._commit(position, [entry], view, step, holder=holder), step
+        state.act(seat, text)
+        step = state.last_step()
+        return self._commit(position, [entry], step, holder=holder), step
 
     def play_run(self, position: Position, choose: Callable[[GameState, int, int], str], holder: Holder,
-                 tell: Callable[[Position, dict[str, Any], int], Event] | None = None,
-                 ) -> tuple[Position, dict[str, Any], list[Event]]:
+                 ) -> tuple[Position, Step, list[Event]]:
         """The computer players' actions from ``position`` for as long as one
         of them is to move, committed together in one write: for players
         that decide at once (``choose(state, seat, version)``: the action of
         ``seat`` at ``version``), whose steps would otherwise follow each
         other by a few milliseconds, each in a write of its own.  Every action
         is still its own version (``history`` tells them one by one).  Each
-        step but the last is told as it is applied, ``tell(position, step,
-        version)`` (the position's state moves on right after: shape it
-        then, keep nothing of it), and the caller publishes what those return
-        only once this returns, i.e. after the commit; the last step comes
+        step but the last is told as it is applied, as its event
+        (``Referee.tell``: the position's state moves on right after), and the
+        caller publishes those only once this returns, i.e. after the commit; the last step comes
         back with the committed position, as from ``play``.  The write claims
         the turn for ``holder`` (``StaleVersion`` while another process holds
         it), so the run needs no claim of its own before.  Errors as ``play``
         (nothing stored)."""
         state, row = position.state, position.row
-        tell = tell or step_event
         entries: list[str] = []
         told: list[Event] = []
-        view = position.view
         while True:
             seat = state.to_move
             text = choose(state, seat, row.version + len(entries))
             entries.append(record_entry(state, seat, text))
-            step, view = describe_step(state, seat, lambda: state.act(seat, text), view)
+            state.act(seat, text)
+            step = state.last_step()
             if bot_to_move(state) is None or len(entries) >= MAX_RUN:
                 break
-            told.append(tell(Position(row, state, view), step, row.version + len(entries)))
-        return self._commit(position, entries, view, step, told, holder, claim=True), step, told
+            told.append(self.tell(Position(row, state), step, row.version + len(entries)))
+        return self._commit(position, entries, step, told, holder, claim=True), step, told
 
-    def time_out(self, position: Position) -> tuple[Position, dict[str, Any]]:
+    def time_out(self, position: Position) -> tuple[Position, Step]:
         """Apply the referee's timeout of the person's expired decision and commit."""
         state = position.state
         timeout = state.referee_actions()[0]
         entry = state.action_text(timeout)
-        step, view = describe_step(state, HUMAN, lambda: state.apply_referee(timeout), position.view)
-        return self._commit(position, [entry], view, step), step
+        state.apply_referee(timeout)
+        step = state.last_step()
+        return self._commit(position, [entry], step), step
 
-    def _commit(self, position: Position, entries: list[str], view: dict[str, Any], step: dict[str, Any],
-                told: list[Event] | None = None, holder: Holder | None = None, claim: bool = False) -> Position:
+    def _commit(self, position: Position, entries: list[str], step: Step, told: list[Event] | None = None,
+                holder: Holder | None = None, claim: bool = False) -> Position:
         """Store ``entries`` (one version each) after ``position``'s version;
         ``claim``: only while no other process holds the turn (the write claims it).
-        The last step's event is shaped before the write (the new position's
-        ``event``); where the game's streams may be on other processes
-        (``forwards``), it and ``told`` (the run's earlier steps) are stored
+        Where the game's streams may be on other processes (``forwards``), the
+        last step's event is shaped before the write (the new position's
+        ``event``), and it and ``told`` (the run's earlier steps) are stored
         with the commit as step frames."""
         row, state = position.row, position.state
+        view = person_view(state)
         base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
         record = dict(row.record, actions=[*row.record["actions"], *entries], version_base=base)
         lease: Lease | None = None
@@ -263,10 +270,12 @@ class Referee:
             lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
         # (the score and the deadline each observe the state only where one applies: never both)
         status, score, deadline = status_of(state), daily_score(state, row), deadline_of(state, view)
-        after = saved_row(row, record, status, deadline, lease, len(entries))
-        event = step_event(Position(after, state, view), step, after.version)
-        frames = [(told_event.version, told_event.json) for told_event in [*(told or []), event]] \
-            if self.forwards(row.id) else None
+        event: Event | None = None
+        frames: list[tuple[int, bytes]] | None = None
+        if self.forwards(row.id):
+            after = saved_row(row, record, status, deadline, lease, len(entries))
+            event = self.tell(Position(after, state, view), step, after.version)
+            frames = [(told_event.version, told_event.json) for told_event in [*(told or []), event]]
         row = self.store.save(row, record, status, score=score, deadline=deadline, lease=lease, versions=len(entries),
                               claimant=holder[0] if claim and holder is not None else None, frames=frames)
         self.cache.put(row, state, view)
@@ -278,7 +287,7 @@ class Referee:
         return deadline is not None and time.time() >= deadline and bool(position.state.referee_actions())
 
     def history(self, row: GameRow, version: int,
-                tell: Callable[[Position, dict[str, Any], int], Told]) -> tuple[list[Told], Position] | None:
+                tell: Callable[[Position, Step, int], Told]) -> tuple[list[Told], Position] | None:
         """Every step after ``version`` up to ``row``'s, each as ``tell(position,
         step, version)`` returns it (the position's state moves on right after:
         shape it then, keep nothing of it), and the newest position.  ``None``
@@ -297,25 +306,13 @@ class Referee:
         state, view = cached if cached is not None else (replay(dict(row.record, actions=actions[:start])), None)
         out = []
         for number, entry in enumerate(actions[start:], start=version + 1):
-            seat, apply = entry_action(state, entry)
-            step, view = describe_step(state, seat, apply, view)
-            out.append(tell(Position(row, state, view), step, number))
+            apply_entry(state, entry)
+            position = Position(row, state)
+            out.append(tell(position, state.last_step(), number))
+            view = position.view
         if out:
             self.cache.put(row, state, view)
         return out, Position(row, state, view)
-
-
-def step_event(position: Position, step: dict[str, Any], version: int) -> Event:
-    """The event of ``step``, which led to ``position`` at ``version`` (the
-    stored one, or an earlier one told with it), encoded but not published.
-    Its view is the step frame's (``step_view``: the previous deal only
-    where the step ended a deal)."""
-    row, state = position.row, position.state
-    view = step_view(position.person_view(), step["deal_over"])
-    data = shape(row, state, [step], daily_score(state, row), version=version, view=view)
-    event = Event(row.id, "step", version, data, encoder=encode)
-    _ = event.json
-    return event
 
 
 def record_entry(state: GameState, seat: int, text: str) -> str:
@@ -326,16 +323,13 @@ def record_entry(state: GameState, seat: int, text: str) -> str:
     return entry if seat == state.to_move else f"{seat}: {entry}"
 
 
-def entry_action(state: GameState, entry: str) -> tuple[int, Callable[[], Any]]:
-    """One record entry as (the seat that acts, how to apply it).  A referee
-    timeout settles the person's decision, so it counts as the person's."""
+def apply_entry(state: GameState, entry: str) -> None:
+    """Apply one record entry (its seat, where it was taken out of turn)."""
     found = OUT_OF_TURN_ENTRY.match(entry)
     if found:
-        seat, text = int(found.group(1)), found.group(2)
-        return seat, lambda: state.act(seat, text)
-    action = state.parse_action(entry)
-    seat = HUMAN if action in state.referee_actions() or state.to_move < 0 else state.to_move
-    return seat, lambda: state.apply_any(action)
+        state.act(int(found.group(1)), found.group(2))
+    else:
+        state.apply_any(state.parse_action(entry))
 
 
 def status_of(state: GameState) -> str:
@@ -367,4 +361,5 @@ def daily_score(state: GameState, row: GameRow, observed: Observation | None = N
     return int(state.returns()[HUMAN])
 
 
-__all__ = ["MAX_RUN", "Position", "Referee", "StateCache", "entry_action", "record_entry", "forward", "step_event", "daily_score", "deadline_of", "status_of"]
+__all__ = ["MAX_RUN", "Position", "Referee", "StateCache", "Tell", "apply_entry", "record_entry", "forward", "daily_score",
+           "deadline_of", "status_of"]

@@ -29,6 +29,7 @@ from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, hard_hint, hint_seed
 from tricktable.errors import GameError, GameOver, NotYourTurn, RecordError
 from tricktable.catalog import parse_record, replay
 from tricktable.core.observation import Observation
+from tricktable.core.protocol import GameSpec
 from tricktable.core.record import RECORD_FORMAT, record_of
 from tricktable.catalog import get_spec
 from tricktable.server.live.channel import Event, LocalChannel
@@ -37,8 +38,9 @@ from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused
 from tricktable.server.live.feed import ChangeFeed, forwarded
 from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
-from tricktable.server.play.commit import Position, Referee, daily_score, step_event
-from tricktable.server.play.view import bot_to_move, encode, shape
+from tricktable.core.step import Step
+from tricktable.server.play.commit import Position, Referee, daily_score
+from tricktable.server.play.view import bot_to_move, encode, shape, shape_step, step_json
 from tricktable.server.trust.fairness import daily_day_ended, fairness_of, seed_revealed
 from tricktable.server.trust.days import previous_day, utc_day
 from tricktable.server.play.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
@@ -59,6 +61,13 @@ computer players' decisions in the thinking processes' queue."""
 HINTS_AT_ONCE = 2
 """Hints a process searches at once (one a core): each is a quarter second of
 a core, and a flood of them must not starve the tables being played."""
+
+
+def step_event(position: Position, step: Step, version: int) -> Event:
+    """The event of ``step``, which led to ``position`` at ``version``, as the
+    person sees it (the referee's ``Tell``)."""
+    state, row = position.state, position.row
+    return shape_step(row, state, position.person_view(), step, version, daily_score(state, row))
 
 
 class HintsRunning:
@@ -103,12 +112,12 @@ class Room:
         self.commitments = Commitments(self.secret)
         self.bot_factory = bot_factory
         self.channel = channel or LocalChannel()
-        self.referee = Referee(store, forwards=self._streams_elsewhere)
+        self.referee = Referee(store, step_event, forwards=self._streams_elsewhere)
         self.feed = ChangeFeed(store, self.channel)
         self.thinking = ThinkingPool(think_processes) if think_processes > 0 else None
         self.hints = HintsRunning()
         self.analyst = Analyst(store, self._search_hint)
-        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, step_event, bot_factory, workers,
+        self.scheduler = BotScheduler(self.referee, self.channel, self._announce, bot_factory, workers,
                                       think=self.thinking.think if self.thinking else think_here)
 
     def start(self) -> None:
@@ -128,7 +137,7 @@ class Room:
 
     # -- creating and loading ------------------------------------------------
     @staticmethod
-    def spec(game: str) -> Any:
+    def spec(game: str) -> GameSpec:
         return get_spec(game)
 
     def new_game(self, game: str, options: dict[str, Any] | None, seed: str | None = None,
@@ -203,7 +212,7 @@ class Room:
                 except StaleVersion:
                     continue  # someone else settled it first: read again
                 self._announce(position, step)
-                steps.append(step)
+                steps.append(step_json(step, position.person_view()))
             self._resume(position)
             return self.respond(position, steps)
         raise StaleVersion("the game keeps changing; try again")
@@ -337,7 +346,7 @@ class Room:
         row = self._finished(game_id, who)
         return self.play_on(row.record, at, who, level=row.record.get("level"), copy_of=row.id)
 
-    def play_on(self, record: Any, at: int, owner: str, level: Any = None,
+    def play_on(self, record: Any, at: int, owner: str, level: object = None,
                 copy_of: str | None = None) -> dict[str, Any]:
         """A new practice game from the first ``at`` actions of a match record
         (checked by replaying it: ``RecordError`` names what is wrong): the
@@ -419,7 +428,7 @@ class Room:
         row = self.store.load(game_id)
         return self._catch_up(row, version) if row is not None else []
 
-    def _announce(self, position: Position, step: dict[str, Any]) -> Event:
+    def _announce(self, position: Position, step: Step) -> Event:
         """Publish a committed step (shaped and encoded in the committing
         thread, not on the streams' event loop); the event (its data: the response)."""
         event = position.event or step_event(position, step, position.row.version)

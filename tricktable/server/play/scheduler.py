@@ -60,20 +60,17 @@ from tricktable.bots import Bot, make_bot
 from tricktable.bots.levels import best_bot, relieved
 from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameState
+from tricktable.core.step import Step
 from tricktable.server.live.channel import Channel, Event
 from tricktable.server.play.commit import Position, Referee
 from tricktable.server.play.view import HUMAN, bot_to_move, level_of
-from tricktable.server.play.bot_pool import Think, think_here
+from tricktable.server.play.bot_pool import BotFactory, Think, think_here
 from tricktable.store import GameRow, StaleVersion
 
 log = logging.getLogger("tricktable.server")
 
-BotFactory = Callable[[str, str, str], Bot]
-"""``(game, level, seed) -> Bot``: the computer player seated at a level."""
-Announce = Callable[[Position, dict[str, Any]], object]
+Announce = Callable[[Position, Step], object]
 """Publishes a committed step (the room shapes it)."""
-Tell = Callable[[Position, dict[str, Any], int], Event]
-"""Shapes a step at a version (the room's event), to publish once it is committed."""
 
 STARTUP_SCAN_LIMIT = 1000
 """How many recently changed open games ``start`` wakes; older ones wake when loaded."""
@@ -156,12 +153,11 @@ def observation(state: GameState, seat: int) -> Observation:
 
 
 class BotScheduler:
-    def __init__(self, referee: Referee, channel: Channel, announce: Announce, tell: Tell, bot_factory: BotFactory,
+    def __init__(self, referee: Referee, channel: Channel, announce: Announce, bot_factory: BotFactory,
                  workers: int = 2, think: Think = think_here, lease_seconds: float = LEASE_SECONDS):
         self.referee = referee
         self.channel = channel
         self.announce = announce
-        self.tell = tell
         self.bot_factory = bot_factory
         self.workers = workers
         self.think = think
@@ -390,7 +386,7 @@ class BotScheduler:
         holder = (self.owner, self.lease_seconds)
         if instant:
             # Their steps would follow each other by a few milliseconds: one write for all of them.
-            piece = self._commit(lambda: self.referee.play_run(position, self._choose_at_once(row), holder, self.tell),
+            piece = self._commit(lambda: self.referee.play_run(position, self._choose_at_once(row), holder),
                                  holding=True)
             if piece.position is None and self.referee.store.version_of(game_id) == row.version:
                 # Refused at the same version: another process holds the turn (ours had run out).
@@ -494,7 +490,7 @@ class BotScheduler:
             self._leases.discard(game_id)
         return True
 
-    def _commit(self, apply: Callable[[], tuple[Position, dict[str, Any], list[Event]]],
+    def _commit(self, apply: Callable[[], tuple[Position, Step, list[Event]]],
                 holding: bool = False) -> Piece:
         """Commit what ``apply`` does: the new position, its step and the
         steps before it in the same write (shaped, not yet published); then

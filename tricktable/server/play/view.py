@@ -10,13 +10,15 @@ import threading
 import time
 import weakref
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
 from tricktable.bots.levels import LEVELS
 from tricktable.core.observation import MatchInfo
 from tricktable.core.protocol import GameState
+from tricktable.core.step import Step
+from tricktable.server.live.channel import Event
 from tricktable.server.trust.fairness import fairness_of
 from tricktable.store import GameRow
 
@@ -167,29 +169,34 @@ def step_view(view: dict[str, Any], deal_over: bool) -> dict[str, Any]:
     return {**view, "match": _shared_matches.lean(match)}
 
 
-def describe_step(state: GameState, seat: int, apply: Callable[[], Any],
-                  before: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Apply one action (``apply``) and describe it as the person sees it: the
-    action's public text, the trick on the table, the trick it completed,
-    whether it ended the deal; with the person's view after it.  ``before``:
-    the person's view before, if the caller has it (one view less per step)."""
-    before = before or person_view(state)
-    results_before = len((before.get("match") or {}).get("results", []))
-    tricks_before = len(before.get("tricks", []))
-    apply()
-    after = person_view(state)
-    match = after.get("match") or {}
-    deal_over = len(match.get("results", [])) > results_before
-    deal = match["previous_deal"] if deal_over else after
-    tricks = deal.get("tricks", [])
-    actions = deal.get("actions", [])
+def step_json(step: Step, view: dict[str, Any], seat: int = HUMAN) -> dict[str, Any]:
+    """A step as ``seat`` sees it, from what the game reported (``Step``) and
+    ``seat``'s view after it (``view``): who acted, the action's text as the
+    seat reads it, the trick on the table, the trick it completed, whether it
+    ended the deal.  The tricks are the view's own JSON (the finished deal's,
+    where the step ended it), so nothing is spelled twice."""
+    deal = view["match"][PREVIOUS_DEAL] if step.deal_over else view
     return {
-        "seat": seat,
-        "text": actions[-1][1] if actions else "",
+        "seat": step.seat,
+        "text": step.text_for(seat),
         "trick": deal.get("trick", []),
-        "completed": tricks[-1] if len(tricks) > tricks_before else None,
-        "deal_over": deal_over,
-    }, after
+        "completed": deal["tricks"][-1] if step.completed is not None else None,
+        "deal_over": step.deal_over,
+    }
+
+
+def shape_step(row: GameRow, state: GameState, view: dict[str, Any], step: Step, version: int,
+               daily: int | None) -> Event:
+    """The event of ``step``, which led to ``state`` at ``version`` (the stored
+    one, or an earlier one told with it), encoded but not published: the
+    action's answer and the streams' ``step``.  ``view``: the person's view of
+    ``state``, carried as the step frame carries it (``step_view``: the
+    previous deal only where the step ended a deal); ``daily``: the daily score."""
+    frame = step_view(view, step.deal_over)
+    data = shape(row, state, [step_json(step, view)], daily, version=version, view=frame)
+    event = Event(row.id, "step", version, data, encoder=encode)
+    _ = event.json
+    return event
 
 
 def bot_to_move(state: GameState) -> int | None:
@@ -225,5 +232,5 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
             "copy_of": row.record.get("copy_of")}
 
 
-__all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "describe_step", "encode", "person_view", "level_of",
-           "shape", "step_view"]
+__all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
+           "step_json", "step_view"]

@@ -52,6 +52,16 @@ class Limits:
     analyses_per_address: Rate = Rate(90, 3600)
     shares_per_identity: Rate = Rate(10, 600)
     shares_per_address: Rate = Rate(30, 600)
+    stats_per_identity: Rate = Rate(60, 60)
+    stats_per_address: Rate = Rate(180, 60)
+    passkeys_per_identity: Rate = Rate(10, 600)
+    """Registering a passkey, listing and removing them (each step counts)."""
+    passkeys_per_address: Rate = Rate(60, 600)
+    passkey_sign_ins_per_address: Rate = Rate(30, 600)
+    """Signing in with a passkey (options and verify each count): no identity yet."""
+    replays_per_identity: Rate = Rate(30, 60)
+    """A replay costs up to a second of views (a stored game's is then kept a while)."""
+    replays_per_address: Rate = Rate(90, 60)
     open_games_per_identity: int = 20
     streams_per_identity: int = 8
     """Open event streams: a person's tabs (each game page holds one)."""

@@ -49,6 +49,20 @@ export const api = {
   daily: (game) => request("POST", `api/daily/${encodeURIComponent(game)}`),
   leaderboard: (game) => request("GET", `api/daily/${encodeURIComponent(game)}/leaderboard`),
   setNickname: (nickname) => request("PUT", "api/nickname", { nickname }),
+  stats: (game) => request("GET", `api/stats?game=${encodeURIComponent(game)}`),
+  passkeys: () => request("GET", "api/passkeys"),
+  passkeyRegisterOptions: () => request("POST", "api/passkeys/register/options"),
+  passkeyRegister: (credential) => request("POST", "api/passkeys/register", { credential }),
+  passkeySignInOptions: () => request("POST", "api/passkeys/sign-in/options"),
+  passkeySignIn: (credential) => request("POST", "api/passkeys/sign-in", { credential }),
+  removePasskey: (id) => request("DELETE", `api/passkeys/${encodeURIComponent(id)}`),
+  history: (game, before) => request("GET", `api/history?${new URLSearchParams({ limit: "20", ...(game ? { game } : {}), ...(before ? { before } : {}) })}`),
+  replay: (id) => request("GET", `api/games/${encodeURIComponent(id)}/replay`),
+  sharedReplay: (token) => request("GET", `api/shared/${encodeURIComponent(token)}/replay`),
+  uploadReplay: (record) => request("POST", "api/records/replay", { record }),
+  // The routes of "learn from your games" the replay viewer reads by path (analysis, play on, share).
+  get: (path) => request("GET", path),
+  post: (path, body) => request("POST", path, body),
 };
 
 export const memory = {

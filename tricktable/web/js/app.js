@@ -1,5 +1,6 @@
 // The page's entry: language, routes (#/, #/play/GAME, #/daily/GAME,
-// #/rules/GAME, #/leaderboard/GAME) and the Rules button.
+// #/rules/GAME, #/leaderboard/GAME, #/stats/GAME, #/games, #/replay/ID, #/shared/TOKEN,
+// #/record) and the Rules button.
 
 import { api, ApiError, memory } from "./api.js";
 import { fairNewGame } from "./fairness.js";
@@ -7,6 +8,10 @@ import { useFourColours } from "./cards.js";
 import { clear, el, toast } from "./dom.js";
 import { preferredLanguage, setLanguage, t, language } from "./i18n.js";
 import { renderHome, renderLeaderboard } from "./home.js";
+import { passkeyPanel } from "./passkeys.js";
+import { renderStats } from "./stats.js";
+import { renderHistory } from "./history.js";
+import { Replay } from "./replay.js";
 import { chosenLevel, setLevels } from "./levels.js";
 import { howToPlay, renderRulesPage, rulesDialog, setRulesPages } from "./rules.js";
 import { setRenderers } from "./games/index.js";
@@ -19,6 +24,8 @@ const rulesButton = document.getElementById("rules-button");
 const settingsButton = document.getElementById("settings-button");
 let catalog = { games: [], day: "" };
 let table = null;
+let replay = null; // the replay viewer on the page, if any
+let opened = null; // a record the person opened from a file: {body, record}, shown at #/record
 let identity = {}; // what POST /api/identity said (``ranked_today``: whether today's dailies count)
 
 function specOf(game) {
@@ -55,6 +62,8 @@ async function startGame(game, options, level = chosenLevel()) {
 function leaveTable() {
   if (table) table.stop();
   table = null;
+  if (replay) replay.stop();
+  replay = null;
   delete main.dataset.busy; // only a table is ever busy
 }
 
@@ -80,7 +89,8 @@ async function route() {
   rulesButton.hidden = true;
   document.getElementById("dialog").open && document.getElementById("dialog").close();
   try {
-    if ((page === "play" || page === "daily" || page === "rules" || page === "leaderboard") && !specOf(game)) {
+    if ((page === "play" || page === "daily" || page === "rules" || page === "leaderboard" || page === "stats")
+        && !specOf(game)) {
       location.hash = "#/";
       return;
     }
@@ -88,13 +98,36 @@ async function route() {
     else if (page === "daily") await showTable(await api.daily(game));
     else if (page === "rules") await renderRulesPage(main, game);
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
-    else await renderHome(main, catalog, identity);
+    else if (page === "stats") await renderStats(main, catalog, game);
+    else if (page === "games") await renderHistory(main, catalog, openRecord);
+    else if (page === "replay") replay = new Replay(main, await api.replay(decodeURIComponent(game)), { kind: "own", id: decodeURIComponent(game) });
+    else if (page === "shared") {
+      const token = decodeURIComponent(game);
+      replay = new Replay(main, await api.sharedReplay(token), { kind: "shared", token });
+    } else if (page === "record" && opened) replay = new Replay(main, opened.body, { kind: "file", record: opened.record });
+    else if (page === "record") location.hash = "#/games";
+    else await renderHome(main, catalog, identity, signedIn);
   } catch (error) {
     // A clear message and a way to try again, never a raw "Failed to fetch".
     clear(main).append(el("div", { class: "page problem", role: "alert" }, el("p", { class: "error" }, problemText(error)),
       el("button", { type: "button", class: "action primary", id: "retry", onclick: () => route() }, t("error.retry"))));
   }
   main.dataset.page = page || "home";
+}
+
+/** This browser took another identity (a passkey): what the page knew of the old one is stale. */
+function signedIn(who) {
+  identity = who;
+  memory.setNickname(who.nickname || "");
+  toast(who.nickname ? t("passkey.welcome_back", { name: who.nickname }) : t("passkey.signed_in"));
+  route();
+}
+
+/** A record file the server replayed: shown in the viewer at #/record. */
+function openRecord(body, record) {
+  opened = { body, record };
+  if (location.hash === "#/record") route();
+  else location.hash = "#/record";
 }
 
 rulesButton.addEventListener("click", async () => {
@@ -114,7 +147,7 @@ settingsButton.addEventListener("click", async () => {
     settingsForm((saved) => {
       useFourColours(saved.fourColour);
       if (table) table.render();
-    }));
+    }), passkeyPanel());
   await openDialog(content, "settings-box");
 });
 
@@ -133,6 +166,9 @@ async function boot() {
   setLevels(catalog.levels, catalog.default_level);
   setRenderers(catalog.games);
   setRulesPages(catalog.games);
+  // A share link may also come as ?replay=TOKEN.
+  const shared = new URLSearchParams(location.search).get("replay");
+  if (shared && !location.hash.startsWith("#/shared/")) location.hash = `#/shared/${encodeURIComponent(shared)}`;
   window.addEventListener("hashchange", route);
   await route();
   document.body.dataset.ready = "1";

@@ -50,3 +50,13 @@ export function toast(message) {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => box.classList.remove("show"), 4000);
 }
+
+/** ``data`` saved as a JSON file named ``filename`` (the browser's download). */
+export function downloadJSON(filename, data) {
+  const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}

@@ -6,6 +6,7 @@ import { clear, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { identityPanel } from "./identity.js";
 import { levelControl, rememberLevel } from "./levels.js";
+import { passkeySignIn } from "./passkeys.js";
 
 export function leaderboardTable(board, limit = 100) {
   const wrap = el("div", { class: "leaderboard" });
@@ -25,16 +26,23 @@ export function leaderboardTable(board, limit = 100) {
   return wrap;
 }
 
-export async function renderHome(root, catalog, identity = {}) {
+/** ``onSignedIn(identity)``: this browser took a passkey's identity ("I have a passkey"). */
+export async function renderHome(root, catalog, identity = {}, onSignedIn = () => {}) {
   clear(root);
+  // A fresh identity (a cleared browser, a new device) may be an old one's: its
+  // passkey is offered at the top; otherwise in the "another device" box.
+  const fresh = identity && identity.practice_reason === "new_identity";
+  const signIn = passkeySignIn(onSignedIn);
   const list = el("div", { class: "games" });
   // A browser whose dailies are practice today is told so before it starts one.
   const practice = identity && identity.ranked_today === false
     ? el("p", { class: "practice-note", id: "home-practice" }, t("home.practice_today")) : null;
   root.append(el("section", { class: "home" },
     el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
+    fresh ? signIn : null,
+    el("p", { class: "my-games" }, el("a", { class: "action", href: "#/games", id: "my-games" }, t("history.title"))),
     levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), practice, list,
-    identityPanel(() => memory.setNickname(""))));
+    identityPanel(() => memory.setNickname(""), fresh ? null : signIn)));
   for (const game of catalog.games) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
     list.append(el("article", { class: "game-card", dataset: { game: game.name } },
@@ -44,7 +52,8 @@ export async function renderHome(root, catalog, identity = {}) {
       el("div", { class: "buttons" },
         el("a", { class: "action primary", href: `#/play/${game.name}` }, t("home.new_game")),
         el("a", { class: "action", href: `#/daily/${game.name}` }, t("home.daily")),
-        el("a", { class: "action subtle", href: `#/rules/${game.name}` }, t("rules.button"))),
+        el("a", { class: "action subtle", href: `#/rules/${game.name}` }, t("rules.button")),
+        el("a", { class: "action subtle", href: `#/stats/${game.name}` }, t("stats.title"))),
       el("h3", {}, t("home.leaderboard", { day: catalog.day })), board));
     api.leaderboard(game.name).then((data) => clear(board).append(leaderboardTable(data, 5)))
       .catch(() => clear(board));

@@ -7,8 +7,9 @@ import { t } from "./i18n.js";
 
 /** The home page's "another device" box: show a code here, or enter one
  * made on the other device (``onChanged`` runs once this browser took the
- * other identity: what the page remembered of the old one is stale). */
-export function identityPanel(onChanged) {
+ * other identity: what the page remembered of the old one is stale);
+ * ``extra``: more to offer in it (signing in with a passkey). */
+export function identityPanel(onChanged, extra = null) {
   const out = el("p", { class: "transfer-out", id: "transfer-out", "aria-live": "polite" });
   const input = el("input", { id: "transfer-code", name: "code", maxlength: "20", autocomplete: "off",
     spellcheck: "false", placeholder: "ABCDE-FGHJK" });
@@ -38,7 +39,7 @@ export function identityPanel(onChanged) {
     el("form", { class: "transfer", onsubmit: claim },
       el("label", { for: "transfer-code" }, t("identity.enter_code")), input,
       el("button", { type: "submit", class: "action" }, t("identity.use_code"))),
-    out);
+    out, extra);
 }
 
 /** Why the server refused a nickname, in the person's language. */

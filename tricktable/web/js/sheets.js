@@ -3,7 +3,7 @@
 
 import { api, memory } from "./api.js";
 import { cardName, cardSVG, parseCard, suitSVG } from "./cards.js";
-import { clear, el, svgBox, toast } from "./dom.js";
+import { clear, downloadJSON, el, svgBox, toast } from "./dom.js";
 import { has, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { leaderboardTable } from "./home.js";
@@ -122,12 +122,27 @@ export async function matchSummary(table, state) {
     content.append(el("p", { class: "outcome", id: "daily-score" }, t("daily.your_score", { score: state.daily.score ?? match.daily_score })),
       el("p", { class: "daily-how" }, dailyExplanation(state)), await dailyBlock(state));
   }
+  // Replay and the record first: the last button of the summary stays the one that closes it.
+  // (A daily's wait for the end of its UTC day: they would show the day's cards.)
+  if (!state.fairness || state.fairness.revealed) content.append(el("div", { class: "buttons" },
+    el("button", { type: "button", class: "action", id: "summary-replay",
+      onclick: () => { dialog().close("replay"); location.hash = `#/replay/${encodeURIComponent(state.id)}`; } }, t("history.replay")),
+    el("button", { type: "button", class: "action", id: "summary-download", onclick: () => downloadRecord(state) }, t("replay.download"))));
   content.append(el("div", { class: "buttons" },
     state.daily ? null : el("button", { type: "button", class: "action primary", id: "play-again",
       onclick: () => { dialog().close("new"); table.newGame(); } }, t("sheet.play_again")),
     el("button", { type: "button", class: "action", onclick: () => { dialog().close("home"); location.hash = "#/"; } }, t("sheet.home")),
     closeButton(t("sheet.close"), "close", "action")));
   return content;
+}
+
+/** The finished game's record as a file (what ``tricktable replay`` reads; the daily's once its day has ended). */
+async function downloadRecord(state) {
+  try {
+    downloadJSON(`tricktable-${state.game}.json`, await api.record(state.id));
+  } catch (error) {
+    toast(error.message);
+  }
 }
 
 /** Who won, and the person's place and points. */

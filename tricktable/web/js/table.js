@@ -30,6 +30,14 @@ const MIN_CARD = 56; // px: the hand's cards at their smallest and biggest
 const MAX_CARD = 88;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
 
+/** A fact beside the trick as a ``dd``: text, or a suit ({suit, text}) shown with its symbol. */
+export function factValue(value) {
+  const dd = el("dd");
+  if (value && typeof value === "object") dd.append(svgBox("span", {}, suitSVG(value.suit, 16)), " ", value.text);
+  else dd.append(value);
+  return dd;
+}
+
 /** Where a failed request leaves the person: what to tell him. */
 export function problemText(error) {
   if (error instanceof ApiError && error.status === 0) return t("error.offline");
@@ -476,12 +484,7 @@ export class Table {
 
   renderFacts(view) {
     clear(this.facts);
-    for (const [label, value] of this.r.facts(view)) {
-      const dd = el("dd");
-      if (value && typeof value === "object") dd.append(svgBox("span", {}, suitSVG(value.suit, 16)), " ", value.text);
-      else dd.append(value);
-      this.facts.append(el("div", {}, el("dt", {}, label), dd));
-    }
+    for (const [label, value] of this.r.facts(view)) this.facts.append(el("div", {}, el("dt", {}, label), factValue(value)));
   }
 
   /** Choosing several cards at once (Doppelkopf poverty: give or return three). */

@@ -1,0 +1,66 @@
+"""A person's statistics of one game: each finished game is summarised once
+(``catalog.summarize_record``, the one replay it costs) and kept; every
+request after that adds up the kept summaries (``core.summary.statistics``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from tricktable import catalog
+from tricktable.core.summary import SUMMARY_FORMAT, Finished, GameSummary, statistics
+from tricktable.errors import RecordError
+from tricktable.store import Store
+from tricktable.store.stats import NewSummary
+
+PERSON_SEAT = 0
+"""The person is always seat 0 (the room seats the computer players in the others)."""
+RECENT_GAMES = 20
+"""How many of the last games the chart shows."""
+SUMMARIES_PER_REQUEST = 50
+"""At most this many games are summarised by one request (1-12 ms each), so
+that a person with a long past (games finished before statistics existed)
+waits well under a second; the rest come with the next request."""
+
+LEFT_OUT = "left_out"
+"""A stored summary with this key stands for a game its statistics leave out."""
+
+log = logging.getLogger(__name__)
+
+
+class Statistics:
+    def __init__(self, store: Store):
+        self.store = store
+
+    def of(self, owner: str | None, game: str) -> dict[str, Any]:
+        """``owner``'s statistics of ``game`` (None: a caller without an
+        identity, who has played nothing); ``UnknownGame`` for a name the catalog lacks."""
+        facts = catalog.entry(game).facts
+        pending = self.summarize_new(owner, game) if owner is not None else False
+        stored = self.store.summaries(owner, game, SUMMARY_FORMAT) if owner is not None else []
+        figures = statistics([Finished(s.game_id, s.finished_at, GameSummary.from_json(s.summary))
+                              for s in stored if LEFT_OUT not in s.summary], facts, RECENT_GAMES)
+        # Each game's accuracy comes from its analysis (the ``analyses`` table,
+        # not built yet): ``[{"game_id", "accuracy"}]`` for the games of
+        # ``recent`` that have one.  Until then the series is empty, never made up.
+        return {"game": game, **figures, "accuracy": [], "complete": not pending}
+
+    def summarize_new(self, owner: str, game: str) -> bool:
+        """Summarise ``owner``'s finished games that have no summary yet;
+        whether more are left for the next request."""
+        found = self.store.unsummarized(owner, game, SUMMARY_FORMAT, SUMMARIES_PER_REQUEST + 1)
+        made = []
+        for row in found[:SUMMARIES_PER_REQUEST]:
+            try:
+                summary = catalog.summarize_record(row.record, PERSON_SEAT).to_json()
+            except RecordError as error:
+                # A record this version cannot replay is left out of the figures,
+                # and kept as such so that it is not tried again on every request.
+                log.warning("game %s is left out of statistics: %s", row.id, error)
+                summary = {LEFT_OUT: str(error)}
+            made.append(NewSummary(row.id, row.finished_at, summary))
+        self.store.add_summaries(owner, game, SUMMARY_FORMAT, made)
+        return len(found) > SUMMARIES_PER_REQUEST
+
+
+__all__ = ["Statistics"]
