@@ -31,7 +31,8 @@ def analysis_routes(app: FastAPI, room: Room) -> None:
     @app.post("/api/games/{game_id}/analysis", status_code=202, **documented(202, 403, 404, 409, 429, identity=True))
     def start_analysis(request: Request, game_id: str) -> dict[str, Any]:
         """Start the analysis of the caller's finished game (once: asked again,
-        it answers the progress); it runs in the background."""
+        it answers the progress, and retries one that failed and may be
+        retried, ``"retry": true``); it runs in the background."""
         who = caller(request)
         with limited(request, "analyses", who):
             return room.request_analysis(game_id, who)

@@ -327,7 +327,8 @@ class Room:
 
     def request_analysis(self, game_id: str, who: str | None) -> dict[str, Any]:
         """Start the analysis of ``who``'s finished game (once: asked again it
-        answers the progress) or resume one a stopped server left."""
+        answers the progress), resume one a stopped server left, or retry one
+        that failed and may be retried."""
         row = self._finished(game_id, who)
         return progress(self.analyst.request(row.id, row.record))
 
