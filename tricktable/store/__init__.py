@@ -21,12 +21,14 @@ from tricktable.store.daily import DailyStore
 from tricktable.store.engine import default_database_url
 from tricktable.store.games import GameRow, GameStore, StaleVersion
 from tricktable.store.people import PeopleStore
+from tricktable.store.tables import TableStore
 
 
-class Store(GameStore, PeopleStore, DailyStore):
+class Store(GameStore, PeopleStore, DailyStore, TableStore):
     """All database access of the server, by what it keeps: games, frames and
     leases (``games.py``), people (``people.py``), the daily leaderboard
-    (``daily.py``), on one database (``engine.py``; the tables in ``schema.py``)."""
+    (``daily.py``), tables of friends (``tables.py``), on one database
+    (``engine.py``; the tables in ``schema.py``)."""
 
 
 __all__ = ["GameRow", "StaleVersion", "Store", "default_database_url"]

@@ -17,7 +17,8 @@ from sqlalchemy import Integer, Text, and_, bindparam, case, delete, func, inser
 
 from tricktable.store.daily import ADD_SCORE
 from tricktable.store.engine import Database, RawTransaction
-from tricktable.store.schema import frames, games, shared_records
+from tricktable.store.schema import frames, games, shared_records, tables
+from tricktable.store.tables import seats_of, seats_text
 
 CHANGES_CHANNEL = "tricktable_games"
 """The PostgreSQL NOTIFY channel: payload ``"<game id> <version> <writer> <since>"``
@@ -31,12 +32,14 @@ WRITTEN_KEPT = 4096
 # The request path's statements, built once with bind parameters: building a
 # Core statement and its cache key anew costs more than running it on SQLite.
 ROW_COLUMNS = ("id", "game", "record", "version", "status", "daily_day", "device", "deadline", "owner", "ranked",
-               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "actions")
-"""A ``GameRow``'s columns, in its fields' order (the record in two: ``record`` and ``actions``)."""
+               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "seats", "actions")
+"""A ``GameRow``'s columns, in its fields' order (the record in two: ``record`` and ``actions``;
+``seats`` is its table's)."""
 _UNLESS_KNOWN = games.c.version == bindparam("known", type_=Integer)
 """The game is still at the version whose record the reader holds (a version names one record)."""
 LOAD_GAME = (select(*(case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name) if name in ("record", "actions")
-                      else games.c[name] for name in ROW_COLUMNS))
+                      else tables.c.seats if name == "seats" else games.c[name] for name in ROW_COLUMNS))
+             .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id))
              .where(games.c.id == bindparam("game_id")))
 GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
 VERSIONS_BATCH = 50
@@ -85,6 +88,15 @@ class StaleVersion(Exception):
     """The game changed since the version the writer read."""
 
 
+@dataclass(frozen=True)
+class TableStart:
+    """A table whose match a new game is (``GameStore.create_game``), with its
+    seats as the starter read them."""
+
+    table_id: str
+    seats: tuple[str | None, ...]
+
+
 Lease = tuple[str | None, float | None]
 """A turn lease as stored: (owner, until as Unix seconds); ``(None, None)``: nobody's."""
 
@@ -107,6 +119,9 @@ class GameRow:
     commitment: str | None = None
     lease_until: float | None = None
     """Until when a server process holds the computer players' turn."""
+    seats: tuple[str | None, ...] | None = None
+    """A table's game: the identity holding each seat (None: a computer
+    player); None for a game of one person (``owner``, at seat 0)."""
 
     @property
     def counts_on_leaderboard(self) -> bool:
@@ -161,14 +176,16 @@ class GameStore(Database):
 
     def create_game(
         self, record: dict[str, Any], status: str, daily_day: str | None = None, device: str | None = None,
-        deadline: float | None = None, **secrets_and_owner: Any,
+        deadline: float | None = None, table: TableStart | None = None, **secrets_and_owner: Any,
     ) -> GameRow:
         """Insert a new game at version 1; ``IntegrityError`` if the identity
         already has that day's daily game or the commitment was used before.
-        ``secrets_and_owner``: the ``GameRow`` fields ``owner``, ``ranked``,
-        ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
+        ``table``: the table whose match this is, started in the same write
+        (``StaleVersion``, nothing stored, if it started one already or its
+        seats changed meanwhile).  ``secrets_and_owner``: the ``GameRow`` fields
+        ``owner``, ``ranked``, ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
         row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
-                      **secrets_and_owner)
+                      seats=table.seats if table is not None else None, **secrets_and_owner)
         with self._writing() as db:
             db.execute(
                 insert(games).values(
@@ -177,6 +194,12 @@ class GameStore(Database):
                     daily_day=daily_day, device=device, deadline=deadline, **secrets_and_owner,
                 )
             )
+            if table is not None:
+                started = db.execute(update(tables).where(tables.c.id == table.table_id, tables.c.game_id.is_(None),
+                                                          tables.c.seats == seats_text(table.seats))
+                                     .values(game_id=row.id, touched_at=time.time()))
+                if started.rowcount != 1:
+                    raise StaleVersion("the table started its match already, or its seats changed: look again")
         return row
 
     def open_games(self, owner: str) -> int:
@@ -416,7 +439,9 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
         found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
+        seats_of(found.get("seats")),
     )
 
 
-__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "saved_row"]
+
+__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart", "saved_row"]

@@ -129,6 +129,31 @@ scores = Table(
     Column("finished_at", Float),  # Unix seconds: ties go to who finished first
 )
 
+# A table of friends (``Store.create_table``): reached by its short ``code`` or
+# its invite link (the hash of its token, like share links); ``seats`` is JSON,
+# per seat the identity that holds it or null (a computer player); ``clock``:
+# seconds per decision (null: none); ``game_id``: the match it started;
+# ``touched_at``: Unix seconds of its last change (it expires a day after its
+# last step).
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("code", String(6), nullable=False),
+    Column("invite_hash", String(64), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("level", String(10), nullable=False),
+    Column("host", String(40), nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("clock", Integer),
+    Column("game_id", String(40)),
+    Column("touched_at", Float, nullable=False),
+    Index("tables_code", "code", unique=True),
+    Index("tables_invite_hash", "invite_hash", unique=True),
+    Index("tables_game_id", "game_id", unique=True),
+)
+
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
-           "scores"]
+           "scores", "tables"]

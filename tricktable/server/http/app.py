@@ -32,6 +32,7 @@ from tricktable.server.http.daily_routes import daily_routes
 from tricktable.server.http.game_routes import game_routes
 from tricktable.server.http.people_routes import people_routes
 from tricktable.server.http.record_routes import record_routes
+from tricktable.server.http.table_routes import table_routes
 from tricktable.server.http.middleware import AnswerDeadline, CompressExceptStreams, SecurityHeaders
 from tricktable.server.http.static import PageFiles, PageMount
 from tricktable.server.play.room import Room
@@ -93,7 +94,7 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
     app.add_middleware(AnswerDeadline)
 
     _error_handlers(app)
-    for routes in (game_routes, people_routes, daily_routes, record_routes):
+    for routes in (game_routes, people_routes, daily_routes, record_routes, table_routes):
         routes(app, room)
     app.router.routes.append(PageMount("/", app=PageFiles(directory=WEB_DIR, html=True), name="web"))
     return app

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tricktable.errors import GameError, GameOver, NotYourTurn
 from tricktable.catalog import UnknownGame
-from tricktable.server.play.errors import GameNotFound, HintRefused
+from tricktable.server.play.errors import GameNotFound, HintRefused, NotHost, SeatTaken
 from tricktable.store import StaleVersion
 
 
@@ -17,6 +17,8 @@ HTTP_STATUS: tuple[tuple[type[Exception], int], ...] = (
     (GameNotFound, 404),
     (UnknownGame, 404),
     (HintRefused, 403),
+    (NotHost, 403),
+    (SeatTaken, 409),
     (StaleVersion, 409),
     (NotYourTurn, 409),  # includes TimeRanOut
     (GameOver, 409),

@@ -40,8 +40,9 @@ def changed(game_id: str, version: int) -> Event:
 
 
 def forwarded(game_id: str, version: int, frame: bytes) -> Event:
-    """A step another process committed and stored as its frame (``Store.frames``)."""
-    return Event(game_id, "step", version, encoded=frame)
+    """A step another process committed and stored as its frame (``Store.frames``:
+    the view of seat 0, where a game's one person sits)."""
+    return Event(game_id, "step", version, encoded=frame, seat=0)
 
 
 class ChangeFeed:

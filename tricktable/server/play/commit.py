@@ -23,9 +23,9 @@ from tricktable.core.protocol import GameState
 from tricktable.core.step import Step
 from tricktable.catalog import replay
 from tricktable.server.live.channel import Event
-from tricktable.server.play.view import HUMAN, bot_to_move, person_view
+from tricktable.server.play.view import HUMAN, SOLO, bot_to_move, people_at, person_view
 from tricktable.store import GameRow, Store
-from tricktable.store.games import Lease, saved_row
+from tricktable.store.games import Lease, TableStart, saved_row
 
 DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200
@@ -76,6 +76,10 @@ class Position:
         if self.view is None:
             self.view = person_view(self.state)
         return self.view
+
+    def view_of(self, seat: int) -> dict[str, Any]:
+        """The view of ``seat`` (the person's at seat 0 is kept)."""
+        return self.person_view() if seat == HUMAN else person_view(self.state, seat)
 
 
 class StateCache:
@@ -197,7 +201,7 @@ class Referee:
         ``stored``: more ``GameRow`` fields (owner, secrets, seeds)."""
         record = dict(record, version_base={"version": 1, "actions": len(record["actions"])})
         row = self.store.create_game(record, status_of(state), daily_day=daily_day, device=device,
-                                     deadline=deadline_of(state), **stored)
+                                     deadline=deadline_of(state, people_of(stored.get("table"))), **stored)
         self.cache.put(row, state)
         return Position(row, state)
 
@@ -231,6 +235,7 @@ class Referee:
         it), so the run needs no claim of its own before.  Errors as ``play``
         (nothing stored)."""
         state, row = position.state, position.row
+        people = people_at(row)
         entries: list[str] = []
         told: list[Event] = []
         while True:
@@ -239,7 +244,7 @@ class Referee:
             entries.append(record_entry(state, seat, text))
             state.act(seat, text)
             step = state.last_step()
-            if bot_to_move(state) is None or len(entries) >= MAX_RUN:
+            if bot_to_move(state, people) is None or len(entries) >= MAX_RUN:
                 break
             told.append(self.tell(Position(row, state), step, row.version + len(entries)))
         return self._commit(position, entries, step, told, holder, claim=True), step, told
@@ -267,9 +272,10 @@ class Referee:
         record = dict(row.record, actions=[*row.record["actions"], *entries], version_base=base)
         lease: Lease | None = None
         if holder is not None:
-            lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
+            lease = (holder[0], time.time() + holder[1]) if bot_to_move(state, people_at(row)) is not None \
+                else (None, None)
         # (the score and the deadline each observe the state only where one applies: never both)
-        status, score, deadline = status_of(state), daily_score(state, row), deadline_of(state, view)
+        status, score, deadline = status_of(state), daily_score(state, row), deadline_of(state, people_at(row), view)
         event: Event | None = None
         frames: list[tuple[int, bytes]] | None = None
         if self.forwards(row.id):
@@ -336,17 +342,22 @@ def status_of(state: GameState) -> str:
     return "over" if state.is_terminal() else "open"
 
 
-def deadline_of(state: GameState, view: Mapping[str, Any] | None = None) -> float | None:
-    """When the person's timed decision runs out, if one is pending now (the
-    game's observation says how long it gives: Court Piece calling).
-    ``view``: the person's view of ``state`` where the caller has it (a
-    commit has: no second observation)."""
-    if state.is_terminal() or state.to_move != HUMAN or not state.referee_actions():
+def people_of(table: TableStart | None) -> frozenset[int]:
+    """The seats people hold in a new game: its table's, else the one person's."""
+    return SOLO if table is None else frozenset(seat for seat, holder in enumerate(table.seats) if holder is not None)
+
+
+def deadline_of(state: GameState, people: frozenset[int] = SOLO, view: Mapping[str, Any] | None = None) -> float | None:
+    """When a person's timed decision runs out, if one is pending now (the
+    game's observation says how long it gives: Court Piece calling; the same
+    for every seat).  ``people``: the seats people hold; ``view``: a view of
+    ``state`` where the caller has one (a commit has: no second observation)."""
+    if state.is_terminal() or state.to_move not in people or not state.referee_actions():
         return None
     if view is not None:
         seconds = view.get("deadline_seconds")
     else:
-        seconds = getattr(state.observe(HUMAN), "deadline_seconds", None)
+        seconds = getattr(state.observe(state.to_move), "deadline_seconds", None)
     return time.time() + (seconds or DEFAULT_DECISION_SECONDS)
 
 

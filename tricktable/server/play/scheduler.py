@@ -56,7 +56,7 @@ from tricktable.core.protocol import GameState
 from tricktable.core.step import Step
 from tricktable.server.live.channel import Channel, Event
 from tricktable.server.play.commit import Position, Referee
-from tricktable.server.play.view import HUMAN, bot_to_move, level_of
+from tricktable.server.play.view import bot_to_move, level_of, people_at
 from tricktable.server.play.bot_pool import Think, think_here
 from tricktable.store import GameRow, StaleVersion
 
@@ -261,7 +261,7 @@ class BotScheduler:
         work (the person's action: the computer players start from it);
         ``holding``: that commit took the turn's lease for this process."""
         with self._lock:
-            if holding and bot_to_move(position.state) is not None:
+            if holding and bot_to_move(position.state, people_at(position.row)) is not None:
                 self._leases.add(position.row.id)
             if self._running:
                 self._keep(position)
@@ -362,7 +362,7 @@ class BotScheduler:
         if self.referee.expired(position):
             return self._commit(lambda: (*self.referee.time_out(position), []))
         seat = position.state.to_move
-        if seat == HUMAN or seat < 0:
+        if seat in people_at(row) or seat < 0:  # a person's turn: never played for him
             self._arm_clock(game_id, row.deadline)
             return Piece(None, not self._done(row))
         instant = self._is_instant(row.game, level_of(row))
@@ -473,7 +473,7 @@ class BotScheduler:
             return Piece(None, True)  # the game moved on (the person acted): look at the new position
         with self._lock:
             self._thinking.pop(position.row.id, None)
-            if bot_to_move(position.state) is None:
+            if bot_to_move(position.state, people_at(position.row)) is None:
                 self._leases.discard(position.row.id)  # the commit gave it back
             elif holding:
                 self._leases.add(position.row.id)
