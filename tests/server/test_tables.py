@@ -7,6 +7,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,6 +15,7 @@ from sqlalchemy import update
 
 from tricktable.catalog import replay
 from tricktable.server import create_app
+from tricktable.server.play import commit
 from tricktable.server.play.scheduler import forced_bot
 from tricktable.server.play.tables import CODE_ALPHABET, CODE_LENGTH, TABLE_SECONDS
 from tricktable.server.trust.limits import Limits, Rate
@@ -27,8 +29,8 @@ def friend_of(client: TestClient) -> TestClient:
     return TestClient(client.app)
 
 
-def new_table(host: TestClient, game: str = "euchre", **options) -> dict:
-    answer = host.post("/api/tables", json={"game": game, "options": options})
+def new_table(host: TestClient, game: str = "euchre", clock: int | None = None, **options) -> dict:
+    answer = host.post("/api/tables", json={"game": game, "options": options, "clock": clock})
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -152,6 +154,12 @@ def test_each_person_acts_only_for_his_own_seat_and_a_replay_is_refused(client):
         assert answer.json()["thinking"] is None  # nobody's seat is played by a computer player
 
 
+def state_at(record: dict, version: int):
+    """The game of ``record`` at ``version`` (one action a version from ``version_base`` on)."""
+    base = record["version_base"]
+    return replay(dict(record, actions=record["actions"][:base["actions"] + version - base["version"]]))
+
+
 def wait_for_people(person: TestClient, game_id: str, people: set[int], timeout: float = 20.0) -> dict:
     """The game once the computer players have moved and a person is to move (or it is over)."""
     deadline = time.monotonic() + timeout
@@ -209,15 +217,64 @@ def test_every_step_reaches_every_persons_stream_without_the_others_cards(client
                             json={"action": mine["view"]["legal"][0], "version": mine["version"]})
         assert answer.status_code == 200, answer.text
         version = answer.json()["version"]
-        truth = replay(room.store.load(game["id"]).record)
+        deal = state_at(room.store.load(game["id"]).record, version).current
         for seat, inbox in streams.items():
             while True:
                 _when, kind, data = inbox.get(timeout=10)
                 if kind == "step" and data["version"] == version:
                     break
             assert data["view"]["seat"] == seat and data["steps"][0]["seat"] == mover
-            other = truth.current.hands[1 - seat]
-            hidden = {truth.current.action_text(card).split()[-1] for card in range(52) if other >> card & 1}
-            assert not hidden & strings_in({k: v for k, v in data["view"].items() if k != "match"})
+            other = deal.hands[1 - seat] & ~(1 << deal.up_card)  # (the up-card is shown to all)
+            hidden = {deal.action_text(card).split()[-1] for card in range(52) if other >> card & 1}
+            assert hidden and not hidden & strings_in({k: v for k, v in data["view"].items() if k != "match"})
     finally:
         stop.set()
+
+
+def test_a_turn_clock_that_runs_out_has_a_computer_player_decide_once(client, monkeypatch):
+    friend = friend_of(client)
+    table = new_table(client)
+    join(friend, table["code"])
+    game = start(client, table)
+    assert client.get(f"/api/tables/{table['id']}").json()["clock"] == 30  # two people: the default clock
+    state = wait_for_people(client, game["id"], {0, 1})
+    mover = state["view"]["to_move"]
+    assert 25 < state["deadline_in"] <= 30
+    inbox: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    listen(client, game["id"], state["version"], inbox, stop)
+    try:
+        room = client.app.state.room
+        # The referee's clock a minute on: the clock has run out (not 30 s of the test's time).
+        monkeypatch.setattr(commit, "time", SimpleNamespace(time=lambda: time.time() + 60, monotonic=time.monotonic))
+        room.resume(game["id"])
+        while True:
+            _when, kind, data = inbox.get(timeout=20)
+            if kind == "step" and data["version"] == state["version"] + 1:
+                break
+        assert data["steps"][0]["seat"] == mover and data["steps"][0]["auto"] is True
+    finally:
+        stop.set()
+        monkeypatch.undo()
+    record = room.store.load(game["id"]).record
+    assert record["auto"] == [state["version"] + 1]
+    # The seat is still his: at his next decision the clock runs again, and he acts himself.
+    for _ in range(40):
+        state = wait_for_people(client, game["id"], {0, 1})
+        if state["view"]["to_move"] == mover or state["view"]["terminal"]:
+            break
+        other = [client, friend][state["view"]["to_move"]]
+        theirs = load(other, game["id"])
+        other.post(f"/api/games/{game['id']}/actions", json={"action": theirs["view"]["legal"][0],
+                                                             "version": theirs["version"]})
+    assert state["view"]["to_move"] == mover and state["deadline_in"] > 20
+    mine = load([client, friend][mover], game["id"])
+    answer = [client, friend][mover].post(f"/api/games/{game['id']}/actions",
+                                          json={"action": mine["view"]["legal"][0], "version": mine["version"]})
+    assert answer.status_code == 200 and "auto" not in answer.json()["steps"][0]
+
+
+def test_a_table_offers_only_its_clocks(client):
+    assert client.post("/api/tables", json={"game": "euchre", "clock": 45}).status_code == 422
+    table = new_table(client, clock=0)
+    assert table["clock"] == 0

@@ -32,13 +32,13 @@ WRITTEN_KEPT = 4096
 # The request path's statements, built once with bind parameters: building a
 # Core statement and its cache key anew costs more than running it on SQLite.
 ROW_COLUMNS = ("id", "game", "record", "version", "status", "daily_day", "device", "deadline", "owner", "ranked",
-               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "seats", "actions")
+               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "seats", "clock", "actions")
 """A ``GameRow``'s columns, in its fields' order (the record in two: ``record`` and ``actions``;
-``seats`` is its table's)."""
+``seats`` and ``clock`` are its table's)."""
 _UNLESS_KNOWN = games.c.version == bindparam("known", type_=Integer)
 """The game is still at the version whose record the reader holds (a version names one record)."""
 LOAD_GAME = (select(*(case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name) if name in ("record", "actions")
-                      else tables.c.seats if name == "seats" else games.c[name] for name in ROW_COLUMNS))
+                      else tables.c[name] if name in ("seats", "clock") else games.c[name] for name in ROW_COLUMNS))
              .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id))
              .where(games.c.id == bindparam("game_id")))
 GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
@@ -95,6 +95,8 @@ class TableStart:
 
     table_id: str
     seats: tuple[str | None, ...]
+    clock: int
+    """Seconds a person has for a decision (0: no clock)."""
 
 
 Lease = tuple[str | None, float | None]
@@ -122,6 +124,8 @@ class GameRow:
     seats: tuple[str | None, ...] | None = None
     """A table's game: the identity holding each seat (None: a computer
     player); None for a game of one person (``owner``, at seat 0)."""
+    clock: int | None = None
+    """A table's game: the seconds a person has for a decision (0 or None: no clock)."""
 
     @property
     def counts_on_leaderboard(self) -> bool:
@@ -185,7 +189,8 @@ class GameStore(Database):
         seats changed meanwhile).  ``secrets_and_owner``: the ``GameRow`` fields
         ``owner``, ``ranked``, ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
         row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
-                      seats=table.seats if table is not None else None, **secrets_and_owner)
+                      seats=table.seats if table is not None else None, clock=table.clock if table is not None else None,
+                      **secrets_and_owner)
         with self._writing() as db:
             db.execute(
                 insert(games).values(
@@ -197,7 +202,7 @@ class GameStore(Database):
             if table is not None:
                 started = db.execute(update(tables).where(tables.c.id == table.table_id, tables.c.game_id.is_(None),
                                                           tables.c.seats == seats_text(table.seats))
-                                     .values(game_id=row.id, touched_at=time.time()))
+                                     .values(game_id=row.id, clock=table.clock, touched_at=time.time()))
                 if started.rowcount != 1:
                     raise StaleVersion("the table started its match already, or its seats changed: look again")
         return row
@@ -439,7 +444,7 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
         found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
-        seats_of(found.get("seats")),
+        seats_of(found.get("seats")), found.get("clock"),
     )
 
 

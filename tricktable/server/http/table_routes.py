@@ -16,7 +16,7 @@ from tricktable.server.http.guards import caller, documented, identity, limit, l
 from tricktable.errors import OptionError
 from tricktable.server.play.errors import GameNotFound
 from tricktable.server.play.room import Room
-from tricktable.server.play.tables import Tables, is_code
+from tricktable.server.play.tables import CLOCKS, Tables, is_code
 from tricktable.server.trust.identity import Identity
 
 def table_key() -> Any:
@@ -29,6 +29,8 @@ class NewTable(Strict):
     game: StrictStr = Field(max_length=40, json_schema_extra={"enum": list(GAMES)})
     options: dict[str, OptionValue] = Field(default_factory=dict)
     level: StrictStr = Field(default=DEFAULT_LEVEL, max_length=10, json_schema_extra={"enum": list(LEVELS)})
+    clock: StrictInt | None = Field(default=None, json_schema_extra={"enum": [*CLOCKS, None]})
+    """Seconds a decision (0: none; default: 30 once more than one person sits)."""
 
 
 class Join(Strict):
@@ -56,7 +58,7 @@ def table_routes(app: FastAPI, room: Room) -> None:
             raise OptionError(f"options {sorted(SERVER_OPTIONS)} are set by the room")
         check_option_types(body.game, body.options)
         with limited(request, "tables", who.id):
-            return tables.create(who.id, body.game, body.options, body.level)
+            return tables.create(who.id, body.game, body.options, body.level, body.clock)
 
     @app.get("/api/tables/{table_id}", **documented(200, 404, identity=True))
     def get_table(request: Request, table_id: str = table_key()) -> dict[str, Any]:

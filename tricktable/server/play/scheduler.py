@@ -362,10 +362,13 @@ class BotScheduler:
         if self.referee.expired(position):
             return self._commit(lambda: (*self.referee.time_out(position), []))
         seat = position.state.to_move
-        if seat in people_at(row) or seat < 0:  # a person's turn: never played for him
+        # A person's turn is never played for him, unless his turn clock ran out:
+        # then a computer player of the table's level decides that one decision.
+        auto = self.referee.clock_ran_out(position) is not None
+        if (seat in people_at(row) and not auto) or seat < 0:
             self._arm_clock(game_id, row.deadline)
             return Piece(None, not self._done(row))
-        instant = self._is_instant(row.game, level_of(row))
+        instant = self._is_instant(row.game, level_of(row)) and not auto
         if not self._may_work(row, instant):
             # Another process holds the turn, or the game moved on (look again).
             return Piece(None, self.referee.store.version_of(game_id) != row.version)
@@ -387,7 +390,7 @@ class BotScheduler:
         choice = self.think(self.bot_factory, row.game, level_of(row), decision_seed(row, seat),
                             observation(position.state, seat))
         thought = time.monotonic() - began
-        return self._commit(lambda: (*self.referee.play(position, seat, choice, holder), []),
+        return self._commit(lambda: (*self.referee.play(position, seat, choice, holder, auto=auto), []),
                             holding=True)._replace(thought=thought)
 
     def _choose_at_once(self, row: GameRow) -> Callable[[GameState, int, int], str]:

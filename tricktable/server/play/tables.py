@@ -39,6 +39,10 @@ TABLE_SECONDS = 24 * 3600
 """A table is gone this long after its last step (or its last change before the match)."""
 SEATS = 4
 MAX_PEOPLE = 4
+CLOCKS = (0, 15, 30, 60)
+"""The turn clocks a table offers, in seconds a decision (0: none)."""
+DEFAULT_CLOCK = 30
+"""The clock of a table that chose none, once more than one person sits at it (alone: none)."""
 CODE_ATTEMPTS = 8
 """New codes tried when one is taken (a clash is one in millions)."""
 
@@ -69,20 +73,24 @@ class Tables:
         self.room = room
         self._clock = clock
 
-    def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL) -> dict[str, Any]:
+    def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL,
+               clock: int | None = None) -> dict[str, Any]:
         """A new table with its host at seat 0 and computer players elsewhere:
         its description, with the code and the invite link (shown once: only
-        its hash is stored)."""
+        its hash is stored).  ``clock``: seconds a decision (one of ``CLOCKS``;
+        None: ``DEFAULT_CLOCK`` once more than one person sits, else none)."""
         spec = get_spec(game)
         if level not in LEVELS:
             raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        if clock is not None and clock not in CLOCKS:
+            raise GameError(f"a turn clock of {clock} s is not offered; choose one of {', '.join(map(str, CLOCKS))}")
         normalized = spec.normalize_options(options or {})
         seats: Seats = (host, *([None] * (SEATS - 1)))
         for _attempt in range(CODE_ATTEMPTS):
             token = secrets.token_urlsafe(INVITE_BYTES)
             try:
                 table = self.store.create_table(secrets.token_urlsafe(18), new_code(), invite_hash(token), spec.name,
-                                                normalized, level, host, seats, None)
+                                                normalized, level, host, seats, clock)
             except IntegrityError:
                 continue
             return {**self.describe(table, host), "invite": token}
@@ -144,8 +152,8 @@ class Tables:
     def start(self, table_id: str, who: str) -> dict[str, Any]:
         """The host starts the match with the seats as they are: the game as the host sees it."""
         table = self._hosted(table_id, who)
-        return self.room.new_table_game(TableStart(table.id, table.seats), table.game, table.options, table.level,
-                                        table.host, self._seat_of(table, who))
+        return self.room.new_table_game(TableStart(table.id, table.seats, clock_of(table)), table.game,
+                                        table.options, table.level, table.host, self._seat_of(table, who))
 
     def _hosted(self, table_id: str, who: str) -> TableRow:
         table = self.get(table_id, who)
@@ -171,10 +179,17 @@ class Tables:
         the caller, or a computer player; never another's identity)."""
         return {
             "id": table.id, "code": table.code, "game": table.game, "options": table.options, "level": table.level,
-            "host": holds(table.host, who), "game_id": table.game_id,
+            "host": holds(table.host, who), "game_id": table.game_id, "clock": clock_of(table),
             "seats": [{"seat": s, "person": holder is not None, "you": holds(holder, who),
                        "host": holds(holder, table.host)} for s, holder in enumerate(table.seats)],
         }
+
+
+def clock_of(table: TableRow) -> int:
+    """The table's turn clock in seconds (0: none): its own, else the default for its people."""
+    if table.clock is not None:
+        return table.clock
+    return DEFAULT_CLOCK if sum(holder is not None for holder in table.seats) > 1 else 0
 
 
 def check_seat(seat: int) -> None:
@@ -182,4 +197,4 @@ def check_seat(seat: int) -> None:
         raise GameError(f"there is no seat {seat}; seats are 0 to {SEATS - 1}")
 
 
-__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "TABLE_SECONDS", "Tables", "is_code"]
+__all__ = ["CLOCKS", "DEFAULT_CLOCK", "CODE_ALPHABET", "CODE_LENGTH", "TABLE_SECONDS", "Tables", "is_code"]

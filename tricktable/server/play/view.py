@@ -26,6 +26,8 @@ HUMAN = 0
 """The person's seat in a game of one person; seats 1..3 are computer players.
 A table's game seats people where its seats say (``people_at``)."""
 SOLO = frozenset({HUMAN})
+AUTO = "auto"
+"""The record's list of the versions a computer player decided for a person whose turn clock ran out."""
 PREVIOUS_DEAL = "previous_deal"
 """The match part's key of the previous deal's observation, which step frames
 leave out except where their step ended a deal (``step_view``)."""
@@ -178,20 +180,24 @@ def step_view(view: dict[str, Any], deal_over: bool) -> dict[str, Any]:
     return {**view, "match": _shared_matches.lean(match)}
 
 
-def step_json(step: Step, view: dict[str, Any], seat: int = HUMAN) -> dict[str, Any]:
+def step_json(step: Step, view: dict[str, Any], seat: int = HUMAN, auto: bool = False) -> dict[str, Any]:
     """A step as ``seat`` sees it, from what the game reported (``Step``) and
     ``seat``'s view after it (``view``): who acted, the action's text as the
     seat reads it, the trick on the table, the trick it completed, whether it
-    ended the deal.  The tricks are the view's own JSON (the finished deal's,
-    where the step ended it), so nothing is spelled twice."""
+    ended the deal; ``auto``: a computer player decided it for a person whose
+    turn clock ran out.  The tricks are the view's own JSON (the finished
+    deal's, where the step ended it), so nothing is spelled twice."""
     deal = view["match"][PREVIOUS_DEAL] if step.deal_over else view
-    return {
+    out = {
         "seat": step.seat,
         "text": step.text_for(seat),
         "trick": deal.get("trick", []),
         "completed": deal["tricks"][-1] if step.completed is not None else None,
         "deal_over": step.deal_over,
     }
+    if auto:
+        out["auto"] = True
+    return out
 
 
 def shape_step(row: GameRow, state: GameState, view: dict[str, Any], step: Step, version: int,
@@ -203,7 +209,8 @@ def shape_step(row: GameRow, state: GameState, view: dict[str, Any], step: Step,
     (``step_view``: the previous deal only where the step ended a deal);
     ``daily``: the daily score."""
     frame = step_view(view, step.deal_over)
-    data = shape(row, state, [step_json(step, view, seat)], daily, version=version, view=frame)
+    auto = version in row.record.get(AUTO, ())
+    data = shape(row, state, [step_json(step, view, seat, auto)], daily, version=version, view=frame)
     event = Event(row.id, "step", version, data, encoder=encode, seat=seat)
     _ = event.json
     return event
@@ -243,5 +250,5 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
             "fairness": fairness_of(row, state)}
 
 
-__all__ = ["HUMAN", "PREVIOUS_DEAL", "SOLO", "people_at", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
+__all__ = ["AUTO", "HUMAN", "PREVIOUS_DEAL", "SOLO", "people_at", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
            "step_json", "step_view"]
