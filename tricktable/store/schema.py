@@ -55,10 +55,10 @@ games = Table(
     Index("games_commitment", "commitment", unique=True),
 )
 
-# Each step's event as the game's streams send it (the person's view only: the
-# person is seat 0, and every stream of a game is that person's), stored by the
-# process that commits it for streams of the game on other processes
-# (``Store.frames``); kept for ``FRAMES_KEPT_SECONDS``.
+# Each step's event as the game's streams of seat 0 send it (the person's view
+# in a game of one person; a table's other seats' streams read their own
+# views), stored by the process that commits it for streams of the game on
+# other processes (``Store.frames``); kept for ``FRAMES_KEPT_SECONDS``.
 frames = Table(
     "frames",
     metadata,
