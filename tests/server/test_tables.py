@@ -278,3 +278,36 @@ def test_a_table_offers_only_its_clocks(client):
     assert client.post("/api/tables", json={"game": "euchre", "clock": 45}).status_code == 422
     table = new_table(client, clock=0)
     assert table["clock"] == 0
+
+
+def test_a_seat_watching_on_another_server_process_gets_its_own_view(make_client):
+    """The host acts on one process; his friend's stream is on another, which
+    learns of the commit from the change feed (the frames stored are seat 0's)."""
+    here = make_client(forced_bot("random"))
+    there = make_client(forced_bot("random"))
+    friend = TestClient(there.app)
+    table = new_table(here)
+    join(friend, table["code"])
+    game = start(here, table)
+    state = wait_for_people(here, game["id"], {0, 1})
+    inbox: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    listen(friend, game["id"], state["version"], inbox, stop)
+    try:
+        mover = state["view"]["to_move"]
+        actor = here if mover == 0 else TestClient(here.app, cookies=friend.cookies)
+        mine = load(actor, game["id"])
+        answer = actor.post(f"/api/games/{game['id']}/actions",
+                            json={"action": mine["view"]["legal"][0], "version": mine["version"]})
+        assert answer.status_code == 200, answer.text
+        seats_seen = []
+        while True:
+            _when, kind, data = inbox.get(timeout=20)
+            if kind in ("step", "state"):
+                seats_seen.append(data["view"]["seat"])
+                if kind == "step" and data["version"] == answer.json()["version"]:
+                    break
+        assert data["steps"][0]["seat"] == mover
+        assert set(seats_seen) == {1}  # never the frames of seat 0 that the other process stored
+    finally:
+        stop.set()
