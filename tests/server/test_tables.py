@@ -311,3 +311,20 @@ def test_a_seat_watching_on_another_server_process_gets_its_own_view(make_client
         assert set(seats_seen) == {1}  # never the frames of seat 0 that the other process stored
     finally:
         stop.set()
+
+
+def test_people_joining_at_once_each_get_a_seat_of_their_own(client):
+    table = new_table(client)
+    friends = [friend_of(client) for _ in range(3)]
+    for friend in friends:  # each has his identity before the race
+        assert friend.post("/api/identity").status_code == 200
+    answers: list = []
+    threads = [threading.Thread(target=lambda f=f: answers.append(f.post(f"/api/tables/{table['code']}/join",
+                                                                          json={})))
+               for f in friends]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answer.status_code for answer in answers) == [200, 200, 200]
+    assert sorted(my_seat(answer.json()) for answer in answers) == [1, 2, 3]

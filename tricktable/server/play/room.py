@@ -3,10 +3,11 @@
 computer players' scheduling (``play/scheduler.py``, with an injected bot factory),
 the live channel (``live/channel.py``) and response shaping (``play/view.py``).
 
-The person always sits at seat 0 (South); seats 1..3 are computer players, at
+A person alone sits at seat 0 (South); seats 1..3 are computer players, at
 the level the person chose for a new game (``bots/levels.py``; the daily deal is
-always played against the default level, so its leaderboard compares like with
-like).  The stored record carries that ``level`` beside the game's own fields
+always played alone against the default level, so its leaderboard compares like
+with like).  A table's match (``play/tables.py``) seats its people where the
+table says, and computer players in the other seats.  The stored record carries that ``level`` beside the game's own fields
 (replay ignores it).  The person's action is committed and answered at once;
 the computer players then move in the background, one commit each, and every
 commit is published on the channel.

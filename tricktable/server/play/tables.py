@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy.exc import IntegrityError
 
@@ -43,6 +43,7 @@ CLOCKS = (0, 15, 30, 60)
 """The turn clocks a table offers, in seconds a decision (0: none)."""
 DEFAULT_CLOCK = 30
 """The clock of a table that chose none, once more than one person sits at it (alone: none)."""
+JOIN_ATTEMPTS = 3
 CODE_ATTEMPTS = 8
 """New codes tried when one is taken (a clash is one in millions)."""
 
@@ -68,7 +69,7 @@ class Tables:
     """Creating, joining, seating and starting tables; safe from many threads
     (seat changes are checked against the seats read: ``Store.save_seats``)."""
 
-    def __init__(self, store: Store, room: Room, clock: Any = time.time):
+    def __init__(self, store: Store, room: Room, clock: Callable[[], float] = time.time):
         self.store = store
         self.room = room
         self._clock = clock
@@ -117,9 +118,28 @@ class Tables:
         return table
 
     def join(self, table: TableRow, who: str, seat: int | None = None) -> dict[str, Any]:
-        """Take a free seat (the first, or ``seat``); a person seated already keeps his."""
+        """Take a free seat (the first, or ``seat``); a person seated already
+        keeps his.  Where another person took a seat meanwhile, look again (a
+        few times): the first free seat may be another one now."""
+        for _attempt in range(JOIN_ATTEMPTS):
+            seats = self._seats_joined(table, who, seat)
+            if seats is None:
+                return self.describe(table, who)
+            if self.store.save_seats(table, seats):
+                break
+            table = self._live(self.store.table(table.id))
+        else:
+            raise SeatTaken("the table keeps changing; try again")
+        changed = self.store.table(table.id)
+        assert changed is not None
+        return self.describe(changed, who)
+
+    @staticmethod
+    def _seats_joined(table: TableRow, who: str, seat: int | None) -> Seats | None:
+        """The table's seats with ``who`` at ``seat`` (or the first free one);
+        None if he sits there already; ``SeatTaken`` if it cannot be."""
         if any(holds(holder, who) for holder in table.seats):
-            return self.describe(table, who)
+            return None
         if table.game_id is not None:
             raise SeatTaken("the match has started; ask the host for a new table")
         free = [s for s, holder in enumerate(table.seats) if holder is None]
@@ -130,7 +150,7 @@ class Tables:
         if not free or sum(holder is not None for holder in table.seats) >= MAX_PEOPLE:
             raise SeatTaken("the table is full")
         chosen = seat if seat is not None else free[0]
-        return self._seat(table, who, tuple(who if s == chosen else holder for s, holder in enumerate(table.seats)))
+        return tuple(who if s == chosen else holder for s, holder in enumerate(table.seats))
 
     def move(self, table_id: str, who: str, seat: int, to: int) -> dict[str, Any]:
         """The host moves the person at ``seat`` to ``to`` (swapping with whoever is there)."""

@@ -1,7 +1,8 @@
-"""Response shaping: what the person's seat receives, and nothing more.
+"""Response shaping: what a person's seat receives, and nothing more.
 
-Every response carries only ``view(0)`` and the public steps, never the record
-(its seed would reveal every hand).
+Every response carries only the view of the seat it is for (``view(0)`` in a
+game of one person; at a table, each person's own seat) and the public steps,
+never the record (its seed would reveal every hand).
 """
 
 from __future__ import annotations
