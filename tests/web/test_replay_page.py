@@ -22,7 +22,7 @@ from tricktable.core.record import record_of
 from tricktable.server.trust.fairness import commitment_of, match_seed
 from tricktable.store import Store
 from tests.harness import hand_over
-from tests.web.conftest import PHONE, SMALL_PHONE, seeded_game
+from tests.web.conftest import PHONE, SCREENSHOTS, SMALL_PHONE, seeded_game
 
 AXE = Axe()
 
@@ -43,10 +43,13 @@ def finished_record(game: str, seed: int, server_seed: str = "page-replay-server
     return record_of(state).to_json()
 
 
-def finished_game(p, game: str, seed: int = 1, options: dict | None = None) -> tuple[str, dict]:
+def finished_game(p, game: str, seed: int = 1, options: dict | None = None,
+                  server_seed: str | None = None) -> tuple[str, dict]:
     """A finished match of ``game`` stored as this profile's, with its seeds
-    (so its record can be downloaded): its id and record."""
-    server_seed = secrets.token_hex(16)  # (a commitment is used once in the server's database)
+    (so its record can be downloaded): its id and record.  ``server_seed``:
+    the same cards every run (one test's own: a commitment is used once in the
+    server's database), else new ones."""
+    server_seed = server_seed or secrets.token_hex(16)
     record = finished_record(game, seed, server_seed, options)
     store = Store(p.server.database)
     try:
@@ -200,6 +203,12 @@ def shown_points(text: str) -> float:
     return float(text.replace("−", "-").replace(",", ""))
 
 
+def whole_page_shot(p, name: str) -> None:
+    """A screenshot of the whole page, the analysis below the table included."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    p.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
 def new_game_of(page, game: str, old: str | None) -> str:
     """After "Play on from here": the table of the new game is open; its id."""
     page.wait_for_function("game => location.hash === '#/play/' + game", arg=game)
@@ -228,21 +237,27 @@ def assert_practice_copy(p, new_id: str, record: dict, at: int, copy_of: str | N
 
 def test_the_real_analysis_of_a_finished_game_and_play_on_from_a_mistake(make_page):
     p = make_page()
-    game_id, record = finished_game(p, "double-sar", seed=4, options=SHORT_MATCH)
+    # (Dealt the same every run: 29 decisions of the person in 3 deals, the first a deal of 12,
+    # more loss bars than a phone's width shows.)
+    game_id, record = finished_game(p, "double-sar", seed=4, options=SHORT_MATCH, server_seed="replay-analysis-4")
     page = p.page
     body = page.context.request.get(f"{p.server.url}/api/games/{game_id}/replay").json()
     open_from_history(p, game_id)
     page.locator("#analyse").click()
     page.wait_for_selector("#analysis-progress")  # queued or running: the progress, in words and as a bar
     assert page.locator("#analysis progress").count() == 1
+    page.locator("#analysis").screenshot(path=str(SCREENSHOTS / "replay-analysis-progress-desktop.png"))
     page.wait_for_selector("#accuracy", timeout=ANALYSIS_WAIT_MS)
     analysis = page.context.request.get(f"{p.server.url}/api/games/{game_id}/analysis").json()
     assert analysis["status"] == "done" and analysis["done"] == analysis["total"] == len(analysis["decisions"]) > 0
     assert f"{js_round(analysis['accuracy'])}%" in page.locator("#accuracy").inner_text()
-    # The first deal with a mistake: its loss bars, graph, accuracy and mistakes are the analysis's.
-    deal = next(d for d in analysis["deals"] if d["mistakes"])
+    # The deal of most decisions: its loss bars, graph, accuracy and mistakes are the analysis's.
+    mine_in = {d["deal"]: sorted((e for e in analysis["decisions"] if e["deal"] == d["deal"]), key=lambda e: e["index"])
+               for d in analysis["deals"]}
+    deal = max(analysis["deals"], key=lambda d: len(mine_in[d["deal"]]))
+    mine = mine_in[deal["deal"]]
+    assert deal["mistakes"] and len(mine) * 46 > PHONE["width"]
     page.select_option("#replay-deal", str(deal["deal"]))
-    mine = sorted((d for d in analysis["decisions"] if d["deal"] == deal["deal"]), key=lambda d: d["index"])
     assert f"{js_round(deal['accuracy'])}%" in page.locator("#deal-accuracy").inner_text()
     assert page.locator("#loss-bar .loss").count() == len(mine)
     assert page.locator("#loss-bar .loss.lost").count() == sum(1 for d in mine if d["lost"] > 0.05)
@@ -260,16 +275,19 @@ def test_the_real_analysis_of_a_finished_game_and_play_on_from_a_mistake(make_pa
     shown = [shown_points(text) for text in page.locator("#ranked li .num").all_inner_texts()]
     assert all(abs(a - b["value"]) < 0.006 for a, b in zip(shown, worst["ranked"], strict=True))
     assert page.locator("#ranked li").first.locator(".tag.best").count() == 1
-    p.shot("replay-analysis-desktop")
+    whole_page_shot(p, "replay-analysis-desktop")
     assert AXE.run(page).response["violations"] == []
     page.set_viewport_size(PHONE)
-    page.locator("#analysis").scroll_into_view_if_needed()
-    p.shot("replay-analysis-phone")
+    page.locator("#loss-bar .loss").last.click()  # the deal's last decision: its bar scrolled into sight
+    whole_page_shot(p, "replay-analysis-phone")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    page.locator(".replay-felt").scroll_into_view_if_needed()
+    box, current = (page.locator(s).bounding_box() for s in ("#loss-bar", "#loss-bar .loss.current"))
+    assert box["x"] <= current["x"] and current["x"] + current["width"] <= box["x"] + box["width"] + 1
 
     # Play on from the worst mistake: a practice copy of the position, at the same level.
+    page.locator("#mistakes li a").first.click()
     at = worst["index"]
+    assert body["frames"][position(page)]["at"] == at
     page.locator("#replay-play-on").click()
     new_id = new_game_of(page, "double-sar", game_id)
     assert_practice_copy(p, new_id, record, at, game_id)
