@@ -15,12 +15,16 @@ import secrets
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 from axe_playwright_python.sync_playwright import Axe
 
 from tricktable.catalog import get_spec
 from tricktable.core.record import record_of
+from tricktable.server.play.room import Room
+from tricktable.server.trust.days import previous_day, utc_day
 from tricktable.server.trust.fairness import commitment_of, match_seed
 from tricktable.store import Store
+from tricktable.store.schema import games
 from tests.harness import hand_over
 from tests.web.conftest import PHONE, SCREENSHOTS, SMALL_PHONE, seeded_game
 
@@ -346,6 +350,37 @@ def test_an_unfinished_game_in_my_games_resumes_at_its_table(make_page):
     p.page.wait_for_function("() => location.hash === '#/play/euchre'")
     p.page.wait_for_selector(".table")
     assert p.page.evaluate("() => localStorage.getItem('tt.game.euchre')") == game_id
+
+
+def test_an_unfinished_daily_of_an_earlier_day_resumes_at_its_own_table(make_page):
+    """Resume opens that day's attempt, never today's daily (nor starts one)."""
+    p = make_page()
+    p.open("#/")
+    store = Store(p.server.database)
+    try:
+        old = Room(store).daily_game("euchre", p.identity())["id"]
+        yesterday = previous_day(utc_day())
+        with store.engine.begin() as db:
+            db.execute(update(games).where(games.c.id == old).values(daily_day=yesterday))
+    finally:
+        store.close()
+    p.open("#/games")
+    page = p.page
+    entry = page.locator(f'.history-entry[data-id="{old}"]')
+    assert "In progress" in entry.inner_text() and yesterday in entry.inner_text()
+    with page.expect_response(lambda answer: answer.url.endswith(f"/api/games/{old}") and answer.ok):
+        entry.locator("button.action").click()
+    page.wait_for_function("id => location.hash === '#/daily/euchre/' + id", arg=old)
+    page.wait_for_selector(".table")
+    store = Store(p.server.database)
+    try:
+        assert store.find_daily("euchre", utc_day(), p.identity()) is None  # today's daily never asked for
+    finally:
+        store.close()
+    assert page.evaluate("() => localStorage.getItem('tt.game.euchre')") is None  # not taken for the ordinary game
+    page.reload()  # the address keeps that attempt
+    page.wait_for_selector(".table")
+    assert page.evaluate("() => location.hash") == f"#/daily/euchre/{old}"
 
 
 @pytest.mark.parametrize("locale, lang", [("hi-IN", "hi"), ("th-TH", "th"), ("de-DE", "de")])
