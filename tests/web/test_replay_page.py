@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import secrets
 from pathlib import Path
 
@@ -262,7 +263,9 @@ def test_the_real_analysis_of_a_finished_game_and_play_on_from_a_mistake(make_pa
     mine = mine_in[deal["deal"]]
     assert deal["mistakes"] and len(mine) * 46 > PHONE["width"]
     page.select_option("#replay-deal", str(deal["deal"]))
-    assert f"{js_round(deal['accuracy'])}%" in page.locator("#deal-accuracy").inner_text()
+    deal_text = page.locator("#deal-accuracy").inner_text()
+    assert f"{js_round(deal['accuracy'])}%" in deal_text
+    assert abs(float(re.search(r"([\d.]+) points? lost", deal_text).group(1)) - deal["lost"]) < 0.006
     assert page.locator("#loss-bar .loss").count() == len(mine)
     assert page.locator("#loss-bar .loss.lost").count() == sum(1 for d in mine if d["lost"] > 0.05)
     bar = page.locator("#loss-bar .loss").first.bounding_box()

@@ -316,9 +316,8 @@ export class Replay {
       this.panel.append(el("p", { class: "accuracy", id: "accuracy" }, t("replay.accuracy", { n: Math.round(data.accuracy) })));
     }
     if (dealFacts) {
-      const lost = Number(dealFacts.lost.toFixed(2)); // (as shown: "1 point", not "1 points" for 0.999)
-      this.panel.append(el("p", { id: "deal-accuracy" }, tn("replay.deal_accuracy", lost,
-        { accuracy: Math.round(dealFacts.accuracy), lost: formatPoints(lost) })));
+      const lost = Number(dealFacts.lost.toFixed(2)); // (the count as shown: "1 point", not "1 points" for 0.999)
+      this.panel.append(el("p", { id: "deal-accuracy" }, tn("replay.deal_accuracy", lost, { accuracy: Math.round(dealFacts.accuracy) })));
     }
     if (mine.length) {
       const bar = this.lossBar(mine, current);
