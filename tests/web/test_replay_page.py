@@ -241,6 +241,10 @@ def assert_practice_copy(p, new_id: str, record: dict, at: int, copy_of: str | N
 
 
 def test_the_real_analysis_of_a_finished_game_and_play_on_from_a_mistake(make_page):
+    """The Analyse button starts the server's real analysis; the page shows its
+    progress, then the figures of ``GET /api/games/{id}/analysis``.  A short
+    Double Sar match (``SHORT_MATCH``), not a whole Doppelkopf one: its
+    analysis takes seconds, not tens of seconds on this loaded machine."""
     p = make_page()
     # (Dealt the same every run: 29 decisions of the person in 3 deals, the first a deal of 12,
     # more loss bars than a phone's width shows.)
@@ -299,6 +303,14 @@ def test_the_real_analysis_of_a_finished_game_and_play_on_from_a_mistake(make_pa
     new_id = new_game_of(page, "double-sar", game_id)
     assert_practice_copy(p, new_id, record, at, game_id)
     assert page.context.request.get(f"{p.server.url}/api/games/{new_id}").json()["level"] == "normal"
+
+    # A share link's holder reads the same analysis, and cannot start one.
+    token = page.context.request.post(f"{p.server.url}/api/games/{game_id}/share").json()["token"]
+    stranger = make_page()
+    stranger.open(f"#/shared/{token}")
+    stranger.page.wait_for_selector("#accuracy")
+    assert f"{js_round(analysis['accuracy'])}%" in stranger.page.locator("#accuracy").inner_text()
+    assert stranger.page.locator("#analyse").count() == 0
 
 
 def test_play_on_from_a_share_link_and_from_a_record_file(make_page, tmp_path):
