@@ -303,6 +303,12 @@ def test_the_real_analysis_of_a_finished_game_and_play_on_from_a_mistake(make_pa
     new_id = new_game_of(page, "double-sar", game_id)
     assert_practice_copy(p, new_id, record, at, game_id)
     assert page.context.request.get(f"{p.server.url}/api/games/{new_id}").json()["level"] == "normal"
+    assert "Practice" in page.locator("#fair-deal").inner_text()  # the table says what it is
+    page.locator("#fair-deal").click()
+    assert f"first {at} actions" in page.locator("#copy-of").inner_text()
+    p.shot("play-on-practice-phone")
+    assert AXE.run(page).response["violations"] == []
+    page.keyboard.press("Escape")
 
     # A share link's holder reads the same analysis, and cannot start one.
     token = page.context.request.post(f"{p.server.url}/api/games/{game_id}/share").json()["token"]
