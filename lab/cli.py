@@ -201,6 +201,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--analysis", action="store_true",
                    help="a finished game's analysis time per deal (p50, max; wall and CPU seconds)")
     b.add_argument("--deals", type=int, default=3, help="with --analysis: how many deals of a match")
+    b.add_argument("--served", action="store_true",
+                   help="with --analysis: through a server of its own (POST, then GET until done), wall seconds")
+    b.add_argument("--load-people", type=int, default=0,
+                   help="with --served: scripts/load.py plays this many people against that server meanwhile")
 
     st = commands.add_parser("stats", help="selfplay --stats of deals already played, from selfplay --records "
                              "folders (figures added to the statistics later, without playing the deals again)")
@@ -232,9 +236,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_result(arena(args.game, args.a, args.b, args.deals, args.seed, args.jobs, args.budget_ms, report,
                          not args.no_hard_stop, baseline, args.preset, args.rules_version, args.results), args.json)
         elif args.command == "bench" and args.analysis:
-            from lab.analysis_bench import analysis_times
+            from lab.analysis_bench import analysis_times, served_analysis_times
 
-            print_result(analysis_times(args.game, args.deals), args.json)
+            print_result(served_analysis_times(args.game, args.deals, load_people=args.load_people) if args.served
+                         else analysis_times(args.game, args.deals), args.json)
         elif args.command == "bench" and args.inference:
             from lab.inference_check import measure
 

@@ -35,6 +35,11 @@ configuration by configuration in turn, its summary on stderr and in the details
 * default: the default-level computer players, ``--people`` (default 40)
   thinking 1–3 s, for ``--default-seconds``, with ``--workers`` processes.
 
+``--port PORT`` (one run) plays against a server already listening on that
+loopback port instead of starting one (another tool's server, e.g. the
+analysis bench's: ``lab/analysis_bench.py``); the server's CPU and memory are
+then not measured.
+
 ``--soak MINUTES`` plays half the default load (``--people`` / 2) for that long
 and checks three things itself: the server's memory grew at most 10 % after
 the warm-up, no error, and every finished game in the database replays; it
@@ -190,6 +195,22 @@ class Server:
             self.process.wait(20)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+
+class Running:
+    """A server another tool started, listening on a loopback ``port``: played
+    against, never started or stopped here (its CPU and memory are not ours to
+    measure)."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+
+    def usage(self) -> tuple[float, float]:
+        return 0.0, 0.0
+
+    def stop(self) -> None:
+        pass
 
 
 def tree_depths(root: int) -> list[tuple[int, int]]:
@@ -493,10 +514,12 @@ def pressure(server: Server) -> dict[str, Any] | None:
 
 
 def run(source: Path, bot: str | None, workers: int | None, people: int, think: tuple[float, float],
-        seconds: float, postgres: Any = None, steer: str | None = None, hogs: int = 0) -> dict[str, Any]:
+        seconds: float, postgres: Any = None, steer: str | None = None, hogs: int = 0,
+        port: int | None = None) -> dict[str, Any]:
     """One server, ``people`` playing for ``seconds`` (beside ``hogs``
-    CPU-bound processes); its figures."""
-    server = Server(source, bot, workers, postgres, steer)
+    CPU-bound processes); its figures.  ``port``: the server already listening
+    there instead of one of our own."""
+    server: Server | Running = Running(port) if port is not None else Server(source, bot, workers, postgres, steer)
     figures = Samples()
     hogging = [multiprocessing.Process(target=hog, daemon=True) for _ in range(hogs)]
     for process in hogging:
@@ -523,14 +546,16 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         server.stop()
     return {
         "source": str(source), "database": "postgresql" if postgres is not None else "sqlite",
-        "bot": bot or "default level", "workers": workers or 1, "people": people,
+        **({} if isinstance(server, Running) else {"bot": bot or "default level", "workers": workers or 1}),
+        "people": people,
         "think_s": list(think), "seconds": round(elapsed, 1), "actions": figures.actions,
         "actions_per_s": round(figures.actions / elapsed, 1), "matches_finished": figures.matches,
         "click_to_own_ms": percentiles(figures.own), "click_to_first_bot_ms": percentiles(figures.first_bot),
         "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
         "bytes_per_action": {"answer": round(figures.answer_bytes / max(1, figures.actions)),
                              "stream": round(figures.stream_bytes / max(1, figures.actions))},
-        "server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1),
+        **({"server": server.url} if isinstance(server, Running) else
+           {"server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1)}),
         **({"database_cpu_s": round(database_after - database_before, 1)} if postgres is not None else {}),
         "load_script_cpu_s": round(own_after - own_before, 1), "hogs": hogs,
         **({"pressure": told} if told is not None else {}),
@@ -725,6 +750,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="server processes (default 2)")
     parser.add_argument("--bot", default=None, help="seat this bot at every level (e.g. random); default: the levels")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long one run lasts (default 60)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="one run against the server already listening on this loopback port (not started here)")
     parser.add_argument("--postgresql", action="store_true",
                         help="each server on its own database of a throwaway PostgreSQL cluster (as the tests start: "
                              "fsync off) instead of a SQLite file (not with --soak)")
@@ -740,6 +767,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instant-seconds", type=float, default=20.0)
     parser.add_argument("--default-seconds", type=float, default=90.0)
     args = parser.parse_args(argv)
+    if args.port is not None and (args.json or args.soak is not None or args.compare or args.hogs != [0]):
+        parser.error("--port is one run against a running server: not with --json, --soak, --compare or --hogs")
     if args.postgresql and args.soak is not None:
         parser.error("--soak checks the finished games of its SQLite file: not with --postgresql")
     args.postgres = None
@@ -766,7 +795,7 @@ def measured_and_printed(args: argparse.Namespace) -> int:
             for source in sources:
                 workers = args.workers if supports_workers(source) else None
                 print(json.dumps(run(source, args.bot, workers, args.people, tuple(args.think), args.seconds,
-                                     args.postgres, args.steer, hogs)), flush=True)
+                                     args.postgres, args.steer, hogs, args.port)), flush=True)
         return 0
     started = time.monotonic()
     sources = [args.source.resolve(), *([args.compare.resolve()] if args.compare else [])]

@@ -1,6 +1,6 @@
 """A finished game's analysis (its values are the hint's, for the same
 observation and seed), who may read it, its progress and its restart; playing
-on from a finished game or a pasted record.
+on from a finished game or a pasted record; a failed analysis retried while it may be.
 
 The searches here sample a few worlds (``few_worlds``) so a whole match is
 analysed in seconds; that the hint samples the hard level's worlds is
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,7 +22,7 @@ from tricktable.bots import make_bot
 from tricktable.catalog import get_spec, replay
 from tricktable.core.record import record_of
 from tricktable.server.play import analysis as analysis_module
-from tricktable.server.play.analysis import decision_accuracy, decisions_of, judged
+from tricktable.server.play.analysis import MAX_ATTEMPTS, decision_accuracy, decisions_of, judged
 from tricktable.server.play.bot_pool import ThinkingPool
 from tricktable.server.play.room import Room
 from tricktable.server.play.scheduler import forced_bot
@@ -185,6 +187,63 @@ def test_a_live_lease_is_not_taken_over(client):
     assert not store.claim_analysis(state["id"], "me", time.time() + 60, time.time())
     assert client.get(f"/api/games/{state['id']}/analysis").json()["status"] == "queued"  # the other works it
     assert not store.save_analysis(state["id"], "me", "running", [], None)  # nor written over
+
+
+def searching_with(client: TestClient, fault: Callable[[int], BaseException | None]) -> list[str]:
+    """The analyst's search raising ``fault(n)`` at its ``n``-th call (1-based),
+    when that is not None; the seeds it was asked for, in order."""
+    analyst = client.app.state.room.analyst
+    search, seeds = analyst.search, []
+
+    def faulty(obs, seed):
+        seeds.append(seed)
+        error = fault(len(seeds))
+        if error is not None:
+            raise error
+        return search(obs, seed)
+
+    analyst.search = faulty
+    return seeds
+
+
+def test_a_failure_of_the_machinery_is_retried_by_a_post_from_its_last_decision(client):
+    state = finished(client)
+    seeds = searching_with(client, lambda n: BrokenProcessPool("a thinking process died") if n == 3 else None)
+    assert client.post(f"/api/games/{state['id']}/analysis").status_code == 202
+    failed = analysed(client, state["id"])
+    assert (failed["status"], failed["done"], failed["attempts"], failed["retry"]) == ("failed", 2, 1, True)
+    assert failed["error"] == "BrokenProcessPool: a thinking process died"
+    assert client.get(f"/api/games/{state['id']}/analysis").json() == failed  # a reader never retries it
+    retried = client.post(f"/api/games/{state['id']}/analysis")
+    assert retried.status_code == 202 and retried.json()["attempts"] == 2, retried.text
+    report = analysed(client, state["id"])
+    assert report["status"] == "done" and report["done"] == report["total"] == len(report["decisions"])
+    assert report["decisions"][:2] == failed["decisions"]
+    assert len(seeds) == report["total"] + 1 and seeds[3] == seeds[2]  # on from the failed decision
+    assert (report["error"], report["attempts"], report["retry"]) == (failed["error"], 2, False)  # kept
+
+
+def test_a_fault_of_the_record_or_the_search_fails_for_good(client):
+    state = finished(client)
+    seeds = searching_with(client, lambda n: ValueError("no such card") if n == 2 else None)
+    client.post(f"/api/games/{state['id']}/analysis")
+    failed = analysed(client, state["id"])
+    assert (failed["status"], failed["attempts"], failed["retry"]) == ("failed", 1, False)
+    answer = client.post(f"/api/games/{state['id']}/analysis")
+    assert answer.status_code == 202 and answer.json()["status"] == "failed" and answer.json()["retry"] is False
+    assert analysed(client, state["id"]) == failed and len(seeds) == 2  # not searched again
+
+
+def test_an_analysis_gets_at_most_max_attempts(client):
+    state = finished(client)
+    seeds = searching_with(client, lambda n: TimeoutError("the thinking processes did not answer"))
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert client.post(f"/api/games/{state['id']}/analysis").status_code == 202
+        failed = analysed(client, state["id"])
+        assert (failed["status"], failed["attempts"]) == ("failed", attempt)
+        assert failed["retry"] is (attempt < MAX_ATTEMPTS) and len(seeds) == attempt
+    assert client.post(f"/api/games/{state['id']}/analysis").json()["status"] == "failed"
+    assert analysed(client, state["id"])["attempts"] == MAX_ATTEMPTS and len(seeds) == MAX_ATTEMPTS
 
 
 # -- play on from here -------------------------------------------------------------------------

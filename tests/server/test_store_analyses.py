@@ -1,9 +1,16 @@
 """The analyses' store on both databases: one per game, progress written only
-by the process that holds it, a lapsed lease taken over, a live one not."""
+by the process that holds it, a lapsed lease taken over, a live one not; each
+decision a row of its own; a failed one retried while it may be; the
+migration from one JSON list per analysis."""
 
 from __future__ import annotations
 
+import json
+
+from sqlalchemy import column, create_engine, event, insert, select, table
+
 from tricktable.store import Store
+from tests.server.test_store_actions import alembic_to
 
 
 def test_an_analysis_is_one_per_game_and_written_only_by_its_holder(database_url):
@@ -25,3 +32,79 @@ def test_an_analysis_is_one_per_game_and_written_only_by_its_holder(database_url
         assert not store.claim_analysis("g1", "c", lease_until=500.0, now=450.0)  # done: nothing to take over
     finally:
         store.close()
+
+
+def test_each_decision_is_a_row_of_its_own_added_once(database_url, monkeypatch):
+    """A stored decision is one inserted row: the earlier ones are neither read
+    back nor written again (one decision costs the same at the end of a long
+    match), and the same index sent twice is kept once."""
+    store = Store(database_url)
+    try:
+        assert store.queue_analysis("g1", 300, "a", lease_until=100.0)
+        statements: list[str] = []
+        event.listen(store.engine, "before_cursor_execute",
+                     lambda conn, cursor, statement, *rest: statements.append(statement))
+        for index in range(200):
+            assert store.save_analysis("g1", "a", "running", [{"index": index, "lost": index / 10}], 100.0)
+        late = statements[-3:]  # the 200th decision's statements
+        assert [s.split()[0] for s in late] == ["SELECT", "UPDATE", "INSERT"]
+        assert "decisions" not in late[1].split(" WHERE ")[0]  # the analysis's row keeps no list
+        assert store.save_analysis("g1", "a", "running", [{"index": 7, "lost": 99.0}, {"index": 500}], 100.0)
+        found = store.analysis("g1")
+        assert found.done == len(found.decisions) == 201
+        assert [d["index"] for d in found.decisions] == [*range(200), 500]  # in the record's order
+        assert found.decisions[7] == {"index": 7, "lost": 0.7}  # the first one stored stays
+    finally:
+        store.close()
+
+
+def test_a_failed_analysis_is_retried_only_while_it_may_be(database_url):
+    store = Store(database_url)
+    try:
+        assert store.queue_analysis("g1", 3, "a", lease_until=100.0)
+        assert not store.retry_analysis("g1", "b", 200.0)  # not failed
+        assert store.save_analysis("g1", "a", "failed", [{"index": 4}], None, error="BrokenProcessPool", retry=True)
+        found = store.analysis("g1")
+        assert (found.status, found.error, found.attempts, found.retry) == ("failed", "BrokenProcessPool", 1, True)
+        assert store.retry_analysis("g1", "b", 200.0)
+        assert not store.retry_analysis("g1", "c", 200.0)  # b retries it: once
+        found = store.analysis("g1")
+        assert (found.status, found.worker, found.attempts, found.retry) == ("queued", "b", 2, False)
+        assert found.error == "BrokenProcessPool" and found.decisions == [{"index": 4}]  # kept for the reader
+        assert store.save_analysis("g1", "b", "running", [{"index": 9}], 210.0)
+        assert store.analysis("g1").error == "BrokenProcessPool"  # progress leaves the last error as it was
+        assert store.save_analysis("g1", "b", "failed", [], None, error="ValueError: no such card", retry=False)
+        assert not store.retry_analysis("g1", "c", 300.0)  # failed for good
+        found = store.analysis("g1")
+        assert (found.status, found.error, found.attempts, found.done) == ("failed", "ValueError: no such card", 2, 2)
+    finally:
+        store.close()
+
+
+def test_the_migration_turns_each_stored_list_into_rows_and_back(database_url):
+    """A database at 0008 (each analysis's decisions one JSON list) is
+    converted by the store's start; one that had failed may be retried once
+    (its cause is unknown); the downgrade gives the lists back."""
+    alembic_to(database_url, "0008")
+    engine = create_engine(database_url.replace("postgresql://", "postgresql+psycopg://"))
+    old = table("analyses", column("game_id"), column("status"), column("done"), column("total"), column("decisions"),
+                column("error"))
+    lists = {"g1": [{"index": 2, "lost": 0.5}, {"index": 11, "lost": 0.0}], "g2": [{"index": 1}], "g3": []}
+    with engine.begin() as db:
+        for (game_id, decisions), status in zip(lists.items(), ["done", "failed", "queued"]):
+            db.execute(insert(old).values(game_id=game_id, status=status, done=len(decisions), total=3,
+                                          decisions=json.dumps(decisions),
+                                          error="RuntimeError" if status == "failed" else None))
+    store = Store(database_url)
+    try:
+        for game_id, decisions in lists.items():
+            assert store.analysis(game_id).decisions == decisions
+        assert [store.analysis(g).retry for g in lists] == [False, True, False]
+        assert store.retry_analysis("g2", "a", 100.0) and store.analysis("g2").attempts == 2
+    finally:
+        store.close()
+    alembic_to(database_url, "0008", down=True)
+    with engine.begin() as db:
+        stored = dict(db.execute(select(old.c.game_id, old.c.decisions)).all())
+    engine.dispose()
+    assert {game_id: json.loads(text) for game_id, text in stored.items()} == lists

@@ -1,19 +1,21 @@
-"""Finished games' analyses: one row per game, its decisions appended as the
-search finishes each, and the lease of the server process working it (a
-lapsed lease is taken over by the next request, so an analysis outlives a
-restart)."""
+"""Finished games' analyses: one row per game with its progress, the lease
+of the server process working it (a lapsed lease is taken over by the next
+request, so an analysis outlives a restart) and its attempts; its decisions
+one row each (``analysis_decisions``), inserted as the search finishes each,
+so storing one costs the same early or late in a long match."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 import orjson
 from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from tricktable.store.engine import Database
-from tricktable.store.schema import analyses
+from tricktable.store.schema import analyses, analysis_decisions
 
 UNFINISHED = ("queued", "running")
 
@@ -26,9 +28,14 @@ class AnalysisRow:
     done: int
     total: int
     decisions: list[dict[str, Any]]
+    """In the order of their ``index`` in the record."""
     error: str | None = None
+    """The last failed attempt's message (kept while it is retried)."""
     worker: str | None = None
     lease_until: float | None = None
+    attempts: int = 1
+    retry: bool = False
+    """Failed, and asking for it again starts another attempt."""
 
 
 class AnalysisStore(Database):
@@ -37,17 +44,20 @@ class AnalysisStore(Database):
     def analysis(self, game_id: str) -> AnalysisRow | None:
         with self.engine.begin() as db:
             found = db.execute(select(analyses).where(analyses.c.game_id == game_id)).mappings().first()
-        if found is None:
-            return None
+            if found is None:
+                return None
+            texts = db.execute(select(analysis_decisions.c.decision).where(analysis_decisions.c.game_id == game_id)
+                               .order_by(analysis_decisions.c.action_index)).scalars().all()
         return AnalysisRow(found["game_id"], found["status"], found["done"], found["total"],
-                           orjson.loads(found["decisions"]), found["error"], found["worker"], found["lease_until"])
+                           [orjson.loads(text) for text in texts], found["error"], found["worker"],
+                           found["lease_until"], found["attempts"], bool(found["retry"]))
 
     def queue_analysis(self, game_id: str, total: int, worker: str, lease_until: float) -> bool:
         """Insert a queued analysis held by ``worker``; False if the game has one already."""
         try:
             with self._writing() as db:
                 db.execute(insert(analyses).values(game_id=game_id, status="queued", done=0, total=total,
-                                                   decisions="[]", worker=worker, lease_until=lease_until))
+                                                   worker=worker, lease_until=lease_until, attempts=1, retry=False))
         except IntegrityError:
             return False
         return True
@@ -63,6 +73,18 @@ class AnalysisStore(Database):
                                        updated_at=func.now()))
         return bool(taken.rowcount)
 
+    def retry_analysis(self, game_id: str, worker: str, lease_until: float) -> bool:
+        """Queue a failed analysis that may be retried as ``worker``'s next
+        attempt (its decisions and last error kept); False if it is not one
+        (another request retried it first, or it failed for good)."""
+        with self._writing() as db:
+            taken = db.execute(update(analyses)
+                               .where(analyses.c.game_id == game_id, analyses.c.status == "failed",
+                                      analyses.c.retry)
+                               .values(status="queued", worker=worker, lease_until=lease_until, retry=False,
+                                       attempts=analyses.c.attempts + 1, updated_at=func.now()))
+        return bool(taken.rowcount)
+
     def renew_analysis(self, game_id: str, worker: str, lease_until: float | None) -> bool:
         """Renew (or, with None, give back) ``worker``'s lease; False if another
         process took the analysis over meanwhile."""
@@ -71,16 +93,38 @@ class AnalysisStore(Database):
                                  .values(lease_until=lease_until, updated_at=func.now()))
         return bool(renewed.rowcount)
 
-    def save_analysis(self, game_id: str, worker: str, status: str, decisions: list[dict[str, Any]],
-                      lease_until: float | None, error: str | None = None) -> bool:
-        """Write ``worker``'s progress (and renew its lease); False if another
-        process took the analysis over meanwhile (this one should stop)."""
+    def save_analysis(self, game_id: str, worker: str, status: str, decisions: Iterable[dict[str, Any]],
+                      lease_until: float | None, error: str | None = None, retry: bool = False) -> bool:
+        """Write ``worker``'s progress: its status, lease and the ``decisions``
+        it adds (one already stored, by its ``index``, is kept as it is); with
+        ``error``, the attempt's failure and whether a request may ``retry`` it.
+        False, writing nothing, if another process took the analysis over
+        meanwhile (this one should stop)."""
         with self._writing() as db:
+            new = self._not_stored(db, game_id, decisions)
+            failure = {"error": error, "retry": retry} if error is not None else {}
             written = db.execute(update(analyses)
                                  .where(analyses.c.game_id == game_id, analyses.c.worker == worker)
-                                 .values(status=status, done=len(decisions), decisions=orjson.dumps(decisions).decode(),
-                                         lease_until=lease_until, error=error, updated_at=func.now()))
-        return bool(written.rowcount)
+                                 .values(status=status, done=analyses.c.done + len(new), lease_until=lease_until,
+                                         updated_at=func.now(), **failure))
+            if not written.rowcount:
+                return False
+            if new:
+                db.execute(insert(analysis_decisions), [
+                    {"game_id": game_id, "action_index": d["index"], "decision": orjson.dumps(d).decode()}
+                    for d in new])
+        return True
+
+    @staticmethod
+    def _not_stored(db: Connection, game_id: str, decisions: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``decisions`` whose index the analysis has not stored yet (each once)."""
+        by_index = {d["index"]: d for d in decisions}
+        if not by_index:
+            return []
+        stored = set(db.execute(select(analysis_decisions.c.action_index)
+                            .where(analysis_decisions.c.game_id == game_id,
+                                   analysis_decisions.c.action_index.in_(list(by_index)))).scalars())
+        return [d for index, d in by_index.items() if index not in stored]
 
 
 __all__ = ["AnalysisRow", "AnalysisStore", "UNFINISHED"]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from sqlalchemy import (Boolean, Column, DateTime, Float, Index, Integer, LargeBinary, MetaData, String, Table, Text,
-                        UniqueConstraint, func)
+                        UniqueConstraint, false, func)
 
 from tricktable.nicknames import MAX_CODE_POINTS, MAX_SKELETON
 
@@ -140,8 +140,9 @@ analyses = Table(
     Column("status", String(8), nullable=False),  # "queued", "running", "done" or "failed"
     Column("done", Integer, nullable=False),
     Column("total", Integer, nullable=False),
-    Column("decisions", Text, nullable=False),  # a JSON array
-    Column("error", Text),
+    Column("error", Text),  # the last failed attempt's message, kept when it is retried
+    Column("attempts", Integer, nullable=False, server_default="1"),  # attempts started
+    Column("retry", Boolean, nullable=False, server_default=false()),  # failed, and a POST starts it again
     # The server process working it and until when (Unix seconds); a lapsed
     # lease is taken over at the next request.
     Column("worker", String(40)),
@@ -217,6 +218,17 @@ tables = Table(
     Index("tables_game_id", "game_id", unique=True),
 )
 
+# Each analysed decision of an analysis, one row each: storing one more is an
+# insert, not a rewrite of all of them.
+analysis_decisions = Table(
+    "analysis_decisions",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("action_index", Integer, primary_key=True),  # its position in the record's actions
+    Column("decision", Text, nullable=False),  # a JSON object, as the analysis reports it
+)
+
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
-           "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "tables"]
+           "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "tables",
+           "analysis_decisions"]

@@ -17,6 +17,12 @@ Every finished decision is stored at once with the lease of the process
 working it (``store/analyses.py``): a server that stops leaves a lapsed
 lease, and the next request for that analysis goes on from the last stored
 decision.
+
+An attempt that fails on the machinery (a thinking process died twice, the
+database was busy, memory ran out) may be retried by the owner's next POST,
+from its last stored decision, up to ``MAX_ATTEMPTS`` attempts in all; any
+other fault (the record does not replay, the search raised) fails for good at
+once: the same record and seeds would fail the same way again.
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ import math
 import secrets
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
+
+from sqlalchemy.exc import OperationalError
 
 from tricktable.bots.levels import hint_seed, hint_worlds
 from tricktable.catalog import parse_record
@@ -59,6 +68,16 @@ NOISE_TOLERANCE = 0.05
 the search's values (the best action's value is the highest of several noisy
 estimates, so a tiny loss is as likely luck as a mistake)."""
 MISTAKES_SHOWN = 3
+MAX_ATTEMPTS = 3
+"""Attempts an analysis gets in all (the first and two retries) before a
+failure of the machinery is its last."""
+PASSING_FAULTS: tuple[type[BaseException], ...] = (
+    BrokenProcessPool,  # a thinking process died again after the pool's own restart
+    OperationalError,  # the database busy or gone for a moment
+    MemoryError, TimeoutError, OSError)
+"""Failures that are not the record's nor the search's: another attempt may
+pass.  Anything else is a fault of the replay or the search on this record and
+seed, which are fixed: it would fail the same way every time."""
 
 Search = Callable[[Observation, str], list[dict[str, Any]]]
 """``(observation, seed) -> the hint's ranked actions`` (``hard_hint``, wherever it runs)."""
@@ -138,10 +157,12 @@ def deals_of(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def progress(found: AnalysisRow | None) -> dict[str, Any]:
-    """What ``POST …/analysis`` answers."""
+    """What ``POST …/analysis`` answers; once an attempt has failed, its
+    ``error``, the ``attempts`` started and whether a POST would ``retry`` it."""
     if found is None:
         return {"status": "none", "done": 0, "total": 0}
-    return {"status": found.status, "done": found.done, "total": found.total}
+    failure = {"error": found.error, "attempts": found.attempts, "retry": found.retry} if found.error else {}
+    return {"status": found.status, "done": found.done, "total": found.total, **failure}
 
 
 def report(found: AnalysisRow | None) -> dict[str, Any]:
@@ -149,10 +170,9 @@ def report(found: AnalysisRow | None) -> dict[str, Any]:
     ``worlds``: the fewest worlds any of its decisions was searched with (each
     decision has its own count: the hard budget buys fewer per action when there
     are more actions)."""
-    decisions = sorted(found.decisions, key=lambda d: d["index"]) if found is not None else []
+    decisions = found.decisions if found is not None else []
     return {**progress(found), "worlds": min((d["worlds"] for d in decisions), default=None),
-            "decisions": decisions, "deals": deals_of(decisions), "accuracy": accuracy_of(decisions),
-            **({"error": found.error} if found is not None and found.error else {})}
+            "decisions": decisions, "deals": deals_of(decisions), "accuracy": accuracy_of(decisions)}
 
 
 class Analyst:
@@ -180,8 +200,9 @@ class Analyst:
         return self.request(game_id, record)
 
     def request(self, game_id: str, record: Mapping[str, Any]) -> AnalysisRow | None:
-        """Start the game's analysis if it has none, or take over an
-        unfinished one its process left (its lease lapsed); its row."""
+        """Start the game's analysis if it has none, take over an unfinished
+        one its process left (its lease lapsed), or retry a failed one that
+        may be retried; its row."""
         found = self.store.analysis(game_id)
         lease = self._clock() + LEASE_SECONDS
         if found is None:
@@ -190,6 +211,9 @@ class Analyst:
                 self._launch(game_id, record)
         elif found.status in UNFINISHED and self.store.claim_analysis(game_id, self.worker, lease, self._clock()):
             log.info("analysis of %s taken over from %s", game_id, found.worker)
+            self._launch(game_id, record)
+        elif found.status == "failed" and found.retry and self.store.retry_analysis(game_id, self.worker, lease):
+            log.info("analysis of %s retried after: %s", game_id, found.error)
             self._launch(game_id, record)
         return self.store.analysis(game_id)
 
@@ -247,32 +271,39 @@ class Analyst:
 
     def _analyse(self, game_id: str, record: dict[str, Any]) -> None:
         found = self.store.analysis(game_id)
-        results = list(found.decisions) if found is not None else []
-        done = {d["index"] for d in results}
-        if not self.store.save_analysis(game_id, self.worker, "running", results, self._clock() + LEASE_SECONDS):
+        if found is None or not self.store.save_analysis(game_id, self.worker, "running", (),
+                                                         self._clock() + LEASE_SECONDS):
             return
+        searched = {d["index"] for d in found.decisions}  # before a restart or a failed attempt
         try:
             for decision in decisions_of(record):
-                if decision.index in done:
-                    continue  # searched before a restart
+                if decision.index in searched:
+                    continue
                 if self._stopped.is_set():
-                    self.store.save_analysis(game_id, self.worker, "running", results, None)
+                    self.store.save_analysis(game_id, self.worker, "running", (), None)
                     return
                 ranked = self.search(decision.observation, decision.seed)
-                results.append(judged(decision, ranked, hint_worlds(decision.observation)))
-                if not self.store.save_analysis(game_id, self.worker, "running", results,
+                judgement = judged(decision, ranked, hint_worlds(decision.observation))
+                if not self.store.save_analysis(game_id, self.worker, "running", (judgement,),
                                                 self._clock() + LEASE_SECONDS):
                     return  # another process took it over
         except Exception as error:  # noqa: BLE001 — a stop ends the search under way; anything else fails it
             if self._stopped.is_set():
-                self.store.save_analysis(game_id, self.worker, "running", results, None)
+                self.store.save_analysis(game_id, self.worker, "running", (), None)
                 return
-            log.exception("analysis of %s failed", game_id)
-            self.store.save_analysis(game_id, self.worker, "failed", results, None,
-                                     error=str(error) or type(error).__name__)
+            self._failed(game_id, found.attempts, error)
             return
-        self.store.save_analysis(game_id, self.worker, "done", results, None)
+        self.store.save_analysis(game_id, self.worker, "done", (), None)
+
+    def _failed(self, game_id: str, attempts: int, error: Exception) -> None:
+        """Store the attempt's failure; another may follow if the machinery
+        failed (``PASSING_FAULTS``) and attempts are left."""
+        retry = isinstance(error, PASSING_FAULTS) and attempts < MAX_ATTEMPTS
+        log.exception("analysis of %s failed (attempt %d of %d%s)", game_id, attempts, MAX_ATTEMPTS,
+                      "" if retry else ", for good")
+        message = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        self.store.save_analysis(game_id, self.worker, "failed", (), None, error=message, retry=retry)
 
 
-__all__ = ["ANALYSES_AT_ONCE", "Analyst", "Decision", "accuracy_of", "decision_accuracy", "decisions_of", "deals_of",
+__all__ = ["ANALYSES_AT_ONCE", "MAX_ATTEMPTS", "PASSING_FAULTS", "Analyst", "Decision", "accuracy_of", "decision_accuracy", "decisions_of", "deals_of",
            "judged", "progress", "report"]
