@@ -392,7 +392,7 @@ def test_a_run_refused_by_another_processs_lease_stops_and_forgets_its_own(sqlit
 
 def test_the_deadline_read_from_the_persons_view_is_the_observed_one():
     """A commit reads the person's timed decision from the view it has
-    (``deadline_of(state, view)``): the same seconds as from his observation,
+    (``deadline_of(state, view=view)``): the same seconds as from his observation,
     and none where no timed decision is his."""
     from tricktable.catalog import get_spec
     from tricktable.server.play.view import person_view
@@ -402,8 +402,8 @@ def test_the_deadline_read_from_the_persons_view_is_the_observed_one():
         options = spec.normalize_options({"first_game": first_game})
         state = next(m for m in (spec.new_match(f"deadline {n}", options) for n in range(40))
                      if m.to_move == HUMAN and m.referee_actions())
-        observed, viewed = referee.deadline_of(state), referee.deadline_of(state, person_view(state))
+        observed, viewed = referee.deadline_of(state), referee.deadline_of(state, view=person_view(state))
         assert observed is not None and viewed is not None
         assert abs(observed - time.time() - seconds) < 1 and abs(viewed - time.time() - seconds) < 1
         state.apply(state.legal_actions()[0])  # his call or pass: no timed decision of his now
-        assert referee.deadline_of(state, person_view(state)) is None is referee.deadline_of(state)
+        assert referee.deadline_of(state, view=person_view(state)) is None is referee.deadline_of(state)

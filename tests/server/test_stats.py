@@ -3,6 +3,8 @@ two identities kept apart, and each game summarised once."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -44,7 +46,7 @@ def test_the_figures_of_a_finished_euchre_match_match_its_record(client):
     assert counters["called"] == sum(1 for m in moves if m == "order up" or m.startswith("call "))
     assert counters["alone"] == moves.count("alone")
     assert [g["deals"] for g in stats["recent"]] == [len(deals)]
-    assert stats["accuracy"] == []  # no analyses yet: nothing is made up
+    assert stats["accuracy"] == []  # no analysis yet: nothing is made up
 
 
 def test_statistics_of_two_identities_are_kept_apart(client):
@@ -128,3 +130,22 @@ def test_a_long_past_is_summarised_a_batch_per_request(client, monkeypatch):
     assert first["games"] == 1 and first["complete"] is False
     second = client.get("/api/stats", params={"game": "euchre"}).json()
     assert second["games"] == 2 and second["complete"] is True
+
+
+def test_the_accuracy_series_is_each_analysed_games_accuracy(client):
+    """A game whose analysis is done shows its accuracy (as the analysis
+    computes it) beside its points; a game without one shows none."""
+    from tricktable.server.play.analysis import accuracy_of
+
+    analysed, plain = finished_game(client, seed=3), finished_game(client, seed=4)
+    store = client.app.state.room.store
+    decisions = [{"index": 4, "deal": 0, "seat": 0, "chosen": "pass", "best": "order up", "value": -0.4,
+                  "best_value": 0.6, "lost": 1.0, "ranked": []},
+                 {"index": 9, "deal": 0, "seat": 0, "chosen": "play AH", "best": "play AH", "value": 0.2,
+                  "best_value": 0.2, "lost": 0.0, "ranked": []}]
+    assert store.queue_analysis(analysed["id"], len(decisions), "test", time.time() + 30)
+    assert store.save_analysis(analysed["id"], "test", "done", decisions, None)
+    stats = client.get("/api/stats", params={"game": "euchre"}).json()
+    assert [g["game_id"] for g in stats["recent"]] == [analysed["id"], plain["id"]]
+    assert stats["accuracy"] == [{"game_id": analysed["id"], "accuracy": accuracy_of(decisions)}]
+    assert 0 < stats["accuracy"][0]["accuracy"] < 100

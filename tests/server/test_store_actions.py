@@ -172,7 +172,7 @@ def test_the_referee_reads_the_record_only_where_its_cache_is_behind(sqlite_url,
     store = Store(sqlite_url)
     try:
         _room, game_id, here = a_euchre_game(store, "known")
-        elsewhere = type(here)(store)
+        elsewhere = type(here)(store, here.tell)
         position = here.load(game_id)
         here.play(position, *random_action(position.state))
         parsed: list = []

@@ -25,15 +25,17 @@ from tricktable.store.history import HistoryStore
 from tricktable.store.passkeys import PasskeyStore
 from tricktable.store.people import PeopleStore
 from tricktable.store.stats import StatsStore
+from tricktable.store.tables import TableStore
 
 
-class Store(GameStore, PeopleStore, PasskeyStore, DailyStore, HistoryStore, AnalysisStore, StatsStore):
+class Store(GameStore, PeopleStore, PasskeyStore, DailyStore, HistoryStore, AnalysisStore, StatsStore, TableStore):
     """All database access of the server, by what it keeps: games, frames and
     leases (``games.py``), people (``people.py``) and their passkeys
     (``passkeys.py``), the daily leaderboard (``daily.py``), a person's
-    history (``history.py``), finished games' analyses (``analyses.py``) and
-    summaries for statistics (``stats.py``), on one database (``engine.py``;
-    the tables in ``schema.py``)."""
+    history (``history.py``), finished games' analyses (``analyses.py``),
+    summaries for statistics (``stats.py``) and tables of friends
+    (``tables.py``), on one database (``engine.py``; the tables in
+    ``schema.py``)."""
 
 
 __all__ = ["AnalysisRow", "GameRow", "StaleVersion", "Store", "default_database_url"]

@@ -7,7 +7,7 @@ so storing one costs the same early or late in a long match."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import orjson
 from sqlalchemy import and_, func, insert, or_, select, update
@@ -51,6 +51,21 @@ class AnalysisStore(Database):
         return AnalysisRow(found["game_id"], found["status"], found["done"], found["total"],
                            [orjson.loads(text) for text in texts], found["error"], found["worker"],
                            found["lease_until"], found["attempts"], bool(found["retry"]))
+
+    def finished_decisions(self, game_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """The decisions of each of ``game_ids`` whose analysis is done (statistics' accuracy)."""
+        if not game_ids:
+            return {}
+        with self.engine.begin() as db:
+            done = set(db.execute(select(analyses.c.game_id).where(analyses.c.game_id.in_(game_ids),
+                                                                    analyses.c.status == "done")).scalars())
+            rows = db.execute(select(analysis_decisions.c.game_id, analysis_decisions.c.decision)
+                              .where(analysis_decisions.c.game_id.in_(done))
+                              .order_by(analysis_decisions.c.game_id, analysis_decisions.c.action_index)).all()
+        found: dict[str, list[dict[str, Any]]] = {game_id: [] for game_id in done}
+        for game_id, text in rows:
+            found[game_id].append(orjson.loads(text))
+        return found
 
     def queue_analysis(self, game_id: str, total: int, worker: str, lease_until: float) -> bool:
         """Insert a queued analysis held by ``worker``; False if the game has one already."""

@@ -18,7 +18,8 @@ from sqlalchemy import Integer, Text, and_, bindparam, case, delete, func, inser
 
 from tricktable.store.daily import ADD_SCORE
 from tricktable.store.engine import Database, RawTransaction
-from tricktable.store.schema import frames, games, shared_records
+from tricktable.store.schema import frames, games, shared_records, tables
+from tricktable.store.tables import seats_of, seats_text
 
 CHANGES_CHANNEL = "tricktable_games"
 """The PostgreSQL NOTIFY channel: payload ``"<game id> <version> <writer> <since>"``
@@ -32,12 +33,14 @@ WRITTEN_KEPT = 4096
 # The request path's statements, built once with bind parameters: building a
 # Core statement and its cache key anew costs more than running it on SQLite.
 ROW_COLUMNS = ("id", "game", "record", "version", "status", "daily_day", "device", "deadline", "owner", "ranked",
-               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "actions")
-"""A ``GameRow``'s columns, in its fields' order (the record in two: ``record`` and ``actions``)."""
+               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "seats", "clock", "actions")
+"""A ``GameRow``'s columns, in its fields' order (the record in two: ``record`` and ``actions``;
+``seats`` and ``clock`` are its table's)."""
 _UNLESS_KNOWN = games.c.version == bindparam("known", type_=Integer)
 """The game is still at the version whose record the reader holds (a version names one record)."""
 LOAD_GAME = (select(*(case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name) if name in ("record", "actions")
-                      else games.c[name] for name in ROW_COLUMNS))
+                      else tables.c[name] if name in ("seats", "clock") else games.c[name] for name in ROW_COLUMNS))
+             .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id))
              .where(games.c.id == bindparam("game_id")))
 GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
 VERSIONS_BATCH = 50
@@ -86,6 +89,17 @@ class StaleVersion(Exception):
     """The game changed since the version the writer read."""
 
 
+@dataclass(frozen=True)
+class TableStart:
+    """A table whose match a new game is (``GameStore.create_game``), with its
+    seats as the starter read them."""
+
+    table_id: str
+    seats: tuple[str | None, ...]
+    clock: int
+    """Seconds a person has for a decision (0: no clock)."""
+
+
 Lease = tuple[str | None, float | None]
 """A turn lease as stored: (owner, until as Unix seconds); ``(None, None)``: nobody's."""
 
@@ -108,6 +122,11 @@ class GameRow:
     commitment: str | None = None
     lease_until: float | None = None
     """Until when a server process holds the computer players' turn."""
+    seats: tuple[str | None, ...] | None = None
+    """A table's game: the identity holding each seat (None: a computer
+    player); None for a game of one person (``owner``, at seat 0)."""
+    clock: int | None = None
+    """A table's game: the seconds a person has for a decision (0 or None: no clock)."""
 
     @property
     def counts_on_leaderboard(self) -> bool:
@@ -162,13 +181,16 @@ class GameStore(Database):
 
     def create_game(
         self, record: dict[str, Any], status: str, daily_day: str | None = None, device: str | None = None,
-        deadline: float | None = None, **secrets_and_owner: Any,
+        deadline: float | None = None, table: TableStart | None = None, **secrets_and_owner: Any,
     ) -> GameRow:
         """Insert a new game at version 1; ``IntegrityError`` if the identity
         already has that day's daily game or the commitment was used before.
-        ``secrets_and_owner``: the ``GameRow`` fields ``owner``, ``ranked``,
-        ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
+        ``table``: the table whose match this is, started in the same write
+        (``StaleVersion``, nothing stored, if it started one already or its
+        seats changed meanwhile).  ``secrets_and_owner``: the ``GameRow`` fields
+        ``owner``, ``ranked``, ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
         row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
+                      seats=table.seats if table is not None else None, clock=table.clock if table is not None else None,
                       **secrets_and_owner)
         with self._writing() as db:
             db.execute(
@@ -180,6 +202,12 @@ class GameStore(Database):
                     created_at=datetime.now(timezone.utc),
                 )
             )
+            if table is not None:
+                started = db.execute(update(tables).where(tables.c.id == table.table_id, tables.c.game_id.is_(None),
+                                                          tables.c.seats == seats_text(table.seats))
+                                     .values(game_id=row.id, clock=table.clock, touched_at=time.time()))
+                if started.rowcount != 1:
+                    raise StaleVersion("the table started its match already, or its seats changed: look again")
         return row
 
     def open_games(self, owner: str) -> int:
@@ -427,8 +455,9 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
         found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
+        seats_of(found.get("seats")), found.get("clock"),
     )
 
 
-__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "joined_record",
-           "saved_row"]
+__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart",
+           "joined_record", "saved_row"]

@@ -56,10 +56,10 @@ games = Table(
     Index("games_commitment", "commitment", unique=True),
 )
 
-# Each step's event as the game's streams send it (the person's view only: the
-# person is seat 0, and every stream of a game is that person's), stored by the
-# process that commits it for streams of the game on other processes
-# (``Store.frames``); kept for ``FRAMES_KEPT_SECONDS``.
+# Each step's event as the game's streams of seat 0 send it (the person's view
+# in a game of one person; a table's other seats' streams read their own
+# views), stored by the process that commits it for streams of the game on
+# other processes (``Store.frames``); kept for ``FRAMES_KEPT_SECONDS``.
 frames = Table(
     "frames",
     metadata,
@@ -193,6 +193,31 @@ passkey_challenges = Table(
     Index("passkey_challenges_expires_at", "expires_at"),
 )
 
+# A table of friends (``Store.create_table``): reached by its short ``code`` or
+# its invite link (the hash of its token, like share links); ``seats`` is JSON,
+# per seat the identity that holds it or null (a computer player); ``clock``:
+# seconds per decision (null: none); ``game_id``: the match it started;
+# ``touched_at``: Unix seconds of its last change (it expires a day after its
+# last step).
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("code", String(6), nullable=False),
+    Column("invite_hash", String(64), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("level", String(10), nullable=False),
+    Column("host", String(40), nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("clock", Integer),
+    Column("game_id", String(40)),
+    Column("touched_at", Float, nullable=False),
+    Index("tables_code", "code", unique=True),
+    Index("tables_invite_hash", "invite_hash", unique=True),
+    Index("tables_game_id", "game_id", unique=True),
+)
+
 # Each analysed decision of an analysis, one row each: storing one more is an
 # insert, not a rewrite of all of them.
 analysis_decisions = Table(
@@ -205,4 +230,5 @@ analysis_decisions = Table(
 
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
-           "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "analysis_decisions"]
+           "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "tables",
+           "analysis_decisions"]

@@ -36,6 +36,7 @@ from tricktable.server.http.passkey_routes import passkey_routes
 from tricktable.server.http.record_routes import record_routes
 from tricktable.server.http.stats_routes import stats_routes
 from tricktable.server.http.replay_routes import replay_routes
+from tricktable.server.http.table_routes import table_routes
 from tricktable.server.http.middleware import AnswerDeadline, CompressExceptStreams, SecurityHeaders
 from tricktable.server.http.static import PageFiles, PageMount
 from tricktable.server.play.room import Room
@@ -102,7 +103,7 @@ def create_app(database_url: str | None = None, limits: Limits | None = None,
 
     _error_handlers(app)
     for routes in (game_routes, people_routes, daily_routes, record_routes, replay_routes, analysis_routes,
-                   stats_routes, passkey_routes):
+                   stats_routes, passkey_routes, table_routes):
         routes(app, room)
     app.router.routes.append(PageMount("/", app=PageFiles(directory=WEB_DIR, html=True), name="web"))
     return app

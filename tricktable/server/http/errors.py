@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tricktable.errors import GameError, GameOver, NotYourTurn
 from tricktable.catalog import UnknownGame
-from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, Withheld
+from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, NotHost, SeatTaken, Withheld
 from tricktable.store import StaleVersion
 
 
@@ -19,6 +19,8 @@ HTTP_STATUS: tuple[tuple[type[Exception], int], ...] = (
     (HintRefused, 403),
     (Withheld, 403),
     (GameNotOver, 409),
+    (NotHost, 403),
+    (SeatTaken, 409),
     (StaleVersion, 409),
     (NotYourTurn, 409),  # includes TimeRanOut
     (GameOver, 409),

@@ -204,7 +204,12 @@ def game_routes(app: FastAPI, room: Room) -> None:
         who = await run_in_threadpool(caller, request)
         streams: OpenStreams = request.app.state.streams
         release = streams.open(who, address_block(client_host(request)))
-        subscription = room.channel.subscribe(game_id)  # before catching up, so nothing falls between
+        try:
+            seat = await run_in_threadpool(room.seat_in, game_id, who)  # the stream gets that seat's views
+        except BaseException:
+            release()
+            raise
+        subscription = room.channel.subscribe(game_id, seat)  # before catching up, so nothing falls between
         try:
             backlog = await run_in_threadpool(room.catch_up, game_id, version, who)
         except BaseException:
@@ -213,7 +218,7 @@ def game_routes(app: FastAPI, room: Room) -> None:
             raise
 
         async def refresh(seen: int) -> list[Any]:
-            return await run_in_threadpool(room.refresh, game_id, seen)
+            return await run_in_threadpool(room.refresh, game_id, seen, seat)
 
         return CountedStream(event_stream(subscription, backlog, version, refresh), release=release,
                              media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

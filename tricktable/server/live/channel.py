@@ -21,10 +21,13 @@ class Event:
     ``state``; ``version`` is the game's version it belongs to.  A
     ``changed`` event is never sent: it says that another process changed the
     game (``feed.py``), so the stream reads what it missed.  Events are equal
-    when their game, kind and version are."""
+    when their game, kind and version are.  ``seat``: the seat whose view the
+    event carries, delivered only to that seat's streams (None: to every
+    stream of the game, for an event that shows nothing hidden)."""
 
     def __init__(self, game_id: str, kind: str, version: int, data: dict[str, Any] | None = None,
-                 encoder: Callable[[dict[str, Any]], bytes] | None = None, encoded: bytes | None = None):
+                 encoder: Callable[[dict[str, Any]], bytes] | None = None, encoded: bytes | None = None,
+                 seat: int | None = None):
         """``encoder``: how ``data`` is written (the room's, which reuses kept
         bytes; default: orjson).  ``encoded``: the event's JSON as another
         process wrote it (a stored step frame, ``feed.py``): sent as it is,
@@ -32,6 +35,7 @@ class Event:
         self.game_id = game_id
         self.kind = kind
         self.version = version
+        self.seat = seat
         self._data = data
         self.encoder = encoder
         if encoded is not None:
@@ -75,10 +79,12 @@ class Event:
 
 
 class Subscription:
-    """One stream's inbox, filled from any thread, read on its event loop."""
+    """One stream's inbox, filled from any thread, read on its event loop: the
+    game's events for everyone and those of its ``seat``."""
 
-    def __init__(self, channel: "LocalChannel", game_id: str, loop: asyncio.AbstractEventLoop):
+    def __init__(self, channel: "LocalChannel", game_id: str, loop: asyncio.AbstractEventLoop, seat: int = 0):
         self.game_id = game_id
+        self.seat = seat
         self._channel = channel
         self._loop = loop
         self._queue: asyncio.Queue[Event] = asyncio.Queue()
@@ -114,7 +120,7 @@ class Subscription:
 class Channel(Protocol):
     def publish(self, event: Event) -> None: ...
 
-    def subscribe(self, game_id: str) -> Subscription:
+    def subscribe(self, game_id: str, seat: int = 0) -> Subscription:
         """Must be called on the event loop that will read the subscription."""
         ...
 
@@ -129,11 +135,13 @@ class LocalChannel:
     def publish(self, event: Event) -> None:
         with self._lock:
             targets = list(self._subscribers.get(event.game_id, ()))
+        seat = event.seat
         for subscription in targets:
-            subscription.deliver(event)
+            if seat is None or seat == subscription.seat:
+                subscription.deliver(event)
 
-    def subscribe(self, game_id: str) -> Subscription:
-        subscription = Subscription(self, game_id, asyncio.get_running_loop())
+    def subscribe(self, game_id: str, seat: int = 0) -> Subscription:
+        subscription = Subscription(self, game_id, asyncio.get_running_loop(), seat)
         with self._lock:
             self._subscribers.setdefault(game_id, set()).add(subscription)
         return subscription
@@ -151,9 +159,11 @@ class LocalChannel:
         with self._lock:
             return list(self._subscribers)
 
-    def listeners(self, game_id: str) -> int:
+    def listeners(self, game_id: str, seat: int | None = None) -> int:
+        """The streams of a game (of one seat of it, given ``seat``)."""
         with self._lock:
-            return len(self._subscribers.get(game_id, ()))
+            found = self._subscribers.get(game_id, ())
+            return len(found) if seat is None else sum(1 for subscription in found if subscription.seat == seat)
 
 
 __all__ = ["Channel", "Event", "LocalChannel", "Subscription"]

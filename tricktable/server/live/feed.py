@@ -35,13 +35,15 @@ move seen from another process within 100 ms)."""
 RECONNECT_SECONDS = 1.0
 
 
-def changed(game_id: str, version: int) -> Event:
-    return Event(game_id, "changed", version, {})
+def changed(game_id: str, version: int, seat: int | None = None) -> Event:
+    """Another process moved the game to ``version`` (for the streams of ``seat``; None: of every seat)."""
+    return Event(game_id, "changed", version, {}, seat=seat)
 
 
 def forwarded(game_id: str, version: int, frame: bytes) -> Event:
-    """A step another process committed and stored as its frame (``Store.frames``)."""
-    return Event(game_id, "step", version, encoded=frame)
+    """A step another process committed and stored as its frame (``Store.frames``:
+    the view of seat 0, where a game's one person sits)."""
+    return Event(game_id, "step", version, encoded=frame, seat=0)
 
 
 class ChangeFeed:
@@ -66,6 +68,10 @@ class ChangeFeed:
                 continue
             for number, frame in frames:
                 self.channel.publish(forwarded(game_id, number, frame))
+            # The frames are seat 0's view: a stream of another seat (a table's game) reads its own.
+            for seat in range(1, 4):
+                if self.channel.listeners(game_id, seat):
+                    self.channel.publish(changed(game_id, version, seat))
         for game_id, version in claimed:
             self.channel.publish(changed(game_id, version))
 

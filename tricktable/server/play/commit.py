@@ -23,9 +23,9 @@ from tricktable.core.protocol import GameState
 from tricktable.core.step import Step
 from tricktable.catalog import replay
 from tricktable.server.live.channel import Event
-from tricktable.server.play.view import HUMAN, bot_to_move, person_view
+from tricktable.server.play.view import AUTO, HUMAN, SOLO, bot_to_move, people_at, person_view
 from tricktable.store import GameRow, Store
-from tricktable.store.games import Lease, saved_row
+from tricktable.store.games import Lease, TableStart, saved_row
 
 DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200
@@ -76,6 +76,10 @@ class Position:
         if self.view is None:
             self.view = person_view(self.state)
         return self.view
+
+    def view_of(self, seat: int) -> dict[str, Any]:
+        """The view of ``seat`` (the person's at seat 0 is kept)."""
+        return self.person_view() if seat == HUMAN else person_view(self.state, seat)
 
 
 class StateCache:
@@ -197,23 +201,25 @@ class Referee:
         ``stored``: more ``GameRow`` fields (owner, secrets, seeds)."""
         record = dict(record, version_base={"version": 1, "actions": len(record["actions"])})
         row = self.store.create_game(record, status_of(state), daily_day=daily_day, device=device,
-                                     deadline=deadline_of(state), **stored)
+                                     deadline=deadline_of(state, *clocked(stored.get("table"))), **stored)
         self.cache.put(row, state)
         return Position(row, state)
 
     def play(self, position: Position, seat: int, text: str,
-             holder: Holder | None = None) -> tuple[Position, Step]:
+             holder: Holder | None = None, auto: bool = False) -> tuple[Position, Step]:
         """Apply ``seat``'s action and commit it: the new position and the step
         as the game reports it.  A ``GameError`` (nothing changed, nothing
         stored) if the rules refuse it; ``StaleVersion`` if the game moved on.
         ``holder``: (process, seconds) that holds the computer players' turn
         from this commit on while a computer player is to move; given back in
-        the same write once it is not."""
+        the same write once it is not.  ``auto``: a computer player's decision
+        for a person whose turn clock ran out (the record lists its version
+        under ``AUTO``)."""
         state = position.state
         entry = record_entry(state, seat, text)
         state.act(seat, text)
         step = state.last_step()
-        return self._commit(position, [entry], step, holder=holder), step
+        return self._commit(position, [entry], step, holder=holder, auto=auto), step
 
     def play_run(self, position: Position, choose: Callable[[GameState, int, int], str], holder: Holder,
                  ) -> tuple[Position, Step, list[Event]]:
@@ -231,6 +237,7 @@ class Referee:
         it), so the run needs no claim of its own before.  Errors as ``play``
         (nothing stored)."""
         state, row = position.state, position.row
+        people = people_at(row)
         entries: list[str] = []
         told: list[Event] = []
         while True:
@@ -239,7 +246,7 @@ class Referee:
             entries.append(record_entry(state, seat, text))
             state.act(seat, text)
             step = state.last_step()
-            if bot_to_move(state) is None or len(entries) >= MAX_RUN:
+            if bot_to_move(state, people) is None or len(entries) >= MAX_RUN:
                 break
             told.append(self.tell(Position(row, state), step, row.version + len(entries)))
         return self._commit(position, entries, step, told, holder, claim=True), step, told
@@ -254,7 +261,7 @@ class Referee:
         return self._commit(position, [entry], step), step
 
     def _commit(self, position: Position, entries: list[str], step: Step, told: list[Event] | None = None,
-                holder: Holder | None = None, claim: bool = False) -> Position:
+                holder: Holder | None = None, claim: bool = False, auto: bool = False) -> Position:
         """Store ``entries`` (one version each) after ``position``'s version;
         ``claim``: only while no other process holds the turn (the write claims it).
         Where the game's streams may be on other processes (``forwards``), the
@@ -265,11 +272,15 @@ class Referee:
         view = person_view(state)
         base = row.record.get("version_base") or {"version": row.version, "actions": len(row.record["actions"])}
         record = dict(row.record, actions=[*row.record["actions"], *entries], version_base=base)
+        if auto:
+            record[AUTO] = [*row.record.get(AUTO, []), row.version + len(entries)]
         lease: Lease | None = None
         if holder is not None:
-            lease = (holder[0], time.time() + holder[1]) if bot_to_move(state) is not None else (None, None)
+            lease = (holder[0], time.time() + holder[1]) if bot_to_move(state, people_at(row)) is not None \
+                else (None, None)
         # (the score and the deadline each observe the state only where one applies: never both)
-        status, score, deadline = status_of(state), daily_score(state, row), deadline_of(state, view)
+        status, score, deadline = status_of(state), daily_score(state, row), deadline_of(state, people_at(row), view,
+                                                                                      row.clock)
         event: Event | None = None
         frames: list[tuple[int, bytes]] | None = None
         if self.forwards(row.id):
@@ -283,8 +294,17 @@ class Referee:
 
     @staticmethod
     def expired(position: Position) -> bool:
+        """Whether a person's decision the referee settles (Court Piece calling) ran out."""
         deadline = position.row.deadline
         return deadline is not None and time.time() >= deadline and bool(position.state.referee_actions())
+
+    @staticmethod
+    def clock_ran_out(position: Position) -> int | None:
+        """The seat of a person whose turn clock ran out (a computer player decides for him), if any."""
+        row, state = position.row, position.state
+        if row.deadline is None or time.time() < row.deadline or state.is_terminal() or state.referee_actions():
+            return None
+        return state.to_move if state.to_move in people_at(row) else None
 
     def history(self, row: GameRow, version: int,
                 tell: Callable[[Position, Step, int], Told]) -> tuple[list[Told], Position] | None:
@@ -336,17 +356,28 @@ def status_of(state: GameState) -> str:
     return "over" if state.is_terminal() else "open"
 
 
-def deadline_of(state: GameState, view: Mapping[str, Any] | None = None) -> float | None:
-    """When the person's timed decision runs out, if one is pending now (the
-    game's observation says how long it gives: Court Piece calling).
-    ``view``: the person's view of ``state`` where the caller has it (a
-    commit has: no second observation)."""
-    if state.is_terminal() or state.to_move != HUMAN or not state.referee_actions():
+def clocked(table: TableStart | None) -> tuple[frozenset[int], None, int | None]:
+    """``deadline_of``'s people and clock for a new game: its table's, else the one person's and none."""
+    if table is None:
+        return SOLO, None, None
+    return frozenset(seat for seat, holder in enumerate(table.seats) if holder is not None), None, table.clock
+
+
+def deadline_of(state: GameState, people: frozenset[int] = SOLO, view: Mapping[str, Any] | None = None,
+                clock: int | None = None) -> float | None:
+    """When a person's timed decision runs out, if one is pending now: one the
+    referee settles (the game's observation says how long it gives: Court
+    Piece calling; the same for every seat), or any decision under a table's
+    turn ``clock`` (seconds).  ``people``: the seats people hold; ``view``: a
+    view of ``state`` where the caller has one (a commit has: no second observation)."""
+    if state.is_terminal() or state.to_move not in people:
         return None
+    if not state.referee_actions():
+        return time.time() + clock if clock else None
     if view is not None:
         seconds = view.get("deadline_seconds")
     else:
-        seconds = getattr(state.observe(HUMAN), "deadline_seconds", None)
+        seconds = getattr(state.observe(state.to_move), "deadline_seconds", None)
     return time.time() + (seconds or DEFAULT_DECISION_SECONDS)
 
 

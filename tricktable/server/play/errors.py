@@ -22,9 +22,17 @@ class Withheld(GameError):
     ended (they would show the day's cards to others)."""
 
 
+class NotHost(GameError):
+    """Only a table's host may do that (seat people, start the match)."""
+
+
+class SeatTaken(GameError):
+    """The seat (or the table) is taken, full, or started; or it changed meanwhile."""
+
+
 class TimeRanOut(NotYourTurn):
     """The person's timed decision expired before the action arrived (the
     referee's timeout has been applied instead)."""
 
 
-__all__ = ["GameNotFound", "GameNotOver", "HintRefused", "TimeRanOut", "Withheld"]
+__all__ = ["GameNotFound", "GameNotOver", "HintRefused", "NotHost", "SeatTaken", "TimeRanOut", "Withheld"]

@@ -3,10 +3,11 @@
 computer players' scheduling (``play/scheduler.py``, with an injected bot factory),
 the live channel (``live/channel.py``) and response shaping (``play/view.py``).
 
-The person always sits at seat 0 (South); seats 1..3 are computer players, at
+A person alone sits at seat 0 (South); seats 1..3 are computer players, at
 the level the person chose for a new game (``bots/levels.py``; the daily deal is
-always played against the default level, so its leaderboard compares like with
-like).  The stored record carries that ``level`` beside the game's own fields
+always played alone against the default level, so its leaderboard compares like
+with like).  A table's match (``play/tables.py``) seats its people where the
+table says, and computer players in the other seats.  The stored record carries that ``level`` beside the game's own fields
 (replay ignores it).  The person's action is committed and answered at once;
 the computer players then move in the background, one commit each, and every
 commit is published on the channel.
@@ -40,13 +41,14 @@ from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
 from tricktable.core.step import Step
 from tricktable.server.play.commit import Position, Referee, daily_score
-from tricktable.server.play.view import bot_to_move, encode, shape, shape_step, step_json
+from tricktable.server.play.view import HUMAN, bot_to_move, encode, people_at, shape, shape_step, step_json
 from tricktable.server.trust.fairness import daily_day_ended, fairness_of, seed_revealed
 from tricktable.server.trust.days import previous_day, utc_day
 from tricktable.server.play.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.play.bot_pool import ThinkingPool, think_here
 from tricktable.server.play.seats import seat_of
 from tricktable.store import GameRow, StaleVersion, Store
+from tricktable.store.games import TableStart
 
 
 def daily_seed(secret: str, game: str, day: str) -> str:
@@ -63,11 +65,11 @@ HINTS_AT_ONCE = 2
 a core, and a flood of them must not starve the tables being played."""
 
 
-def step_event(position: Position, step: Step, version: int) -> Event:
-    """The event of ``step``, which led to ``position`` at ``version``, as the
-    person sees it (the referee's ``Tell``)."""
+def step_event(position: Position, step: Step, version: int, seat: int = HUMAN) -> Event:
+    """The event of ``step``, which led to ``position`` at ``version``, as
+    ``seat`` sees it (at seat 0: the referee's ``Tell``)."""
     state, row = position.state, position.row
-    return shape_step(row, state, position.person_view(), step, version, daily_score(state, row))
+    return shape_step(row, state, position.view_of(seat), step, version, daily_score(state, row), seat)
 
 
 class HintsRunning:
@@ -152,9 +154,22 @@ class Room:
             raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
         normalized = spec.normalize_options(options or {})
         server_seed = self.commitments.server_seed(nonce or secrets.token_urlsafe(18))
-        fair = {"server_seed": server_seed, "client_seed": client_seed, "commitment": commitment_of(server_seed)}
+        fair: dict[str, Any] = {"server_seed": server_seed, "client_seed": client_seed,
+                                "commitment": commitment_of(server_seed)}
         return self._start(spec.name, seed or match_seed(server_seed, client_seed), normalized, daily=False,
                            level=level, owner=owner, **fair)
+
+    def new_table_game(self, table: TableStart, game: str, options: dict[str, Any], level: str, owner: str,
+                       seat: int) -> dict[str, Any]:
+        """A table's match (``play/tables.py``): its seats are the table's, and
+        it starts only if the table has not started one (``StaleVersion``);
+        the answer is ``seat``'s view.  Its seed is the server's alone: there
+        is no one client to promise it to."""
+        spec = self.spec(game)
+        server_seed = self.commitments.server_seed(secrets.token_urlsafe(18))
+        fair = {"server_seed": server_seed, "client_seed": "", "commitment": commitment_of(server_seed)}
+        return self._start(spec.name, match_seed(server_seed, ""), spec.normalize_options(options), daily=False,
+                           level=level, owner=owner, seat=seat, table=table, **fair)
 
     def daily_game(self, game: str, device: str, may_rank: bool = True) -> dict[str, Any]:
         """The identity's attempt at today's daily deal: created on first call,
@@ -181,7 +196,7 @@ class Room:
 
     def _start(self, game: str, seed: str, options: dict[str, Any], daily: bool, level: str = DEFAULT_LEVEL,
                day: str | None = None, device: str | None = None, deals_day: str | None = None,
-               **stored: Any) -> dict[str, Any]:
+               seat: int = HUMAN, **stored: Any) -> dict[str, Any]:
         """``stored``: the row's owner, ranking and fairness fields (``Store.create_game``);
         ``deals_day``: the day whose daily deals a daily attempt plays."""
         state = get_spec(game).new_match(seed, options, daily=daily)
@@ -193,7 +208,7 @@ class Room:
             record["deals_day"] = deals_day
         parse_record(record)  # fail here, not at the next load, if the format drifts
         position = self.referee.create(state, record, daily_day=day, device=device, **stored)
-        return self.respond(position, [])  # the caller ``resume``s: the computer players' opening moves
+        return self.respond(position, [], seat)  # the caller ``resume``s: the computer players' opening moves
 
     def load(self, game_id: str, who: str | None) -> dict[str, Any]:
         """The game as ``who`` (an identity id: ``GameNotFound`` unless the game
@@ -204,7 +219,7 @@ class Room:
         (re)started."""
         for _attempt in range(3):
             position = self._position(game_id)
-            seat_of(position.row, who)
+            seat = seat_of(position.row, who)
             steps: list[dict[str, Any]] = []
             if self.referee.expired(position):
                 try:
@@ -212,9 +227,9 @@ class Room:
                 except StaleVersion:
                     continue  # someone else settled it first: read again
                 self._announce(position, step)
-                steps.append(step_json(step, position.person_view()))
+                steps.append(step_json(step, position.view_of(seat), seat))
             self._resume(position)
-            return self.respond(position, steps)
+            return self.respond(position, steps, seat)
         raise StaleVersion("the game keeps changing; try again")
 
     # -- playing ------------------------------------------------------------------
@@ -244,6 +259,8 @@ class Room:
             self._announce(position, step)
             self.scheduler.wake(game_id)
             raise TimeRanOut("time ran out for that decision")
+        # Only the seat's own actions: another seat's turn is refused by the
+        # rules (``NotYourTurn``), except what they let it do out of turn.
         # Where the computer players move next, this process takes their turn's
         # lease in the same write (one write less per action) and works it: a
         # stream of the game on another process gets their steps as stored
@@ -252,7 +269,8 @@ class Room:
         # take a lease another process holds.
         holder = self.scheduler.holder() if position.state.to_move == seat else None
         position, step = self.referee.play(position, seat, action, holder)
-        event = self._announce(position, step)
+        event = self._announce(position, step, seat)
+        assert event is not None  # (the acting seat's own)
         self.scheduler.keep(position, holding=holder is not None)  # the bots go on from here without a read
         return event
 
@@ -379,24 +397,35 @@ class Room:
         row = self.store.load(game_id)
         if row is None:
             raise GameNotFound("no such game")
-        seat_of(row, who)
-        return self._catch_up(row, version)
+        return self._catch_up(row, version, seat_of(row, who))
 
-    def _catch_up(self, row: GameRow, version: int) -> list[Event]:
+    def seat_in(self, game_id: str, who: str | None) -> int:
+        """The seat ``who`` holds in the game (``GameNotFound`` if none): whose events its stream gets."""
+        row = self.store.load(game_id, known=self.referee.cache.row(game_id))
+        if row is None:
+            raise GameNotFound("no such game")
+        return seat_of(row, who)
+
+    def _catch_up(self, row: GameRow, version: int, seat: int) -> list[Event]:
         game_id = row.id
+
+        def tell(position: Position, step: Step, number: int) -> Event:
+            return step_event(position, step, number, seat)
+
         # The history first: it starts from the cached state at ``version``, which ``take`` would move on;
         # its last position is the stored one (no second look in the cache, which lets finished games go).
-        told = (self.referee.history(row, version, step_event) if version != row.version
+        told = (self.referee.history(row, version, tell) if version != row.version
                 else ([], self.referee.cache.take(row)))
         if told is None:  # not to be told one by one: the whole state
             position = self.referee.cache.take(row)
-            events = [Event(game_id, "state", row.version, self.respond(position, []), encoder=encode)]
+            events = [Event(game_id, "state", row.version, self.respond(position, [], seat), encoder=encode,
+                            seat=seat)]
         else:
             events, position = told
-        seat = self._thinking_seat(position)
+        thinking = self._thinking_seat(position)
         self._resume(position, hand=True)
-        if seat is not None:
-            events.append(Event(game_id, "thinking", row.version, {"seat": seat, "version": row.version}))
+        if thinking is not None:
+            events.append(Event(game_id, "thinking", row.version, {"seat": thinking, "version": row.version}))
         return events
 
     def _thinking_seat(self, position: Position) -> int | None:
@@ -407,34 +436,44 @@ class Room:
         if here is not None:
             return here[0] if here[1] == row.version else None
         if row.lease_until is not None and row.lease_until > time.time():
-            return bot_to_move(position.state)
+            return bot_to_move(position.state, people_at(row))
         return None
 
-    def refresh(self, game_id: str, version: int) -> list[Event]:
-        """What the stream that has seen ``version`` missed because another
+    def refresh(self, game_id: str, version: int, seat: int = HUMAN) -> list[Event]:
+        """What ``seat``'s stream that has seen ``version`` missed because another
         process committed or claimed it (this process's channel did not hear
-        it): the stored step frames where all are there, else ``catch_up``
-        if the stored game is past ``version`` or another process is thinking
-        in it, else nothing."""
+        it): the stored step frames where all are there (they are seat 0's),
+        else ``catch_up`` if the stored game is past ``version`` or another
+        process is thinking in it, else nothing."""
         stored = self.store.versions([game_id]).get(game_id)
         if stored is None or stored[0] < version:
             return []
         claimed = stored[1] is not None and stored[1] > time.time()
         if stored[0] == version and not claimed:
             return []
-        if stored[0] > version:
+        if stored[0] > version and seat == HUMAN:
             frames = self.store.frames({game_id: (version, stored[0])}).get(game_id)
             if frames is not None:
                 return [forwarded(game_id, number, frame) for number, frame in frames]
         row = self.store.load(game_id)
-        return self._catch_up(row, version) if row is not None else []
+        return self._catch_up(row, version, seat) if row is not None else []
 
-    def _announce(self, position: Position, step: Step) -> Event:
-        """Publish a committed step (shaped and encoded in the committing
-        thread, not on the streams' event loop); the event (its data: the response)."""
-        event = position.event or step_event(position, step, position.row.version)
-        self.channel.publish(event)
-        return event
+    def _announce(self, position: Position, step: Step, answer: int | None = None) -> Event | None:
+        """Publish a committed step to the streams of every seat a person
+        holds, each with its own view (shaped and encoded in the committing
+        thread, not on the streams' event loop); the event of seat ``answer``
+        (its data: the response to that seat's action), if one is asked."""
+        version = position.row.version
+        answered: Event | None = None
+        for seat in sorted(people_at(position.row) | ({answer} if answer is not None else set())):
+            if seat != answer and seat != HUMAN and not self.channel.listeners(position.row.id, seat):
+                continue  # nobody of that seat is watching here: its stream reads the step when it comes
+            event = position.event if seat == HUMAN and position.event is not None \
+                else step_event(position, step, version, seat)
+            self.channel.publish(event)
+            if seat == answer:
+                answered = event
+        return answered
 
     # -- helpers ----------------------------------------------------------------------
     def _resume(self, position: Position, hand: bool = False) -> None:
@@ -442,7 +481,7 @@ class Room:
         person's clock): after a restart, loading a game continues it.
         ``hand``: the caller is done with ``position``; the work starts from
         it (no second read)."""
-        if bot_to_move(position.state) is not None or position.row.deadline is not None:
+        if bot_to_move(position.state, people_at(position.row)) is not None or position.row.deadline is not None:
             self.scheduler.wake(position.row.id, position if hand else None)
 
     def _position(self, game_id: str) -> Position:
@@ -452,9 +491,9 @@ class Room:
         return position
 
     @staticmethod
-    def respond(position: Position, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    def respond(position: Position, steps: list[dict[str, Any]], seat: int = HUMAN) -> dict[str, Any]:
         return shape(position.row, position.state, steps, daily_score(position.state, position.row),
-                     view=position.person_view())
+                     view=position.view_of(seat), seat=seat)
 
 
 __all__ = ["Room", "StaleVersion", "GameError", "HintRefused", "bot_seed", "daily_seed", "fairness_of",

@@ -63,7 +63,7 @@ from tricktable.core.protocol import GameState
 from tricktable.core.step import Step
 from tricktable.server.live.channel import Channel, Event
 from tricktable.server.play.commit import Position, Referee
-from tricktable.server.play.view import HUMAN, bot_to_move, level_of
+from tricktable.server.play.view import bot_to_move, level_of, people_at
 from tricktable.server.play.bot_pool import BotFactory, Think, think_here
 from tricktable.store import GameRow, StaleVersion
 
@@ -273,7 +273,7 @@ class BotScheduler:
         work (the person's action: the computer players start from it);
         ``holding``: that commit took the turn's lease for this process."""
         with self._lock:
-            if holding and bot_to_move(position.state) is not None:
+            if holding and bot_to_move(position.state, people_at(position.row)) is not None:
                 self._leases.add(position.row.id)
             if self._running:
                 self._keep(position)
@@ -374,10 +374,13 @@ class BotScheduler:
         if self.referee.expired(position):
             return self._commit(lambda: (*self.referee.time_out(position), []))
         seat = position.state.to_move
-        if seat == HUMAN or seat < 0:
+        # A person's turn is never played for him, unless his turn clock ran out:
+        # then a computer player of the table's level decides that one decision.
+        auto = self.referee.clock_ran_out(position) is not None
+        if (seat in people_at(row) and not auto) or seat < 0:
             self._arm_clock(game_id, row.deadline)
             return Piece(None, not self._done(row))
-        instant = self._is_instant(row.game, level_of(row))
+        instant = self._is_instant(row.game, level_of(row)) and not auto
         if not self._may_work(row, instant):
             # Another process holds the turn, or the game moved on (look again).
             return Piece(None, self.referee.store.version_of(game_id) != row.version)
@@ -399,7 +402,7 @@ class BotScheduler:
         choice = self.think(self.bot_factory, row.game, self._level_now(level_of(row)), decision_seed(row, seat),
                             observation(position.state, seat))
         thought = time.monotonic() - began
-        return self._commit(lambda: (*self.referee.play(position, seat, choice, holder), []),
+        return self._commit(lambda: (*self.referee.play(position, seat, choice, holder, auto=auto), []),
                             holding=True)._replace(thought=thought)
 
     def _level_now(self, level: str) -> str:
@@ -502,7 +505,7 @@ class BotScheduler:
             return Piece(None, True)  # the game moved on (the person acted): look at the new position
         with self._lock:
             self._thinking.pop(position.row.id, None)
-            if bot_to_move(position.state) is None:
+            if bot_to_move(position.state, people_at(position.row)) is None:
                 self._leases.discard(position.row.id)  # the commit gave it back
             elif holding:
                 self._leases.add(position.row.id)

@@ -1,9 +1,8 @@
 """Whose game it is: every read and write of a game goes through ``seat_of``.
 
-A game answers only to the identity that holds a seat in it.  Today that is
-the one person at seat 0 (the row's ``owner``); a table of several people
-will bind each of its seats to an identity the same way, and this is the one
-place that learns it.  Anyone else, and a caller with no identity at all, is
+A game answers only to the identity that holds a seat in it: the one person
+at seat 0 (the row's ``owner``), or at a table's game each person at the seat
+the table gives him (the row's ``seats``, read with the game).  Anyone else, and a caller with no identity at all, is
 told the game does not exist (404): a game id can be guessed at or leaked,
 and its answer must not tell whether it names a game.
 """
@@ -19,9 +18,14 @@ from tricktable.store import GameRow
 
 def seat_of(row: GameRow, who: str | None) -> int:
     """The seat ``who`` (an identity id) plays in ``row``'s game, or ``GameNotFound``."""
-    if who is None or row.owner is None or not hmac.compare_digest(row.owner.encode(), who.encode()):
-        raise GameNotFound("no such game")
-    return HUMAN
+    if who is not None:
+        if row.seats is not None:
+            for seat, holder in enumerate(row.seats):
+                if holder is not None and hmac.compare_digest(holder.encode(), who.encode()):
+                    return seat
+        elif row.owner is not None and hmac.compare_digest(row.owner.encode(), who.encode()):
+            return HUMAN
+    raise GameNotFound("no such game")
 
 
 __all__ = ["seat_of"]

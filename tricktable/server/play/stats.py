@@ -10,6 +10,7 @@ from typing import Any
 from tricktable import catalog
 from tricktable.core.summary import SUMMARY_FORMAT, Finished, GameSummary, statistics
 from tricktable.errors import RecordError
+from tricktable.server.play.analysis import accuracy_of
 from tricktable.store import Store
 from tricktable.store.stats import NewSummary
 
@@ -40,10 +41,15 @@ class Statistics:
         stored = self.store.summaries(owner, game, SUMMARY_FORMAT) if owner is not None else []
         figures = statistics([Finished(s.game_id, s.finished_at, GameSummary.from_json(s.summary))
                               for s in stored if LEFT_OUT not in s.summary], facts, RECENT_GAMES)
-        # Each game's accuracy comes from its analysis (the ``analyses`` table,
-        # not built yet): ``[{"game_id", "accuracy"}]`` for the games of
-        # ``recent`` that have one.  Until then the series is empty, never made up.
-        return {"game": game, **figures, "accuracy": [], "complete": not pending}
+        return {"game": game, **figures, "accuracy": self.accuracy([r["game_id"] for r in figures["recent"]]),
+                "complete": not pending}
+
+    def accuracy(self, game_ids: list[str]) -> list[dict[str, Any]]:
+        """``[{"game_id", "accuracy"}]`` of those of ``game_ids`` whose analysis
+        is done (``play/analysis.py: accuracy_of``), in their order."""
+        decisions = self.store.finished_decisions(game_ids)
+        scored = ((game_id, accuracy_of(decisions[game_id])) for game_id in game_ids if game_id in decisions)
+        return [{"game_id": game_id, "accuracy": value} for game_id, value in scored if value is not None]
 
     def summarize_new(self, owner: str, game: str) -> bool:
         """Summarise ``owner``'s finished games that have no summary yet;

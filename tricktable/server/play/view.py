@@ -1,7 +1,8 @@
-"""Response shaping: what the person's seat receives, and nothing more.
+"""Response shaping: what a person's seat receives, and nothing more.
 
-Every response carries only ``view(0)`` and the public steps, never the record
-(its seed would reveal every hand).
+Every response carries only the view of the seat it is for (``view(0)`` in a
+game of one person; at a table, each person's own seat) and the public steps,
+never the record (its seed would reveal every hand).
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from tricktable.server.trust.fairness import fairness_of
 from tricktable.store import GameRow
 
 HUMAN = 0
-"""The person's seat; seats 1..3 are computer players."""
+"""The person's seat in a game of one person; seats 1..3 are computer players.
+A table's game seats people where its seats say (``people_at``)."""
+SOLO = frozenset({HUMAN})
+AUTO = "auto"
+"""The record's list of the versions a computer player decided for a person whose turn clock ran out."""
 PREVIOUS_DEAL = "previous_deal"
 """The match part's key of the previous deal's observation, which step frames
 leave out except where their step ended a deal (``step_view``)."""
@@ -125,11 +130,18 @@ def _without_previous_deal(match: dict[str, Any]) -> dict[str, Any]:
 _shared_matches = SharedMatches()
 
 
-def person_view(state: GameState) -> dict[str, Any]:
-    """``state.view(HUMAN)`` with its ``match`` part shared with the other
+def people_at(row: GameRow) -> frozenset[int]:
+    """The seats people hold in ``row``'s game: its table's, else the one person's."""
+    if row.seats is None:
+        return SOLO
+    return frozenset(seat for seat, holder in enumerate(row.seats) if holder is not None)
+
+
+def person_view(state: GameState, seat: int = HUMAN) -> dict[str, Any]:
+    """``state.view(seat)`` with its ``match`` part shared with the other
     views of the deal (``SharedMatches``): equal to it, but not the caller's
     to change."""
-    observed = state.observe(HUMAN)
+    observed = state.observe(seat)
     match = observed.match
     if match is None:
         return observed.to_json()
@@ -169,40 +181,47 @@ def step_view(view: dict[str, Any], deal_over: bool) -> dict[str, Any]:
     return {**view, "match": _shared_matches.lean(match)}
 
 
-def step_json(step: Step, view: dict[str, Any], seat: int = HUMAN) -> dict[str, Any]:
+def step_json(step: Step, view: dict[str, Any], seat: int = HUMAN, auto: bool = False) -> dict[str, Any]:
     """A step as ``seat`` sees it, from what the game reported (``Step``) and
     ``seat``'s view after it (``view``): who acted, the action's text as the
     seat reads it, the trick on the table, the trick it completed, whether it
-    ended the deal.  The tricks are the view's own JSON (the finished deal's,
-    where the step ended it), so nothing is spelled twice."""
+    ended the deal; ``auto``: a computer player decided it for a person whose
+    turn clock ran out.  The tricks are the view's own JSON (the finished
+    deal's, where the step ended it), so nothing is spelled twice."""
     deal = view["match"][PREVIOUS_DEAL] if step.deal_over else view
-    return {
+    out = {
         "seat": step.seat,
         "text": step.text_for(seat),
         "trick": deal.get("trick", []),
         "completed": deal["tricks"][-1] if step.completed is not None else None,
         "deal_over": step.deal_over,
     }
+    if auto:
+        out["auto"] = True
+    return out
 
 
 def shape_step(row: GameRow, state: GameState, view: dict[str, Any], step: Step, version: int,
-               daily: int | None) -> Event:
+               daily: int | None, seat: int = HUMAN) -> Event:
     """The event of ``step``, which led to ``state`` at ``version`` (the stored
     one, or an earlier one told with it), encoded but not published: the
-    action's answer and the streams' ``step``.  ``view``: the person's view of
-    ``state``, carried as the step frame carries it (``step_view``: the
-    previous deal only where the step ended a deal); ``daily``: the daily score."""
+    action's answer and the streams' ``step`` for ``seat``.  ``view``: the
+    seat's view of ``state``, carried as the step frame carries it
+    (``step_view``: the previous deal only where the step ended a deal);
+    ``daily``: the daily score."""
     frame = step_view(view, step.deal_over)
-    data = shape(row, state, [step_json(step, view)], daily, version=version, view=frame)
-    event = Event(row.id, "step", version, data, encoder=encode)
+    auto = version in row.record.get(AUTO, ())
+    data = shape(row, state, [step_json(step, view, seat, auto)], daily, version=version, view=frame)
+    event = Event(row.id, "step", version, data, encoder=encode, seat=seat)
     _ = event.json
     return event
 
 
-def bot_to_move(state: GameState) -> int | None:
-    """The computer player whose turn it is, if any (it is thinking, or about to)."""
+def bot_to_move(state: GameState, people: frozenset[int] = SOLO) -> int | None:
+    """The computer player whose turn it is, if any (it is thinking, or about
+    to); ``people``: the seats people hold (``people_at``)."""
     seat = state.to_move
-    return seat if not state.is_terminal() and seat != HUMAN and seat >= 0 else None
+    return seat if not state.is_terminal() and seat not in people and seat >= 0 else None
 
 
 LEGACY_LEVEL = "hard"
@@ -217,20 +236,20 @@ def level_of(row: GameRow) -> str:
 
 
 def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_score: int | None,
-          version: int | None = None, view: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The response for ``state``: the stored game's current one, or (with
-    ``version``) an earlier version told again, whose clock is long gone.
-    ``view``: the person's view of ``state`` if the caller has it."""
+          version: int | None = None, view: dict[str, Any] | None = None, seat: int = HUMAN) -> dict[str, Any]:
+    """The response for ``state`` as ``seat`` sees it: the stored game's
+    current one, or (with ``version``) an earlier version told again, whose
+    clock is long gone.  ``view``: the seat's view of ``state`` if the caller has it."""
     daily = {"day": row.daily_day, "score": daily_score, "ranked": row.counts_on_leaderboard,
              "deals_day": row.record.get("deals_day", row.daily_day)} if row.daily_day else None
     current = version is None or version == row.version
     deadline_in = max(0.0, row.deadline - time.time()) if current and row.deadline is not None else None
     return {"id": row.id, "version": row.version if version is None else version, "game": row.game, "daily": daily,
             "level": level_of(row), "hints": not row.daily_day,
-            "view": view if view is not None else person_view(state), "steps": steps,
-            "deadline_in": deadline_in, "thinking": bot_to_move(state), "fairness": fairness_of(row, state),
-            "copy_of": row.record.get("copy_of")}
+            "view": view if view is not None else person_view(state, seat), "steps": steps,
+            "deadline_in": deadline_in, "thinking": bot_to_move(state, people_at(row)),
+            "fairness": fairness_of(row, state), "copy_of": row.record.get("copy_of")}
 
 
-__all__ = ["HUMAN", "PREVIOUS_DEAL", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
+__all__ = ["AUTO", "HUMAN", "PREVIOUS_DEAL", "SOLO", "people_at", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
            "step_json", "step_view"]

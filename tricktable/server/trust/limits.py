@@ -62,6 +62,11 @@ class Limits:
     replays_per_identity: Rate = Rate(30, 60)
     """A replay costs up to a second of views (a stored game's is then kept a while)."""
     replays_per_address: Rate = Rate(90, 60)
+    tables_per_identity: Rate = Rate(10, 600)
+    tables_per_address: Rate = Rate(30, 600)
+    table_codes_per_identity: Rate = Rate(20, 600)
+    """Look-ups of a table by its short code (joining by it): against guessing codes."""
+    table_codes_per_address: Rate = Rate(60, 600)
     open_games_per_identity: int = 20
     streams_per_identity: int = 8
     """Open event streams: a person's tabs (each game page holds one)."""

@@ -1,4 +1,4 @@
-// The page's entry: language, routes (#/, #/play/GAME, #/daily/GAME,
+// The page's entry: language, routes (#/, #/play/GAME, #/daily/GAME (today's), #/daily/GAME/ID,
 // #/rules/GAME, #/leaderboard/GAME, #/stats/GAME, #/games, #/replay/ID, #/shared/TOKEN,
 // #/record) and the Rules button.
 
@@ -84,7 +84,7 @@ function showTable(state) {
 }
 
 async function route() {
-  const [, page, game] = location.hash.split("/");
+  const [, page, game, id] = location.hash.split("/");
   leaveTable();
   rulesButton.hidden = true;
   document.getElementById("dialog").open && document.getElementById("dialog").close();
@@ -95,7 +95,7 @@ async function route() {
       return;
     }
     if (page === "play") await showTable(await ordinaryGame(game));
-    else if (page === "daily") await showTable(await api.daily(game));
+    else if (page === "daily") await showTable(id ? await api.load(decodeURIComponent(id)) : await api.daily(game));
     else if (page === "rules") await renderRulesPage(main, game);
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
     else if (page === "stats") await renderStats(main, catalog, game);

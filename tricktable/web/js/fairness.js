@@ -65,11 +65,12 @@ export function renderFairness(box, state) {
   if (!ahead) askAhead();
   clear(box);
   const fair = state.fairness;
-  if (!fair && !state.daily) return;
-  const ranked = state.daily ? state.daily.ranked !== false : null;
-  const label = state.daily ? (ranked ? t("fair.ranked_short") : t("fair.practice")) : t("fair.button");
+  if (!fair && !state.daily && !state.copy_of) return;
+  // A game played on from another one's position is practice: said so, like a daily's practice attempt.
+  const ranked = state.daily ? state.daily.ranked !== false : state.copy_of ? false : null;
+  const label = state.daily ? (ranked ? t("fair.ranked_short") : t("fair.practice")) : state.copy_of ? t("fair.practice") : t("fair.button");
   box.append(el("button", { type: "button", class: `tool fair-button${ranked === false ? " practice" : ""}`, id: "fair-deal",
-    "aria-haspopup": "dialog", onclick: () => openFairness(state) }, el("span", { "aria-hidden": "true" }, "✓ "), label));
+    "aria-haspopup": "dialog", onclick: () => openFairness(state) }, state.copy_of ? null : el("span", { "aria-hidden": "true" }, "✓ "), label));
 }
 
 function openFairness(state) {
@@ -79,12 +80,15 @@ function openFairness(state) {
 /** The panel: ranked or practice and why (the daily), what the commitment
  * means, and once the seed is out the check, its result wrapping on a phone. */
 export function fairnessPanel(state) {
-  const panel = el("div", { class: "fairness-panel" }, el("h2", {}, t("fair.title")));
+  const panel = el("div", { class: "fairness-panel" }, el("h2", {}, state.copy_of ? t("fair.practice") : t("fair.title")));
   if (state.daily) {
     const ranked = state.daily.ranked !== false;
     panel.append(el("p", { class: ranked ? "ranked-label" : "practice-label", id: "daily-kind" },
       el("strong", {}, ranked ? t("fair.ranked") : t("fair.practice")), " — ",
       ranked ? t("fair.ranked_why") : practiceReason(state.daily)));
+  }
+  if (state.copy_of) {
+    panel.append(el("p", { class: "practice-label", id: "copy-of" }, t("fair.copy_of", { n: state.copy_of.at })));
   }
   const fair = state.fairness;
   if (fair) {

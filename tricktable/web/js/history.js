@@ -34,8 +34,14 @@ function entryCard(entry) {
   const open = entry.status !== "over";
   const go = open
     ? el("button", { type: "button", class: "action", onclick: () => {
+      // A daily opens by its id: ``#/daily/GAME`` alone is today's, and an attempt may be from an earlier UTC day.
+      // (Nor is it remembered as the game's ordinary open game, which ``#/play/GAME`` resumes.)
+      if (entry.daily) {
+        location.hash = `#/daily/${entry.game}/${encodeURIComponent(entry.id)}`;
+        return;
+      }
       memory.setGameId(entry.game, entry.id);
-      location.hash = entry.daily ? `#/daily/${entry.game}` : `#/play/${entry.game}`;
+      location.hash = `#/play/${entry.game}`;
     } }, t("history.resume"))
     : el("a", { class: "action primary", href: `#/replay/${encodeURIComponent(entry.id)}` }, t("history.replay"));
   return el("li", { class: `history-entry ${open ? "open" : "over"}`, dataset: { id: entry.id, game: entry.game } },

@@ -316,11 +316,16 @@ export class Replay {
       this.panel.append(el("p", { class: "accuracy", id: "accuracy" }, t("replay.accuracy", { n: Math.round(data.accuracy) })));
     }
     if (dealFacts) {
-      this.panel.append(el("p", { id: "deal-accuracy" }, t("replay.deal_accuracy",
-        { n: Math.round(dealFacts.accuracy), lost: formatPoints(dealFacts.lost) })));
+      const lost = Number(dealFacts.lost.toFixed(2)); // (the count as shown: "1 point", not "1 points" for 0.999)
+      this.panel.append(el("p", { id: "deal-accuracy" }, tn("replay.deal_accuracy", lost, { accuracy: Math.round(dealFacts.accuracy) })));
     }
-    if (mine.length) this.panel.append(el("h3", {}, t("replay.lost_bar")), this.lossBar(mine, current),
-      el("h3", {}, t("replay.graph")), this.graph(mine, current));
+    if (mine.length) {
+      const bar = this.lossBar(mine, current);
+      this.panel.append(el("h3", {}, t("replay.lost_bar")), bar);
+      // A line needs two decisions: a deal of one (new cards asked for, then dealt again) shows its bar alone.
+      if (mine.length > 1) this.panel.append(el("h3", {}, t("replay.graph")), this.graph(mine, current));
+      keepInSight(bar);
+    }
     if (current) this.panel.append(this.ranked(current));
     this.panel.append(this.mistakes(dealFacts, data.decisions || []));
   }
@@ -421,6 +426,14 @@ export class Replay {
       toast(problemText(error));
     }
   }
+}
+
+/** The current decision's bar in sight: on a phone the loss bar scrolls sideways, and it is built anew at every step. */
+function keepInSight(bar) {
+  const current = bar.querySelector(".current");
+  if (!current) return;
+  const [box, item] = [bar.getBoundingClientRect(), current.getBoundingClientRect()];
+  if (item.right > box.right) bar.scrollLeft += item.right - box.right;
 }
 
 const points = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });

@@ -5,16 +5,16 @@ JSON list rewritten whole at every decision; and a failed analysis's retries:
 Every stored list is split into rows.  An analysis that failed before this
 revision may be retried (its cause is not known).
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 """
 
 from alembic import op
 import orjson
 import sqlalchemy as sa
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,220 @@
+"""Tables of friends: people play one match together, each at a seat of his
+own, and computer players fill the empty seats.  No sign-up: the host creates a
+table and passes on its short code or its invite link; whoever has one joins
+with the identity the page already has.
+
+A table answers to its code (six characters from an alphabet without
+look-alikes, rate-limited against guessing by the route) or its invite link (a
+128-bit token, stored hashed); a table a day past its last step (or change) is
+gone.  The host moves people between seats, gives a seat to a computer player
+and starts the match; the match's seats are then fixed (``games`` reads them
+with its table: ``seats.seat_of``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from typing import Any, Callable
+
+from sqlalchemy.exc import IntegrityError
+
+from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
+from tricktable.catalog import get_spec
+from tricktable.errors import GameError
+from tricktable.server.play.errors import GameNotFound, NotHost, SeatTaken
+from tricktable.server.play.room import Room
+from tricktable.store import Store
+from tricktable.store.games import TableStart
+from tricktable.store.tables import Seats, TableRow
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""A short code's characters: no 0/O, 1/I/L look-alikes (31 of them: 31⁶ ≈ 887 million codes)."""
+CODE_LENGTH = 6
+INVITE_BYTES = 16
+"""An invite link's token: 128 random bits."""
+TABLE_SECONDS = 24 * 3600
+"""A table is gone this long after its last step (or its last change before the match)."""
+SEATS = 4
+MAX_PEOPLE = 4
+CLOCKS = (0, 15, 30, 60)
+"""The turn clocks a table offers, in seconds a decision (0: none)."""
+DEFAULT_CLOCK = 30
+"""The clock of a table that chose none, once more than one person sits at it (alone: none)."""
+JOIN_ATTEMPTS = 3
+CODE_ATTEMPTS = 8
+"""New codes tried when one is taken (a clash is one in millions)."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def is_code(text: str) -> bool:
+    """Whether ``text`` is spelled like a short code (else it may be an invite token)."""
+    return len(text) == CODE_LENGTH and all(c in CODE_ALPHABET for c in text.upper())
+
+
+def invite_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def holds(holder: str | None, who: str) -> bool:
+    return holder is not None and hmac.compare_digest(holder.encode(), who.encode())
+
+
+class Tables:
+    """Creating, joining, seating and starting tables; safe from many threads
+    (seat changes are checked against the seats read: ``Store.save_seats``)."""
+
+    def __init__(self, store: Store, room: Room, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.room = room
+        self._clock = clock
+
+    def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL,
+               clock: int | None = None) -> dict[str, Any]:
+        """A new table with its host at seat 0 and computer players elsewhere:
+        its description, with the code and the invite link (shown once: only
+        its hash is stored).  ``clock``: seconds a decision (one of ``CLOCKS``;
+        None: ``DEFAULT_CLOCK`` once more than one person sits, else none)."""
+        spec = get_spec(game)
+        if level not in LEVELS:
+            raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        if clock is not None and clock not in CLOCKS:
+            raise GameError(f"a turn clock of {clock} s is not offered; choose one of {', '.join(map(str, CLOCKS))}")
+        normalized = spec.normalize_options(options or {})
+        seats: Seats = (host, *([None] * (SEATS - 1)))
+        for _attempt in range(CODE_ATTEMPTS):
+            token = secrets.token_urlsafe(INVITE_BYTES)
+            try:
+                table = self.store.create_table(secrets.token_urlsafe(18), new_code(), invite_hash(token), spec.name,
+                                                normalized, level, host, seats, clock)
+            except IntegrityError:
+                continue
+            return {**self.describe(table, host), "invite": token}
+        raise GameError("no free table code was found; try again")
+
+    def find(self, code_or_invite: str) -> TableRow:
+        """The live table a code or invite names (``GameNotFound`` for none, or one gone)."""
+        if is_code(code_or_invite):
+            table = self.store.table_by_code(code_or_invite.upper())
+        else:
+            table = self.store.table_by_invite(invite_hash(code_or_invite))
+        return self._live(table)
+
+    def get(self, table_id: str, who: str) -> TableRow:
+        """A table by its id, for one of its people only (``GameNotFound`` otherwise)."""
+        table = self._live(self.store.table(table_id))
+        if not any(holds(holder, who) for holder in table.seats):
+            raise GameNotFound("no such table")
+        return table
+
+    def _live(self, table: TableRow | None) -> TableRow:
+        if table is None or table.last_step_at < self._clock() - TABLE_SECONDS:
+            raise GameNotFound("no such table")
+        return table
+
+    def join(self, table: TableRow, who: str, seat: int | None = None) -> dict[str, Any]:
+        """Take a free seat (the first, or ``seat``); a person seated already
+        keeps his.  Where another person took a seat meanwhile, look again (a
+        few times): the first free seat may be another one now."""
+        for _attempt in range(JOIN_ATTEMPTS):
+            seats = self._seats_joined(table, who, seat)
+            if seats is None:
+                return self.describe(table, who)
+            if self.store.save_seats(table, seats):
+                break
+            table = self._live(self.store.table(table.id))
+        else:
+            raise SeatTaken("the table keeps changing; try again")
+        changed = self.store.table(table.id)
+        assert changed is not None
+        return self.describe(changed, who)
+
+    @staticmethod
+    def _seats_joined(table: TableRow, who: str, seat: int | None) -> Seats | None:
+        """The table's seats with ``who`` at ``seat`` (or the first free one);
+        None if he sits there already; ``SeatTaken`` if it cannot be."""
+        if any(holds(holder, who) for holder in table.seats):
+            return None
+        if table.game_id is not None:
+            raise SeatTaken("the match has started; ask the host for a new table")
+        free = [s for s, holder in enumerate(table.seats) if holder is None]
+        if seat is not None:
+            check_seat(seat)
+            if seat not in free:
+                raise SeatTaken(f"seat {seat} is taken")
+        if not free or sum(holder is not None for holder in table.seats) >= MAX_PEOPLE:
+            raise SeatTaken("the table is full")
+        chosen = seat if seat is not None else free[0]
+        return tuple(who if s == chosen else holder for s, holder in enumerate(table.seats))
+
+    def move(self, table_id: str, who: str, seat: int, to: int) -> dict[str, Any]:
+        """The host moves the person at ``seat`` to ``to`` (swapping with whoever is there)."""
+        table = self._hosted(table_id, who)
+        check_seat(seat)
+        check_seat(to)
+        seats = list(table.seats)
+        seats[seat], seats[to] = seats[to], seats[seat]
+        return self._seat(table, who, tuple(seats))
+
+    def to_computer(self, table_id: str, who: str, seat: int) -> dict[str, Any]:
+        """The host gives ``seat`` to a computer player (its person leaves the table)."""
+        table = self._hosted(table_id, who)
+        check_seat(seat)
+        if holds(table.seats[seat], table.host):
+            raise GameError("the host keeps a seat; move yourself first")
+        return self._seat(table, who, tuple(None if s == seat else holder for s, holder in enumerate(table.seats)))
+
+    def start(self, table_id: str, who: str) -> dict[str, Any]:
+        """The host starts the match with the seats as they are: the game as the host sees it."""
+        table = self._hosted(table_id, who)
+        return self.room.new_table_game(TableStart(table.id, table.seats, clock_of(table)), table.game,
+                                        table.options, table.level, table.host, self._seat_of(table, who))
+
+    def _hosted(self, table_id: str, who: str) -> TableRow:
+        table = self.get(table_id, who)
+        if not holds(table.host, who):
+            raise NotHost("only the table's host may do that")
+        if table.game_id is not None:
+            raise SeatTaken("the match has started")
+        return table
+
+    def _seat(self, table: TableRow, who: str, seats: Seats) -> dict[str, Any]:
+        if not self.store.save_seats(table, seats):
+            raise SeatTaken("the table changed meanwhile: look again")
+        changed = self.store.table(table.id)
+        assert changed is not None
+        return self.describe(changed, who)
+
+    @staticmethod
+    def _seat_of(table: TableRow, who: str) -> int:
+        return next(s for s, holder in enumerate(table.seats) if holds(holder, who))
+
+    def describe(self, table: TableRow, who: str) -> dict[str, Any]:
+        """The table as one of its people sees it: who sits where (a person,
+        the caller, or a computer player; never another's identity)."""
+        return {
+            "id": table.id, "code": table.code, "game": table.game, "options": table.options, "level": table.level,
+            "host": holds(table.host, who), "game_id": table.game_id, "clock": clock_of(table),
+            "seats": [{"seat": s, "person": holder is not None, "you": holds(holder, who),
+                       "host": holds(holder, table.host)} for s, holder in enumerate(table.seats)],
+        }
+
+
+def clock_of(table: TableRow) -> int:
+    """The table's turn clock in seconds (0: none): its own, else the default for its people."""
+    if table.clock is not None:
+        return table.clock
+    return DEFAULT_CLOCK if sum(holder is not None for holder in table.seats) > 1 else 0
+
+
+def check_seat(seat: int) -> None:
+    if not 0 <= seat < SEATS:
+        raise GameError(f"there is no seat {seat}; seats are 0 to {SEATS - 1}")
+
+
+__all__ = ["CLOCKS", "DEFAULT_CLOCK", "CODE_ALPHABET", "CODE_LENGTH", "TABLE_SECONDS", "Tables", "is_code"]

@@ -1,0 +1,106 @@
+"""Tables of friends: a game, its options and level, the seats (an identity
+each, or none: a computer player), the host, the turn clock, and the match it
+started.  Reached by a short code or an invite link (stored as its hash, so a
+reader of the database cannot open the links).  Seats change under a check of
+the seats read (``save_seats``): of two people taking the last seat at once,
+one gets it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import orjson
+from sqlalchemy import insert, select, update
+
+from tricktable.store.engine import Database
+from tricktable.store.schema import games, tables
+
+Seats = tuple[str | None, ...]
+"""Per seat the identity that holds it, or None (a computer player)."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    code: str
+    game: str
+    options: dict[str, Any]
+    level: str
+    host: str
+    seats: Seats
+    clock: int | None
+    """Seconds a person has for a decision (None: no clock)."""
+    game_id: str | None
+    """The match it started (None: not yet)."""
+    last_step_at: float
+    """Unix seconds of its last change or its match's last step."""
+
+
+TABLE_COLUMNS = (tables.c.id, tables.c.code, tables.c.game, tables.c.options, tables.c.level, tables.c.host,
+                 tables.c.seats, tables.c.clock, tables.c.game_id, tables.c.touched_at, games.c.updated_at)
+FIND_TABLE = select(*TABLE_COLUMNS).select_from(tables.outerjoin(games, games.c.id == tables.c.game_id))
+
+
+class TableStore(Database):
+    """Tables: create, find by id, code or invite, and change their seats."""
+
+    def create_table(self, table_id: str, code: str, invite_hash: str, game: str, options: dict[str, Any],
+                     level: str, host: str, seats: Seats, clock: int | None) -> TableRow:
+        """Store a new table (``IntegrityError`` if its code or invite is taken)."""
+        now = time.time()
+        with self._writing() as db:
+            db.execute(insert(tables).values(id=table_id, code=code, invite_hash=invite_hash, game=game,
+                                             options=orjson.dumps(options).decode(), level=level, host=host,
+                                             seats=seats_text(seats), clock=clock, touched_at=now))
+        return TableRow(table_id, code, game, options, level, host, seats, clock, None, now)
+
+    def table(self, table_id: str) -> TableRow | None:
+        return self._find(tables.c.id == table_id)
+
+    def table_by_code(self, code: str) -> TableRow | None:
+        return self._find(tables.c.code == code)
+
+    def table_by_invite(self, invite_hash: str) -> TableRow | None:
+        return self._find(tables.c.invite_hash == invite_hash)
+
+    def save_seats(self, table: TableRow, seats: Seats) -> bool:
+        """Give the table ``seats`` if its seats are still ``table.seats`` and
+        its match has not started; False (nothing changed) otherwise."""
+        with self._writing() as db:
+            done = db.execute(update(tables).where(tables.c.id == table.id, tables.c.game_id.is_(None),
+                                                   tables.c.seats == seats_text(table.seats))
+                              .values(seats=seats_text(seats), touched_at=time.time()))
+        return done.rowcount == 1
+
+    def _find(self, where: Any) -> TableRow | None:
+        with self.engine.begin() as db:
+            found = db.execute(FIND_TABLE.where(where)).first()
+        if found is None:
+            return None
+        (table_id, code, game, options, level, host, seats, clock, game_id, touched_at, stepped) = found
+        last = max(touched_at, _unix(stepped)) if stepped is not None else touched_at
+        return TableRow(table_id, code, game, orjson.loads(options), level, host, seats_of(seats) or (), clock,
+                        game_id, last)
+
+
+def seats_text(seats: Seats) -> str:
+    """Seats as stored (and compared: one spelling for one list)."""
+    return orjson.dumps(list(seats)).decode()
+
+
+def seats_of(stored: str | None) -> Seats | None:
+    """A stored ``seats`` column as a tuple (None: not a table's game)."""
+    return tuple(orjson.loads(stored)) if stored is not None else None
+
+
+def _unix(moment: datetime | str) -> float:
+    """A stored timestamp as Unix seconds (SQLite's are UTC without a zone)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)).timestamp()
+
+
+__all__ = ["Seats", "TableRow", "TableStore", "seats_of", "seats_text"]
