@@ -176,8 +176,8 @@ def test_the_referee_reads_the_record_only_where_its_cache_is_behind(sqlite_url,
         position = here.load(game_id)
         here.play(position, *random_action(position.state))
         parsed: list = []
-        record = store_games._record
-        monkeypatch.setattr(store_games, "_record", lambda *texts: parsed.append(texts) or record(*texts))
+        record = store_games.joined_record
+        monkeypatch.setattr(store_games, "joined_record", lambda *texts: parsed.append(texts) or record(*texts))
         mine = here.load(game_id)
         assert parsed == [] and mine.row.record["actions"] == store.load(game_id).record["actions"]
         moves_elsewhere(elsewhere, game_id, 3)
