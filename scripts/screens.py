@@ -88,8 +88,8 @@ def action_kind(action: str) -> str:
 class Shooter:
     """One browser profile in one language, its moments shot at every size."""
 
-    def __init__(self, browser: Any, server: ServerProcess, game: str, lang: str, sizes: list[str]):
-        self.game, self.lang, self.sizes, self.server = game, lang, sizes, server
+    def __init__(self, browser: Any, server: ServerProcess, game: str, lang: str, sizes: list[str], out: Path):
+        self.game, self.lang, self.sizes, self.server, self.out = game, lang, sizes, server, out
         self.context = browser.new_context(viewport=size_of(sizes[0]), locale=LOCALES[lang], service_workers="block")
         self.context.add_init_script(RETURNING_VISITOR)
         self.page = self.context.new_page()
@@ -130,7 +130,7 @@ class Shooter:
             self.page.set_viewport_size(size_of(size))
             self.page.wait_for_timeout(120)
             name = f"{self.game}-{moment}-{self.lang}-{size}"
-            self.page.screenshot(path=str(OUT / f"{name}.png"))
+            self.page.screenshot(path=str(self.out / f"{name}.png"))
             self.taken.append((name, self.page.evaluate(FINDINGS)))
         self.page.set_viewport_size(size_of(self.sizes[0]))
 
@@ -164,6 +164,8 @@ def play_one_deal(shooter: Shooter, rng: random.Random, limit: int = 160) -> Non
             page.locator("#more-actions").click()
             page.wait_for_timeout(100)
             shooter.shoot("decide-unfolded")
+            unfolded = [buttons.nth(i).get_attribute("data-action") or "" for i in range(buttons.count())]
+            seen.add("decide-" + "+".join(sorted({action_kind(a) for a in unfolded})) + ("+cards" if cards.count() else ""))
             continue
         if picking:
             page.locator(".hand button.card").first.click(position=CORNER)
@@ -250,10 +252,11 @@ def main() -> int:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--langs", default=",".join(LANGS))
     parser.add_argument("--sizes", default=",".join(SIZES))
+    parser.add_argument("--out", type=Path, default=OUT, help="the folder for the PNGs (default build/screens)")
     parser.add_argument("--no-match-end", action="store_true", help="leave out the match summaries")
     args = parser.parse_args()
     games, langs, sizes = args.games.split(","), args.langs.split(","), args.sizes.split(",")
-    OUT.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="tricktable-screens-")
     server = ServerProcess(f"sqlite:///{folder}/screens.db", bot="random", limit_scale=1000).start()
     index: list[str] = []
@@ -266,7 +269,7 @@ def main() -> int:
                 seed = seed_for(game)
                 over = None if args.no_match_end else finished_game(server, game)
                 for lang in langs:
-                    shooter = Shooter(browser, server, game, lang, sizes)
+                    shooter = Shooter(browser, server, game, lang, sizes, args.out)
                     try:
                         shooter.open_game(new_game(server, game, seed))
                         play_one_deal(shooter, random.Random(f"screens/{game}"))
@@ -283,8 +286,8 @@ def main() -> int:
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
-    (OUT / "index.txt").write_text("\n".join(index) + "\n")
-    print(f"{len(index)} lines in {OUT / 'index.txt'} ({time.monotonic() - started:.0f} s)")
+    (args.out / "index.txt").write_text("\n".join(index) + "\n")
+    print(f"{len(index)} lines in {args.out / 'index.txt'} ({time.monotonic() - started:.0f} s)")
     return 0
 
 

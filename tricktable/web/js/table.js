@@ -294,10 +294,12 @@ export class Table {
     this.renderActions(view);
     this.renderHand(view);
     this.renderHint(view);
-    const emptyMiddle = !this.trickOnScreen(view).length && !this.r.centre(view) && view.pile === undefined;
-    const deciding = emptyMiddle && this.actions.querySelector("button[data-action]") !== null;
-    if (this.felt.classList.contains("deciding") !== deciding) {
+    const noTrick = !this.trickOnScreen(view).length && this.actions.querySelector("button[data-action]") !== null;
+    const deciding = noTrick && !this.r.centre(view) && view.pile === undefined;
+    if (this.felt.classList.contains("deciding") !== deciding || this.felt.classList.contains("no-trick") !== noTrick) {
       this.felt.classList.toggle("deciding", deciding);
+      // A phone held sideways puts a decision's buttons across the felt whenever no trick lies there.
+      this.felt.classList.toggle("no-trick", noTrick);
       this.layoutHand(); // a hand to look at, not to play from, is smaller
     }
     this.updateBusy();
@@ -438,6 +440,8 @@ export class Table {
    * trick) is marked as winning.  ``fresh`` slides in from its player's side. */
   renderTrick(cards, { fresh = null, winner = null, animate = true } = {}) {
     this.trick.className = "trick";
+    // A card on its way into the trick: the trick's place is back (a sideways phone hides it while empty).
+    if (cards.length) this.felt.classList.remove("no-trick");
     for (const slot of this.trick.children) clear(slot);
     cards.forEach(([seat, card], index) => {
       const slot = this.trick.children[seat];
@@ -544,7 +548,15 @@ export class Table {
       const primary = fold && fold.primary === action;
       const button = el("button", { type: "button", class: `action${primary ? " primary" : ""}`, dataset: { action }, onclick: () => this.send(action) });
       if (suit) button.append(svgBox("span", {}, suitSVG(suit, 18)), " ");
-      button.append(this.r.actionLabel(this.game, action));
+      // A long list of one kind (Hidden Trump's cards to hide instead) shows each by its
+      // card alone, under one caption; the whole words stay the button's name.
+      const short = this.r.shortLabel ? this.r.shortLabel(action) : null;
+      if (short) {
+        if (!this.actions.querySelector(".actions-caption")) this.actions.append(el("p", { class: "actions-caption" }, short.caption));
+        button.classList.add("short");
+        button.setAttribute("aria-label", this.r.actionLabel(this.game, action));
+      }
+      button.append(short ? short.text : this.r.actionLabel(this.game, action));
       this.actions.append(button);
     }
     if (folded) {
@@ -657,7 +669,8 @@ export class Table {
     }
     // The height the hand may take: less while a decision's buttons need the felt.
     const sideways = window.innerWidth > window.innerHeight && window.innerHeight <= 520;
-    const share = sideways ? 0.25 : this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
+    const share = sideways ? (this.felt.classList.contains("no-trick") ? 0.2 : 0.25)
+      : this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
     const tallest = Math.max(48, (window.innerHeight || 640) * share);
     let size = Math.min(MAX_CARD, Math.max(MIN_CARD, width / 4.6));
     let rows = size + (n - 1) * MIN_STEP <= width ? 1 : 2;

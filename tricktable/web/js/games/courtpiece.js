@@ -3,7 +3,7 @@
 // trump once; in Double Sar the pile in the middle.
 
 import { base } from "./base.js";
-import { has, t } from "../i18n.js";
+import { has, language, t } from "../i18n.js";
 import { cardName, parseCard } from "../cards.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -29,6 +29,16 @@ export const courtpiece = {
     const swap = /^change trump (\S+)$/.exec(action);
     if (swap && parseCard(swap[1])) return t("courtpiece.action.change_card", { card: cardName(swap[1], t) });
     return base.actionLabel("courtpiece", action);
+  },
+
+  /** Hidden Trump's other cards to hide, once unfolded: each button shows its card's
+   * suit and rank only, under the caption "Hide instead as trump:". */
+  shortLabel(action) {
+    const swap = /^change trump (\S{2,3})$/.exec(action);
+    const card = swap && parseCard(swap[1]);
+    if (!card) return null;
+    const rank = t(`rank.${card[0]}`);
+    return { text: rank.charAt(0).toLocaleUpperCase(language()) + rank.slice(1), caption: t("courtpiece.hide_instead") };
   },
 
   /** Hidden Trump's change of the hidden card: one button per card of the hand would
