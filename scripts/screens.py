@@ -11,7 +11,8 @@ seeded deal and the same person's choices in every language).  Each moment is
 taken once and shown at every size by resizing the window.  The PNGs go to
 ``build/screens/`` as ``GAME-MOMENT-LANG-WxH.png``; ``index.txt`` there lists
 them with the page's own findings at each (controls under 44 px, text cut
-off, anything past the screen's edge, English words left in another language).
+off, anything past the screen's edge or below it); ``sheets/`` has each moment
+in every language side by side.
 
     .venv/bin/python scripts/screens.py [--games euchre,...] [--langs en,de] [--sizes 390x844,...]
 """
@@ -19,6 +20,7 @@ off, anything past the screen's edge, English words left in another language).
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import random
 import shutil
@@ -61,6 +63,10 @@ FINDINGS = """() => {
   for (const n of document.querySelectorAll('button, .prompt, #prompt, .seat .name, .seat .tally, .bubble, dialog th, dialog td, h1, h2, p')) {
     if (!visible(n) || n.closest('.sr')) continue;
     if (n.scrollWidth > n.clientWidth + 1 && getComputedStyle(n).overflowX !== 'auto') found.push('cut ' + label(n));
+  }
+  // The whole hand and every button of a decision on the first screen, without scrolling.
+  for (const n of document.querySelectorAll('.actions button, .hand button.card')) {
+    if (visible(n) && n.getBoundingClientRect().bottom > innerHeight + 1) found.push('below the screen ' + label(n));
   }
   const width = document.documentElement.clientWidth;
   if (document.scrollingElement.scrollWidth > width) found.push('page wider than the screen');
@@ -245,6 +251,31 @@ def new_game(server: ServerProcess, game: str, seed: str) -> str:
         store.close()
 
 
+def contact_sheets(browser: Any, out: Path, langs: list[str]) -> int:
+    """One PNG per moment and size with its languages side by side (``out/sheets/``),
+    to look at a moment in every language at once; how many."""
+    sheets = out / "sheets"
+    sheets.mkdir(exist_ok=True)
+    groups: dict[str, list[Path]] = {}
+    for png in sorted(out.glob("*.png")):
+        stem, size = png.stem.rsplit("-", 1)
+        moment, lang = stem.rsplit("-", 1)
+        if lang in langs:
+            groups.setdefault(f"{moment}-{size}", []).append(png)
+    page = browser.new_page()
+    for name, pngs in groups.items():
+        width, height = size_of(name.rsplit("-", 1)[1]).values()
+        images = "".join(f'<img src="data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}"'
+                         ' style="margin-right:8px">' for p in sorted(
+            pngs, key=lambda p: langs.index(p.stem.rsplit("-", 2)[1])))
+        page.set_viewport_size({"width": (width + 8) * len(pngs), "height": height})
+        page.set_content(f'<body style="margin:0;display:flex;background:#888">{images}</body>')
+        page.wait_for_load_state("load")
+        page.screenshot(path=str(sheets / f"{name}.png"))
+    page.close()
+    return len(groups)
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -282,6 +313,7 @@ def main() -> int:
                         index += [f"{game} {lang} page error: {e}" for e in shooter.errors]
                         shooter.close()
                     print(game, lang, len(shooter.taken), "screens", file=sys.stderr, flush=True)
+            print(contact_sheets(browser, args.out, langs), "contact sheets", file=sys.stderr)
             browser.close()
     finally:
         server.stop()

@@ -294,15 +294,25 @@ export class Table {
     this.renderActions(view);
     this.renderHand(view);
     this.renderHint(view);
-    const noTrick = !this.trickOnScreen(view).length && this.actions.querySelector("button[data-action]") !== null;
-    const deciding = noTrick && !this.r.centre(view) && view.pile === undefined;
+    this.placeDecision(view);
+    this.updateBusy();
+  }
+
+  /** Where the decision's buttons go: in the trick's place while the middle is empty
+   * ("deciding"); before a trick's first card, when the person has nothing else to do
+   * or a list of cards or suits to choose from ("no-trick": a sideways phone puts them
+   * across the felt, every screen hides the empty trick). */
+  placeDecision(view) {
+    const buttons = this.actions.querySelector("button[data-action]") !== null;
+    const emptyMiddle = !this.trickOnScreen(view).length && !this.r.centre(view) && view.pile === undefined;
+    const deciding = emptyMiddle && buttons;
+    const noTrick = !this.trickOnScreen(view).length && buttons && view.to_move === 0 && this.settled()
+      && (!this.hand.querySelector(".legal") || this.actions.querySelector(".short") !== null);
     if (this.felt.classList.contains("deciding") !== deciding || this.felt.classList.contains("no-trick") !== noTrick) {
       this.felt.classList.toggle("deciding", deciding);
-      // A phone held sideways puts a decision's buttons across the felt whenever no trick lies there.
       this.felt.classList.toggle("no-trick", noTrick);
       this.layoutHand(); // a hand to look at, not to play from, is smaller
     }
-    this.updateBusy();
   }
 
   /** The current trick, with the person's card while its request is on its way. */
@@ -552,7 +562,8 @@ export class Table {
       // card alone, under one caption; the whole words stay the button's name.
       const short = this.r.shortLabel ? this.r.shortLabel(action) : null;
       if (short) {
-        if (!this.actions.querySelector(".actions-caption")) this.actions.append(el("p", { class: "actions-caption" }, short.caption));
+        const captions = this.actions.querySelectorAll(".actions-caption");
+        if (captions[captions.length - 1]?.textContent !== short.caption) this.actions.append(el("p", { class: "actions-caption" }, short.caption));
         button.classList.add("short");
         button.setAttribute("aria-label", this.r.actionLabel(this.game, action));
       }
@@ -564,6 +575,7 @@ export class Table {
         onclick: () => {
           this.unfolded = this.state.version;
           this.renderActions(this.state.view);
+          this.placeDecision(this.state.view);
           this.actions.querySelector(`[data-action="${CSS.escape(folded.actions[0])}"]`)?.focus();
         } }, folded.label));
     }

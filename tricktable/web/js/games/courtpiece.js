@@ -31,14 +31,16 @@ export const courtpiece = {
     return base.actionLabel("courtpiece", action);
   },
 
-  /** Hidden Trump's other cards to hide, once unfolded: each button shows its card's
-   * suit and rank only, under the caption "Hide instead as trump:". */
+  /** A change of trump shows its suit only, under the caption "Change trump to:";
+   * Hidden Trump's other cards to hide (once unfolded) their suit and rank, under
+   * "Hide instead as trump:" (the suit's symbol is ``actionSuit``'s). */
   shortLabel(action) {
+    const capital = (word) => word.charAt(0).toLocaleUpperCase(language()) + word.slice(1);
+    const suit = /^change trump ([CDHS])$/.exec(action);
+    if (suit) return { text: capital(t(`suit.${suit[1]}`)), caption: t("courtpiece.change_to") };
     const swap = /^change trump (\S{2,3})$/.exec(action);
     const card = swap && parseCard(swap[1]);
-    if (!card) return null;
-    const rank = t(`rank.${card[0]}`);
-    return { text: rank.charAt(0).toLocaleUpperCase(language()) + rank.slice(1), caption: t("courtpiece.hide_instead") };
+    return card ? { text: capital(t(`rank.${card[0]}`)), caption: t("courtpiece.hide_instead") } : null;
   },
 
   /** Hidden Trump's change of the hidden card: one button per card of the hand would
