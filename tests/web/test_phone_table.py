@@ -421,3 +421,20 @@ def test_a_sideways_phone_shows_the_longest_decision_and_the_hand_without_scroll
         assert p.errors == []
     finally:
         p.close()
+
+
+def test_a_long_match_summary_on_a_small_phone_shows_its_heading_and_its_buttons(make_page):
+    """Fifteen deals: the summary opens at its heading, the table scrolls, the buttons stay."""
+    p = make_page(viewport=SMALL_PHONE, locale="th-TH")
+    p.open("#/")
+    p.page.evaluate("""() => import('./js/sheets.js').then((m) => {
+        const results = Array.from({length: 15}, (_, i) => ({number: i + 1, counts: true, points: [i % 2, 1 - i % 2]}));
+        m.showMatchSummary({newGame() {}}, {game: 'double-sar', level: 'normal',
+          view: {terminal: true, match: {results, totals: [7, 8], team_points: [7, 8]}}});
+    })""")
+    p.page.wait_for_selector("dialog[open] #play-again")
+    inside = """(selector) => { const b = document.querySelector(selector).getBoundingClientRect();
+        return b.top >= 0 && b.bottom <= innerHeight; }"""
+    assert p.page.evaluate("() => document.querySelector('dialog[open]').scrollHeight > innerHeight")  # it does scroll
+    assert p.page.evaluate(inside, "dialog[open] h2") and p.page.evaluate(inside, "dialog[open] #play-again")
+    p.shot("long-summary-th-360x640")
