@@ -45,6 +45,7 @@ RETURNING_VISITOR = ("for (const g of %s) localStorage.setItem('tt.howto.' + g, 
                      % json.dumps(GAMES))
 SETTLED = ("() => document.querySelector('dialog[open]') || (document.querySelector('#main')?.dataset.busy === '0'"
            " && document.querySelector('.hand button.legal, button.action[data-action], #confirm-selection'))")
+DEALS = {"euchre": 4}  # Euchre's call of trump in round two and "alone" need more than one deal
 CORNER = {"x": 8, "y": 24}  # overlapping cards: their visible corner
 
 # What a player would mind, found by the page itself: a control under 44 px, text
@@ -144,17 +145,23 @@ class Shooter:
         self.context.close()
 
 
-def play_one_deal(shooter: Shooter, rng: random.Random, limit: int = 160) -> None:
-    """Play from the start of a match to the end of its first deal that has a
+def play_deals(shooter: Shooter, rng: random.Random, deals: int = 1, limit: int = 400) -> None:
+    """Play from the start of a match to the end of ``deals`` deals that have a
     score sheet, shooting each new kind of decision, the first card played into
-    a begun trick, and the sheet.  Among a decision's buttons the person prefers
-    one whose kind he has not chosen yet (so "order up" leads to "alone")."""
-    page, seen, chosen = shooter.page, set(), set()
+    a begun trick, and the first sheet.  Among a decision's buttons the person
+    prefers one whose kind he has not chosen yet (so "order up" leads to "alone",
+    a pass in one deal to the call of trump in round two of another)."""
+    page, seen, chosen, sheets = shooter.page, set(), set(), 0
     for _ in range(limit):
         shooter.settle()
         if page.locator("dialog[open]").count():
-            shooter.shoot("deal-end-sheet")
-            return
+            if not sheets:
+                shooter.shoot("deal-end-sheet")
+            sheets += 1
+            if sheets == deals:
+                return
+            page.locator("dialog[open] button.primary, dialog[open] button.action").last.click()
+            continue
         buttons = page.locator("button.action[data-action]")
         actions = [buttons.nth(i).get_attribute("data-action") or "" for i in range(buttons.count())]
         cards = page.locator(".hand button.legal")
@@ -192,7 +199,7 @@ def play_one_deal(shooter: Shooter, rng: random.Random, limit: int = 160) -> Non
             page.locator(f'button.action[data-action="{action}"]').click()
             continue
         raise RuntimeError(f"{shooter.game}: nothing to do on the table")
-    raise RuntimeError(f"{shooter.game}: no score sheet after {limit} moves")
+    raise RuntimeError(f"{shooter.game}: {deals} score sheets not reached in {limit} moves")
 
 
 def match_end(shooter: Shooter, game_id: str) -> None:
@@ -303,7 +310,7 @@ def main() -> int:
                     shooter = Shooter(browser, server, game, lang, sizes, args.out)
                     try:
                         shooter.open_game(new_game(server, game, seed))
-                        play_one_deal(shooter, random.Random(f"screens/{game}"))
+                        play_deals(shooter, random.Random(f"screens/{game}"), DEALS.get(game, 1))
                         if over is not None:
                             match_end(shooter, over)
                     except Exception as error:  # one game's failure must not cost the others' screens
