@@ -415,6 +415,7 @@ def test_a_sideways_phone_shows_the_longest_decision_and_the_hand_without_scroll
         p.shot(f"sideways-{game}-{viewport['width']}x{viewport['height']}")
         found = p.page.evaluate(IN_VIEW)
         assert found["buttons"] >= at_least and not found["outside"] and not found["scrolls"], found
+        assert not p.page.evaluate(OVERLAPS)["overlaps"]  # the seats' words cover neither prompt nor buttons
         small = [c for c in p.page.evaluate(CONTROL_SIZES) if c["width"] < MIN_TAP or c["height"] < MIN_TAP]
         assert not small, small
         assert all(w["width"] >= MIN_TAP for w in p.page.evaluate(VISIBLE_WIDTHS))
