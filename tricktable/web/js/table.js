@@ -300,14 +300,14 @@ export class Table {
 
   /** Where the decision's buttons go: in the trick's place while the middle is empty
    * ("deciding"); before a trick's first card, when the person has nothing else to do
-   * or a list of cards or suits to choose from ("no-trick": a sideways phone puts them
-   * across the felt, every screen hides the empty trick). */
+   * or a list of cards or suits to choose from, folded or not ("no-trick": a sideways
+   * phone puts them across the felt, every screen hides the empty trick). */
   placeDecision(view) {
     const buttons = this.actions.querySelector("button[data-action]") !== null;
     const emptyMiddle = !this.trickOnScreen(view).length && !this.r.centre(view) && view.pile === undefined;
     const deciding = emptyMiddle && buttons;
     const noTrick = !this.trickOnScreen(view).length && buttons && view.to_move === 0 && this.settled()
-      && (!this.hand.querySelector(".legal") || this.actions.querySelector(".short") !== null);
+      && (!this.hand.querySelector(".legal") || this.actions.querySelector(".short, #more-actions") !== null);
     if (this.felt.classList.contains("deciding") !== deciding || this.felt.classList.contains("no-trick") !== noTrick) {
       this.felt.classList.toggle("deciding", deciding);
       this.felt.classList.toggle("no-trick", noTrick);
@@ -681,8 +681,9 @@ export class Table {
     }
     // The height the hand may take: less while a decision's buttons need the felt.
     const sideways = window.innerWidth > window.innerHeight && window.innerHeight <= 520;
-    const share = sideways ? (this.felt.classList.contains("no-trick") ? 0.2 : 0.25)
-      : this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
+    const noTrick = this.felt.classList.contains("no-trick");
+    const share = sideways ? (noTrick ? 0.2 : 0.25)
+      : (this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal")) || noTrick ? 0.22 : 0.32;
     const tallest = Math.max(48, (window.innerHeight || 640) * share);
     let size = Math.min(MAX_CARD, Math.max(MIN_CARD, width / 4.6));
     let rows = size + (n - 1) * MIN_STEP <= width ? 1 : 2;
