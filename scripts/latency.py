@@ -1,10 +1,19 @@
 #!/usr/bin/env python3
-"""How quickly the table answers, measured through the real HTTP API and the
-live channel.
+"""How quickly the table answers.
 
-Starts ``tricktable serve`` on a free loopback port (its own SQLite file, the
-page's default level unless ``--level``), plays whole matches of every game as
-a person who acts the moment it is his turn, and prints, per person action:
+By default, the page's pace as a person feels it: the time from his card played
+in the middle of a trick to his turn again, in Chromium (Debian's) at 390×844,
+at the page's default pace and the server's default level, per game, median and
+p95.  ``--old REF`` measures an older commit the same way in the same run, game
+by game in turn (its own server and page: ``--old-tree DIR`` names a checkout of
+it, else ``git archive`` unpacks it under ``build/``).  ``--json`` prints
+``{"games": {game: {"new": {"n", "median_ms", "p95_ms"}, "old": {...}}}, "meta": ...}``.
+
+    .venv/bin/python scripts/latency.py [--old 54c9cf8 [--old-tree DIR]] [--samples 20] [--games euchre,...]
+
+``--server`` measures only the server's part, through the real HTTP API and the
+live channel: it plays whole matches of every game as a person who acts the
+moment it is his turn, and prints, per person action:
 
 * click → own card: until the action's response (it carries the person's card);
 * click → first bot card: until the first computer player's action arrives
@@ -15,10 +24,9 @@ a person who acts the moment it is his turn, and prints, per person action:
   response or step, or a ``thinking`` event).  The wait for the response
   counts as idle, so this is a bound on what a page can show.
 
-``--source DIR`` runs the server from another checkout; ``--compare DIR``
-measures a second checkout in the same run, game by game in turn (e.g. an old
-commit, which has no live channel: there the bots' cards come in the action's
-response).  ``--json`` prints ``{"click_to_own_ms": {"p50", "p95", "max"},
+With ``--server``, ``--source DIR`` runs the server from another checkout;
+``--compare DIR`` measures a second checkout in the same run, game by game in
+turn.  ``--json`` prints ``{"click_to_own_ms": {"p50", "p95", "max"},
 "click_to_first_bot_ms": {...}, "longest_idle_ms": {...}}`` (plus ``meta``, and
 ``compare`` with the same shape for the second checkout).
 """
@@ -267,20 +275,134 @@ def start_run(source: Path, level: str | None) -> Run:
     return Run(source, server, http, level or http.get("/api/games").json().get("default_level", "?"))
 
 
+SETTLED = ("() => document.querySelector('dialog[open]') || (document.querySelector('#main').dataset.busy === '0'"
+           " && document.querySelector('.hand button.legal, button.action[data-action]'))")
+RETURNING_VISITOR = ("for (const g of %s) localStorage.setItem('tt.howto.' + g, '1');"
+                     " localStorage.setItem('tt.settings', '{\"autoPlay\": false}');" % json.dumps(GAMES))
+
+
+def old_checkout(ref: str, tree: Path | None) -> Path:
+    """A checkout of ``ref``: ``tree`` if it is one (checked), else ``ref``
+    unpacked with ``git archive`` under ``build/`` (its kernels not compiled:
+    the computer players run their pure-Python fallbacks)."""
+    wanted = subprocess.run(["git", "-C", str(REPO), "rev-parse", ref], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    if tree is not None:
+        head = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        if head and head != wanted:
+            raise SystemExit(f"{tree} is at {head[:7]}, not {ref}")
+        return tree.resolve()
+    folder = REPO / "build" / f"old-{wanted[:7]}"
+    if not folder.exists():
+        folder.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", wanted], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def page_samples(browser: Any, url: str, game: str, wanted: int, seconds: float) -> list[float]:
+    """Play ``game`` in a fresh profile as a person who taps a random legal card
+    (and the first button of a decision): the milliseconds from each card he
+    played into a begun trick to his next turn."""
+    from playwright.sync_api import Page
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    context.add_init_script(RETURNING_VISITOR)
+    page: Page = context.new_page()
+    page.goto(f"{url}/#/play/{game}")
+    page.wait_for_selector("body[data-ready]")
+    page.evaluate("document.addEventListener('click', () => (window.clicked = performance.now()), true)")
+    rng, samples, deadline = random.Random(f"page/{game}"), [], time.monotonic() + seconds
+    try:
+        while len(samples) < wanted and time.monotonic() < deadline:
+            page.wait_for_function(SETTLED, timeout=30000)
+            if page.locator("dialog[open]").count():  # a deal's or the match's end: on to the next
+                page.locator("dialog[open] button.primary, dialog[open] button.action").last.click()
+                continue
+            cards = page.locator(".hand button.legal")
+            if not cards.count():
+                page.locator("button.action[data-action]").first.click()
+                continue
+            mid_trick = page.locator(".trick .card").count() > 0
+            cards.nth(rng.randrange(cards.count())).click(position={"x": 8, "y": 24})
+            page.wait_for_function(SETTLED, timeout=30000)
+            took = page.evaluate("performance.now() - window.clicked")
+            if mid_trick and not page.locator("dialog[open]").count() and page.locator(".hand button.legal").count():
+                samples.append(took)
+    finally:
+        context.close()
+    return samples
+
+
+def pace(samples: list[float]) -> dict[str, int]:
+    ordered = sorted(samples)
+    if not ordered:
+        return {"n": 0, "median_ms": -1, "p95_ms": -1}
+    return {"n": len(ordered), "median_ms": round(statistics.median(ordered)),
+            "p95_ms": round(ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))])}
+
+
+def page_main(args: argparse.Namespace, games: list[str]) -> int:
+    from playwright.sync_api import sync_playwright
+
+    sources = {"new": args.source.resolve()}
+    if args.old:
+        sources["old"] = old_checkout(args.old, args.old_tree)
+    servers = {which: Server(source, tempfile.mkdtemp(prefix="tricktable-pace-")) for which, source in sources.items()}
+    results: dict[str, dict[str, dict[str, int]]] = {}
+    started = time.monotonic()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                                 args=["--headless", "--no-sandbox", "--disable-gpu"])
+            for game in games:
+                for which in reversed(list(servers)):  # the old page first, then the new, game by game
+                    figures = pace(page_samples(browser, servers[which].url, game, args.samples, args.max_seconds))
+                    results.setdefault(game, {})[which] = figures
+                    print(game, which, figures, file=sys.stderr, flush=True)
+            browser.close()
+    finally:
+        for server in servers.values():
+            server.stop()
+    meta = {"sources": {which: str(path) for which, path in sources.items()}, "old": args.old,
+            "viewport": "390x844", "seconds": round(time.monotonic() - started, 1)}
+    if args.json:
+        print(json.dumps({"games": results, "meta": meta}))
+        return 0
+    print(f"the page's pace: card in a begun trick → the person's turn again, ms ({meta['seconds']} s)")
+    for game, pages in results.items():
+        print(f"  {game:14} " + "   ".join(
+            f"{which} n={f['n']} median {f['median_ms']} p95 {f['p95_ms']}" for which, f in pages.items()))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", action="store_true", help="measure only the server's part (HTTP and live channel)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all seven)")
-    parser.add_argument("--matches", type=int, default=1, help="whole matches per game (default 1)")
-    parser.add_argument("--max-seconds", type=float, default=480.0,
-                        help="stop starting actions after this long in all (default 480; shared by the games)")
-    parser.add_argument("--level", default=None, help="computer players' level (default: the server's default)")
+    parser.add_argument("--old", default=None, help="page mode: an older commit measured in the same run")
+    parser.add_argument("--old-tree", type=Path, default=None, help="page mode: a checkout of --old (else git archive)")
+    parser.add_argument("--samples", type=int, default=20, help="page mode: cards timed per game and page (default 20)")
+    parser.add_argument("--matches", type=int, default=1, help="--server: whole matches per game (default 1)")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="--server: stop starting actions after this long in all (default 480; shared by the "
+                             "games); page mode: per game and page (default 150)")
+    parser.add_argument("--level", default=None, help="--server: computer players' level (default: the server's)")
     parser.add_argument("--source", type=Path, default=REPO, help="checkout whose server to run (default: this one)")
     parser.add_argument("--compare", type=Path, default=None,
-                        help="another checkout (e.g. an old commit) measured in the same run, game by game in turn")
-    parser.add_argument("--seed", type=int, default=1, help="the person's random choices")
+                        help="--server: another checkout measured in the same run, game by game in turn")
+    parser.add_argument("--seed", type=int, default=1, help="--server: the person's random choices")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
+    if args.server:
+        args.max_seconds = 480.0 if args.max_seconds is None else args.max_seconds
+        return server_main(args, games)
+    args.max_seconds = 150.0 if args.max_seconds is None else args.max_seconds
+    return page_main(args, games)
+
+
+def server_main(args: argparse.Namespace, games: list[str]) -> int:
     runs = [start_run(args.source, args.level)]
     if args.compare is not None:
         runs.append(start_run(args.compare, args.level))

@@ -156,8 +156,9 @@ def test_be_rangas_sheet_speaks_of_the_first_leaders_team(make_page):
     p.page.select_option("#lang-select", "en")
 
 
-def seed_where_the_person_calls(game: str = "double-sar") -> str:
-    """A match seed whose first decision is the person's call of trump."""
+def seed_where_the_person_calls(game: str = "double-sar", call: str = "call ") -> str:
+    """A match seed whose first decision is the person's call of trump (in
+    Hidden Trump: the card he hides, ``call`` "hide ")."""
     from tricktable.catalog import get_spec
 
     spec = get_spec(game)
@@ -165,7 +166,7 @@ def seed_where_the_person_calls(game: str = "double-sar") -> str:
     for number in range(200):
         seed = f"the person calls {number}"
         state = spec.new_match(seed, options)
-        if state.to_move == 0 and any(str(a).startswith("call ") for a in state.observe(0).legal):
+        if state.to_move == 0 and any(str(a).startswith(call) for a in state.observe(0).legal):
             return seed
     raise AssertionError("no seed lets the person call first")
 
@@ -357,3 +358,84 @@ def test_doppelkopfs_reservation_on_a_small_phone_in_every_language(make_page, s
     widths = page.evaluate(VISIBLE_WIDTHS)
     assert all(w["inView"] for w in widths), widths
     assert page.evaluate("document.scrollingElement.scrollWidth") <= SMALL_PHONE["width"]
+
+
+# Every button and the whole hand of a decision inside the screen, nothing to scroll.
+IN_VIEW = """() => {
+  const outside = (n) => { const b = n.getBoundingClientRect();
+    return b.top < -1 || b.left < -1 || b.bottom > innerHeight + 1 || b.right > innerWidth + 1; };
+  const named = (n) => (n.id || n.dataset.action || n.dataset.card || n.className) + '';
+  return {buttons: [...document.querySelectorAll('.actions button')].length,
+          outside: [...document.querySelectorAll('.actions button, .hand button.card, .seat .name')].filter(outside).map(named),
+          scrolls: document.scrollingElement.scrollHeight > innerHeight + 1 || document.scrollingElement.scrollWidth > innerWidth + 1};
+}"""
+
+
+def euchres_call_of_trump(p) -> None:
+    """Round two of the bidding: every computer player passes, so does the person."""
+    p.page.locator('button.action[data-action="pass"]').click()
+    p.settle()
+    p.page.wait_for_selector('button.action[data-action^="call "]')
+
+
+def doppelkopfs_reservations(p) -> None:
+    p.page.wait_for_selector('button.action[data-action="healthy"]')
+    p.page.locator("#more-actions").click()
+
+
+def hidden_trumps_other_cards_to_hide(p) -> None:
+    """The person calls by hiding a card, sees all 13 and may hide another instead."""
+    page = p.page
+    page.locator(".hand button.legal").first.click(position={"x": 8, "y": 24})
+    p.settle()
+    page.wait_for_selector("#more-actions")
+    page.locator("#more-actions").click()
+    page.wait_for_selector("button.action.short")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 740, "height": 360}, {"width": 844, "height": 390}], ids=["740x360", "844x390"])
+@pytest.mark.parametrize("game, seed, reach, at_least", [
+    ("euchre", "e1", euchres_call_of_trump, 4),
+    ("doppelkopf", "phone hand 1", doppelkopfs_reservations, 7),
+    ("hidden-trump", "hide ", hidden_trumps_other_cards_to_hide, 9)], ids=["euchre", "doppelkopf", "court-piece"])
+def test_a_sideways_phone_shows_the_longest_decision_and_the_hand_without_scrolling(browser, held_server, viewport, game,
+                                                                                     seed, reach, at_least):
+    """Each game family's decision with the most buttons (Euchre's call in round
+    two, Doppelkopf's reservations unfolded, Hidden Trump's cards to hide instead)."""
+    from tests.web.test_held_table import open_game
+
+    held_server.bots.let_go()  # they pass, say "healthy", play their first card
+    if game == "hidden-trump":
+        seed = seed_where_the_person_calls(game, seed)
+    p, _ = open_game(browser, held_server, game, seed, viewport=viewport)
+    try:
+        p.open(f"#/play/{game}")
+        reach(p)
+        p.page.wait_for_timeout(100)  # the layout after the unfolding
+        p.shot(f"sideways-{game}-{viewport['width']}x{viewport['height']}")
+        found = p.page.evaluate(IN_VIEW)
+        assert found["buttons"] >= at_least and not found["outside"] and not found["scrolls"], found
+        assert not p.page.evaluate(OVERLAPS)["overlaps"]  # the seats' words cover neither prompt nor buttons
+        small = [c for c in p.page.evaluate(CONTROL_SIZES) if c["width"] < MIN_TAP or c["height"] < MIN_TAP]
+        assert not small, small
+        assert all(w["width"] >= MIN_TAP for w in p.page.evaluate(VISIBLE_WIDTHS))
+        assert p.errors == []
+    finally:
+        p.close()
+
+
+def test_a_long_match_summary_on_a_small_phone_shows_its_heading_and_its_buttons(make_page):
+    """Fifteen deals: the summary opens at its heading, the table scrolls, the buttons stay."""
+    p = make_page(viewport=SMALL_PHONE, locale="th-TH")
+    p.open("#/")
+    p.page.evaluate("""() => import('./js/sheets.js').then((m) => {
+        const results = Array.from({length: 15}, (_, i) => ({number: i + 1, counts: true, points: [i % 2, 1 - i % 2]}));
+        m.showMatchSummary({newGame() {}}, {game: 'double-sar', level: 'normal',
+          view: {terminal: true, match: {results, totals: [7, 8], team_points: [7, 8]}}});
+    })""")
+    p.page.wait_for_selector("dialog[open] #play-again")
+    inside = """(selector) => { const b = document.querySelector(selector).getBoundingClientRect();
+        return b.top >= 0 && b.bottom <= innerHeight; }"""
+    assert p.page.evaluate("() => document.querySelector('dialog[open]').scrollHeight > innerHeight")  # it does scroll
+    assert p.page.evaluate(inside, "dialog[open] h2") and p.page.evaluate(inside, "dialog[open] #play-again")
+    p.shot("long-summary-th-360x640")

@@ -21,6 +21,7 @@ export function openDialog(content, className = "") {
     box.addEventListener("close", () => resolve(box.returnValue), { once: true });
     box.showModal();
     box.querySelector("[autofocus], button")?.focus();
+    box.scrollTop = 0; // its heading first (the focused button may lie below a long table)
   });
 }
 

@@ -302,13 +302,25 @@ export class Table {
     this.renderActions(view);
     this.renderHand(view);
     this.renderHint(view);
+    this.placeDecision(view);
+    this.updateBusy();
+  }
+
+  /** Where the decision's buttons go: in the trick's place while the middle is empty
+   * ("deciding"); before a trick's first card, when the person has nothing else to do
+   * or a list of cards or suits to choose from, folded or not ("no-trick": a sideways
+   * phone puts them across the felt, every screen hides the empty trick). */
+  placeDecision(view) {
+    const buttons = this.actions.querySelector("button[data-action]") !== null;
     const emptyMiddle = !this.trickOnScreen(view).length && !this.r.centre(view) && view.pile === undefined;
-    const deciding = emptyMiddle && this.actions.querySelector("button[data-action]") !== null;
-    if (this.felt.classList.contains("deciding") !== deciding) {
+    const deciding = emptyMiddle && buttons;
+    const noTrick = !this.trickOnScreen(view).length && buttons && view.to_move === 0 && this.settled()
+      && (!this.hand.querySelector(".legal") || this.actions.querySelector(".short, #more-actions") !== null);
+    if (this.felt.classList.contains("deciding") !== deciding || this.felt.classList.contains("no-trick") !== noTrick) {
       this.felt.classList.toggle("deciding", deciding);
+      this.felt.classList.toggle("no-trick", noTrick);
       this.layoutHand(); // a hand to look at, not to play from, is smaller
     }
-    this.updateBusy();
   }
 
   /** The current trick, with the person's card while its request is on its way. */
@@ -446,6 +458,8 @@ export class Table {
    * trick) is marked as winning.  ``fresh`` slides in from its player's side. */
   renderTrick(cards, { fresh = null, winner = null, animate = true } = {}) {
     this.trick.className = "trick";
+    // A card on its way into the trick: the trick's place is back (a sideways phone hides it while empty).
+    if (cards.length) this.felt.classList.remove("no-trick");
     for (const slot of this.trick.children) clear(slot);
     cards.forEach(([seat, card], index) => {
       const slot = this.trick.children[seat];
@@ -547,7 +561,16 @@ export class Table {
       const primary = fold && fold.primary === action;
       const button = el("button", { type: "button", class: `action${primary ? " primary" : ""}`, dataset: { action }, onclick: () => this.send(action) });
       if (suit) button.append(svgBox("span", {}, suitSVG(suit, 18)), " ");
-      button.append(this.r.actionLabel(this.game, action));
+      // A long list of one kind (Hidden Trump's cards to hide instead) shows each by its
+      // card alone, under one caption; the whole words stay the button's name.
+      const short = this.r.shortLabel ? this.r.shortLabel(action) : null;
+      if (short) {
+        const captions = this.actions.querySelectorAll(".actions-caption");
+        if (captions[captions.length - 1]?.textContent !== short.caption) this.actions.append(el("p", { class: "actions-caption" }, short.caption));
+        button.classList.add("short");
+        button.setAttribute("aria-label", this.r.actionLabel(this.game, action));
+      }
+      button.append(short ? short.text : this.r.actionLabel(this.game, action));
       this.actions.append(button);
     }
     if (folded) {
@@ -555,6 +578,7 @@ export class Table {
         onclick: () => {
           this.unfolded = this.state.version;
           this.renderActions(this.state.view);
+          this.placeDecision(this.state.view);
           this.actions.querySelector(`[data-action="${CSS.escape(folded.actions[0])}"]`)?.focus();
         } }, folded.label));
     }
@@ -660,7 +684,9 @@ export class Table {
     }
     // The height the hand may take: less while a decision's buttons need the felt.
     const sideways = window.innerWidth > window.innerHeight && window.innerHeight <= 520;
-    const share = sideways ? 0.25 : this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal") ? 0.22 : 0.32;
+    const noTrick = this.felt.classList.contains("no-trick");
+    const share = sideways ? (noTrick ? 0.2 : 0.25)
+      : (this.felt.classList.contains("deciding") && !this.hand.querySelector(".legal")) || noTrick ? 0.22 : 0.32;
     const tallest = Math.max(48, (window.innerHeight || 640) * share);
     let size = Math.min(MAX_CARD, Math.max(MIN_CARD, width / 4.6));
     let rows = size + (n - 1) * MIN_STEP <= width ? 1 : 2;

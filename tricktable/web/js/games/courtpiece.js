@@ -3,7 +3,7 @@
 // trump once; in Double Sar the pile in the middle.
 
 import { base } from "./base.js";
-import { has, t } from "../i18n.js";
+import { has, language, t } from "../i18n.js";
 import { cardName, parseCard } from "../cards.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -29,6 +29,18 @@ export const courtpiece = {
     const swap = /^change trump (\S+)$/.exec(action);
     if (swap && parseCard(swap[1])) return t("courtpiece.action.change_card", { card: cardName(swap[1], t) });
     return base.actionLabel("courtpiece", action);
+  },
+
+  /** A change of trump shows its suit only, under the caption "Change trump to:";
+   * Hidden Trump's other cards to hide (once unfolded) their suit and rank, under
+   * "Hide instead as trump:" (the suit's symbol is ``actionSuit``'s). */
+  shortLabel(action) {
+    const capital = (word) => word.charAt(0).toLocaleUpperCase(language()) + word.slice(1);
+    const suit = /^change trump ([CDHS])$/.exec(action);
+    if (suit) return { text: capital(t(`suit.${suit[1]}`)), caption: t("courtpiece.change_to") };
+    const swap = /^change trump (\S{2,3})$/.exec(action);
+    const card = swap && parseCard(swap[1]);
+    return card ? { text: capital(t(`rank.${card[0]}`)), caption: t("courtpiece.hide_instead") } : null;
   },
 
   /** Hidden Trump's change of the hidden card: one button per card of the hand would
