@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.catalog import get_spec
 from tricktable.errors import GameError
+from tricktable.server.live.channel import Event
 from tricktable.server.play.errors import GameNotFound, NotHost, SeatTaken
 from tricktable.server.play.room import Room
 from tricktable.store import Store
@@ -46,6 +47,8 @@ DEFAULT_CLOCK = 30
 JOIN_ATTEMPTS = 3
 CODE_ATTEMPTS = 8
 """New codes tried when one is taken (a clash is one in millions)."""
+REACTIONS = ("well_played", "thanks", "sorry", "oops", "hurry_up")
+"""The quick reactions a seated person may send to the table."""
 
 
 def new_code() -> str:
@@ -77,9 +80,10 @@ class Tables:
     def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL,
                clock: int | None = None) -> dict[str, Any]:
         """A new table with its host at seat 0 and computer players elsewhere:
-        its description, with the code and the invite link (shown once: only
-        its hash is stored).  ``clock``: seconds a decision (one of ``CLOCKS``;
-        None: ``DEFAULT_CLOCK`` once more than one person sits, else none)."""
+        its description, with the code, the invite link and the watch link
+        (shown once: only their hashes are stored).  ``clock``: seconds a
+        decision (one of ``CLOCKS``; None: ``DEFAULT_CLOCK`` once more than one
+        person sits, else none)."""
         spec = get_spec(game)
         if level not in LEVELS:
             raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -88,14 +92,30 @@ class Tables:
         normalized = spec.normalize_options(options or {})
         seats: Seats = (host, *([None] * (SEATS - 1)))
         for _attempt in range(CODE_ATTEMPTS):
-            token = secrets.token_urlsafe(INVITE_BYTES)
+            token, watch = secrets.token_urlsafe(INVITE_BYTES), secrets.token_urlsafe(INVITE_BYTES)
             try:
                 table = self.store.create_table(secrets.token_urlsafe(18), new_code(), invite_hash(token), spec.name,
-                                                normalized, level, host, seats, clock)
+                                                normalized, level, host, seats, clock, invite_hash(watch))
             except IntegrityError:
                 continue
-            return {**self.describe(table, host), "invite": token}
+            return {**self.describe(table, host), "invite": token, "watch": watch}
         raise GameError("no free table code was found; try again")
+
+    def watched(self, token: str) -> TableRow:
+        """The live table a watch link names (``GameNotFound`` for none, or one gone)."""
+        return self._live(self.store.table_by_watch(invite_hash(token)))
+
+    def react(self, table_id: str, who: str, key: str) -> dict[str, Any]:
+        """A seated person's quick reaction, published to every stream of the
+        table's match (its seats' and its watchers'); nothing is stored."""
+        if key not in REACTIONS:
+            raise GameError(f"unknown reaction {key!r}; choose one of {', '.join(REACTIONS)}")
+        table = self.get(table_id, who)
+        if table.game_id is None:
+            raise SeatTaken("the match has not started; reactions are for the match")
+        told = {"seat": self._seat_of(table, who), "key": key}
+        self.room.channel.publish(Event(table.game_id, "reaction", 0, told))
+        return told
 
     def find(self, code_or_invite: str) -> TableRow:
         """The live table a code or invite names (``GameNotFound`` for none, or one gone)."""
@@ -204,6 +224,12 @@ class Tables:
                        "host": holds(holder, table.host)} for s, holder in enumerate(table.seats)],
         }
 
+    def watcher_view(self, table: TableRow) -> dict[str, Any]:
+        """The table as a watcher sees it: no code, no identities, whether each seat is a person."""
+        return {"game": table.game, "options": table.options, "level": table.level, "game_id": table.game_id,
+                "clock": clock_of(table), "seats": [{"seat": s, "person": holder is not None}
+                                                    for s, holder in enumerate(table.seats)]}
+
 
 def clock_of(table: TableRow) -> int:
     """The table's turn clock in seconds (0: none): its own, else the default for its people."""
@@ -217,4 +243,5 @@ def check_seat(seat: int) -> None:
         raise GameError(f"there is no seat {seat}; seats are 0 to {SEATS - 1}")
 
 
-__all__ = ["CLOCKS", "DEFAULT_CLOCK", "CODE_ALPHABET", "CODE_LENGTH", "TABLE_SECONDS", "Tables", "is_code"]
+__all__ = ["CLOCKS", "DEFAULT_CLOCK", "CODE_ALPHABET", "CODE_LENGTH", "REACTIONS", "SEATS", "TABLE_SECONDS", "Tables",
+           "clock_of", "holds", "is_code"]

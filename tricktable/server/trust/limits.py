@@ -67,6 +67,11 @@ class Limits:
     table_codes_per_identity: Rate = Rate(20, 600)
     """Look-ups of a table by its short code (joining by it): against guessing codes."""
     table_codes_per_address: Rate = Rate(60, 600)
+    reactions_per_identity: Rate = Rate(10, 60)
+    """Quick reactions at a table: a few a minute, not a flood on everyone's stream."""
+    reactions_per_address: Rate = Rate(60, 60)
+    watches_per_address: Rate = Rate(60, 600)
+    """Look-ups of a table by its watch link (a 128-bit token: counted only against floods)."""
     open_games_per_identity: int = 20
     streams_per_identity: int = 8
     """Open event streams: a person's tabs (each game page holds one)."""
