@@ -1,7 +1,8 @@
 """The routes of tables of friends (``play/tables.py``): create one, join it
 by its short code or invite link, seat people, start its match.  The match is
 then played on the game routes, each person at his own seat.  Also: quick
-reactions, and watching a table by its watch link (``play/watch.py``)."""
+reactions, a quick match with anyone (``play/quick.py``), and watching a
+table by its watch link (``play/watch.py``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tricktable.server.http.guards import caller, client_host, documented, ident
 from tricktable.errors import OptionError
 from tricktable.server.live.sse import event_stream
 from tricktable.server.play.errors import GameNotFound, SeatTaken
+from tricktable.server.play.quick import QuickMatch
 from tricktable.server.play.room import Room
 from tricktable.server.play.tables import CLOCKS, REACTIONS, Tables, is_code
 from tricktable.server.play.watch import MAX_WATCHERS, WATCHER, watched
@@ -60,6 +62,11 @@ class Reaction(Strict):
     """One of ``REACTIONS`` (anything else: 422, ``Tables.react``)."""
 
 
+class QuickMatchRequest(Strict):
+    game: StrictStr = Field(max_length=40, json_schema_extra={"enum": list(GAMES)})
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+
+
 def checked_options(game: str, options: dict[str, OptionValue]) -> None:
     if SERVER_OPTIONS & set(options):
         raise OptionError(f"options {sorted(SERVER_OPTIONS)} are set by the room")
@@ -68,6 +75,7 @@ def checked_options(game: str, options: dict[str, OptionValue]) -> None:
 
 def table_routes(app: FastAPI, room: Room) -> None:
     tables = Tables(room.store, room)
+    quick = app.state.quick = QuickMatch(tables)  # (tests shorten its ``wait``)
 
     @app.post("/api/tables", status_code=201, **documented(201, 404, 422, 429, identity=True, body=True))
     def new_table(request: Request, body: NewTable, who: Identity = Depends(identity)) -> dict[str, Any]:
@@ -84,7 +92,7 @@ def table_routes(app: FastAPI, room: Room) -> None:
         who = caller(request)
         if who is None:
             raise GameNotFound("no such table")
-        return tables.describe(tables.get(table_id, who), who)
+        return tables.describe(quick.start_if_due(tables.get(table_id, who)), who)
 
     @app.post("/api/tables/{code}/join", **documented(200, 404, 409, 422, 429, identity=True, body=True))
     def join(request: Request, body: Join, code: str = table_key(), who: Identity = Depends(identity)) -> dict[str, Any]:
@@ -123,13 +131,24 @@ def table_routes(app: FastAPI, room: Room) -> None:
         limit(request, "reactions", who)
         return tables.react(table_id, who, body.key)
 
+    @app.post("/api/quick-match", **documented(200, 404, 409, 422, 429, identity=True, body=True))
+    def quick_match(request: Request, body: QuickMatchRequest, who: Identity = Depends(identity)) -> dict[str, Any]:
+        """Play with anyone: a seat at an open quick-match table of the game
+        and options, or a new one.  The table as ``GET /api/tables/{id}``
+        tells it; its match starts when four people sit, else 15 s after its
+        first person came (``starts_in``), computer players in the free seats;
+        then ``game_id`` names it."""
+        checked_options(body.game, body.options)
+        with limited(request, "quick_matches", who.id):
+            return quick.enter(who.id, body.game, body.options)
+
     @app.get("/api/watch/{token}", **documented(200, 404, 429))
     def watch(request: Request, token: str = table_key()) -> dict[str, Any]:
         """The table a watch link names, as a watcher sees it: the seats
         (person or computer player), and its match's public view (what every
         seat sees alike; no hand), or ``match`` null before it starts."""
         limit(request, "watches", None)
-        table = tables.watched(token)
+        table = quick.start_if_due(tables.watched(token))
         return {"table": tables.watcher_view(table),
                 "match": watched(room.watch_position(table.game_id), []) if table.game_id else None}
 

@@ -78,12 +78,13 @@ class Tables:
         self._clock = clock
 
     def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL,
-               clock: int | None = None) -> dict[str, Any]:
+               clock: int | None = None, quick_until: float | None = None) -> dict[str, Any]:
         """A new table with its host at seat 0 and computer players elsewhere:
         its description, with the code, the invite link and the watch link
         (shown once: only their hashes are stored).  ``clock``: seconds a
         decision (one of ``CLOCKS``; None: ``DEFAULT_CLOCK`` once more than one
-        person sits, else none)."""
+        person sits, else none); ``quick_until``: a quick-match table's latest
+        start (``play/quick.py``)."""
         spec = get_spec(game)
         if level not in LEVELS:
             raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -95,7 +96,8 @@ class Tables:
             token, watch = secrets.token_urlsafe(INVITE_BYTES), secrets.token_urlsafe(INVITE_BYTES)
             try:
                 table = self.store.create_table(secrets.token_urlsafe(18), new_code(), invite_hash(token), spec.name,
-                                                normalized, level, host, seats, clock, invite_hash(watch))
+                                                normalized, level, host, seats, clock, invite_hash(watch),
+                                                quick_until)
             except IntegrityError:
                 continue
             return {**self.describe(table, host), "invite": token, "watch": watch}
@@ -222,13 +224,22 @@ class Tables:
             "host": holds(table.host, who), "game_id": table.game_id, "clock": clock_of(table),
             "seats": [{"seat": s, "person": holder is not None, "you": holds(holder, who),
                        "host": holds(holder, table.host)} for s, holder in enumerate(table.seats)],
+            **self.quick_part(table),
         }
+
+    def quick_part(self, table: TableRow) -> dict[str, Any]:
+        """``quick``: whether it is a quick-match table; ``starts_in``: seconds
+        until its match starts at the latest (None: started, or not quick)."""
+        waiting = table.quick_until is not None and table.game_id is None
+        return {"quick": table.quick_until is not None,
+                "starts_in": max(0.0, table.quick_until - self._clock()) if waiting and table.quick_until else None}
 
     def watcher_view(self, table: TableRow) -> dict[str, Any]:
         """The table as a watcher sees it: no code, no identities, whether each seat is a person."""
         return {"game": table.game, "options": table.options, "level": table.level, "game_id": table.game_id,
                 "clock": clock_of(table), "seats": [{"seat": s, "person": holder is not None}
-                                                    for s, holder in enumerate(table.seats)]}
+                                                    for s, holder in enumerate(table.seats)],
+                **self.quick_part(table)}
 
 
 def clock_of(table: TableRow) -> int:

@@ -70,6 +70,8 @@ class Limits:
     reactions_per_identity: Rate = Rate(10, 60)
     """Quick reactions at a table: a few a minute, not a flood on everyone's stream."""
     reactions_per_address: Rate = Rate(60, 60)
+    quick_matches_per_identity: Rate = Rate(10, 600)
+    quick_matches_per_address: Rate = Rate(30, 600)
     watches_per_address: Rate = Rate(60, 600)
     """Look-ups of a table by its watch link (a 128-bit token: counted only against floods)."""
     open_games_per_identity: int = 20
