@@ -47,6 +47,8 @@ DEFAULT_CLOCK = 30
 JOIN_ATTEMPTS = 3
 CODE_ATTEMPTS = 8
 """New codes tried when one is taken (a clash is one in millions)."""
+SWEEP_SECONDS = 60.0
+"""How often (at most) creating a table also deletes the expired ones (an indexed delete)."""
 REACTIONS = ("well_played", "thanks", "sorry", "oops", "hurry_up")
 """The quick reactions a seated person may send to the table."""
 
@@ -76,6 +78,7 @@ class Tables:
         self.store = store
         self.room = room
         self._clock = clock
+        self._swept_at = float("-inf")
 
     def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL,
                clock: int | None = None, quick_until: float | None = None) -> dict[str, Any]:
@@ -84,7 +87,8 @@ class Tables:
         (shown once: only their hashes are stored).  ``clock``: seconds a
         decision (one of ``CLOCKS``; None: ``DEFAULT_CLOCK`` once more than one
         person sits, else none); ``quick_until``: a quick-match table's latest
-        start (``play/quick.py``)."""
+        start (``play/quick.py``).  Expired tables are deleted first, so that
+        their codes are free again."""
         spec = get_spec(game)
         if level not in LEVELS:
             raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -92,6 +96,7 @@ class Tables:
             raise GameError(f"a turn clock of {clock} s is not offered; choose one of {', '.join(map(str, CLOCKS))}")
         normalized = spec.normalize_options(options or {})
         seats: Seats = (host, *([None] * (SEATS - 1)))
+        self.sweep()
         for _attempt in range(CODE_ATTEMPTS):
             token, watch = secrets.token_urlsafe(INVITE_BYTES), secrets.token_urlsafe(INVITE_BYTES)
             try:
@@ -102,6 +107,15 @@ class Tables:
                 continue
             return {**self.describe(table, host), "invite": token, "watch": watch}
         raise GameError("no free table code was found; try again")
+
+    def sweep(self) -> int:
+        """Delete the tables a day past their last step (at most once a
+        ``SWEEP_SECONDS`` per process): how many went."""
+        now = self._clock()
+        if now - self._swept_at < SWEEP_SECONDS:
+            return 0
+        self._swept_at = now
+        return self.store.delete_expired_tables(now - TABLE_SECONDS)
 
     def watched(self, token: str) -> TableRow:
         """The live table a watch link names (``GameNotFound`` for none, or one gone)."""

@@ -1,0 +1,34 @@
+"""Expired tables are deleted (their codes free again), cheaply, when a table is created."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import select, update
+
+from tricktable.server.play.tables import TABLE_SECONDS
+from tricktable.store.schema import games, tables
+from tests.server.test_tables import new_table, start
+
+def test_expired_tables_are_deleted_when_a_table_is_created(client):
+    store = client.app.state.room.store
+    idle, played, fresh = new_table(client), new_table(client), new_table(client)
+    game = start(client, played)
+    long_ago = time.time() - TABLE_SECONDS - 5
+    with store.engine.begin() as db:
+        db.execute(update(tables).where(tables.c.id.in_([idle["id"], played["id"]])).values(touched_at=long_ago))
+    tables_of = client.app.state.quick.tables  # the routes' ``Tables``
+    tables_of._swept_at = float("-inf")
+    assert tables_of.sweep() == 1  # the idle one; the played one's match stepped just now
+    with store.engine.begin() as db:
+        left = set(db.execute(select(tables.c.id)).scalars())
+        assert idle["id"] not in left and {played["id"], fresh["id"]} <= left
+        db.execute(update(games).where(games.c.id == game["id"])
+                   .values(updated_at=datetime.now(timezone.utc) - timedelta(seconds=TABLE_SECONDS + 5)))
+    tables_of._swept_at = float("-inf")
+    new_table(client)  # creating a table sweeps
+    with store.engine.begin() as db:
+        left = set(db.execute(select(tables.c.id)).scalars())
+    assert played["id"] not in left and fresh["id"] in left
+    assert client.get(f"/api/tables/{played['id']}").status_code == 404
