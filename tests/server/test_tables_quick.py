@@ -53,12 +53,13 @@ def test_a_quick_match_starts_at_once_with_four_people(client):
     assert seated[-1]["game_id"] is not None and seated[-1]["starts_in"] is None
     assert {load(person, seated[-1]["game_id"])["view"]["seat"] for person in people} == {0, 1, 2, 3}
     assert quick(friend_of(client), "doppelkopf")["id"] != seated[0]["id"]  # full and started: a new one
+    assert seated[0]["id"] not in client.app.state.quick._timers  # started sooner: its timer is cancelled
 
 
 def test_options_must_match_and_a_lost_timer_starts_at_the_next_look(client):
     quick_match = client.app.state.quick
     quick_match.wait = 2.0  # (four requests must fit in before joining stops)
-    quick_match._later = lambda _delay, _run: None  # as if the process had stopped before its timer ran
+    quick_match._later = lambda _delay, _run: (lambda: None)  # as if the process had stopped before its timer ran
     friend, other = friend_of(client), friend_of(client)
     first = quick(client)
     catalog = {g["name"]: g for g in client.get("/api/games").json()["games"]}

@@ -14,6 +14,7 @@ the seats again (``StaleVersion``: the seats changed) and he plays too.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any, Callable
@@ -25,6 +26,8 @@ from tricktable.store import StaleVersion
 from tricktable.store.games import TableStart
 from tricktable.store.tables import TableRow
 
+log = logging.getLogger(__name__)
+
 QUICK_WAIT_SECONDS = 15.0
 """How long a quick-match table waits for more people after its first came."""
 JOIN_MARGIN = 1.0
@@ -33,20 +36,28 @@ most a quarter of the wait)."""
 START_ATTEMPTS = 3
 
 
-def timer(delay: float, run: Callable[[], None]) -> None:
-    """Run ``run`` in a daemon thread after ``delay`` seconds."""
+Later = Callable[[float, Callable[[], None]], Callable[[], None]]
+"""Run a function after so many seconds; what cancels it."""
+
+
+def timer(delay: float, run: Callable[[], None]) -> Callable[[], None]:
+    """Run ``run`` in a daemon thread after ``delay`` seconds; its ``cancel``."""
     started = threading.Timer(delay, run)
     started.daemon = True
     started.start()
+    return started.cancel
 
 
 class QuickMatch:
-    def __init__(self, tables: Tables, wait: float = QUICK_WAIT_SECONDS,
-                 later: Callable[[float, Callable[[], None]], None] = timer, clock: Callable[[], float] = time.time):
+    def __init__(self, tables: Tables, wait: float = QUICK_WAIT_SECONDS, later: Later = timer,
+                 clock: Callable[[], float] = time.time):
         self.tables = tables
         self.wait = wait
         self._later = later
         self._clock = clock
+        self._lock = threading.Lock()
+        self._timers: dict[str, Callable[[], None]] = {}
+        """The start timers of this process's waiting tables, by table id (cancelled when they start sooner)."""
 
     def enter(self, who: str, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """Seat ``who`` at an open quick-match table of ``game`` and
@@ -65,8 +76,17 @@ class QuickMatch:
             return joined
         created = self.tables.create(who, spec.name, normalized, quick_until=self._clock() + self.wait)
         table_id = created["id"]
-        self._later(self.wait, lambda: self.start(table_id))
+        cancel = self._later(self.wait, lambda: self._start_on_time(table_id))
+        with self._lock:
+            self._timers[table_id] = cancel
         return created
+
+    def _start_on_time(self, table_id: str) -> None:
+        """The timer's start: one that fails (a busy database) is left to the next look (``start_if_due``)."""
+        try:
+            self.start(table_id)
+        except Exception:
+            log.exception("quick-match table %s did not start on time", table_id)
 
     def start_if_due(self, table: TableRow) -> TableRow:
         """``table``, its match started if it is a quick-match table past its start."""
@@ -78,6 +98,10 @@ class QuickMatch:
     def start(self, table_id: str) -> None:
         """Start a quick-match table's match with the seats it has (computer
         players in the free ones), unless it started already."""
+        with self._lock:
+            cancel = self._timers.pop(table_id, None)
+        if cancel is not None:
+            cancel()  # (from the timer's own thread too: a no-op there)
         room = self.tables.room
         for _attempt in range(START_ATTEMPTS):
             table = self.tables.store.table(table_id)
