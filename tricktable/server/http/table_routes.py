@@ -150,7 +150,7 @@ def table_routes(app: FastAPI, room: Room) -> None:
         limit(request, "watches", None)
         table = quick.start_if_due(tables.watched(token))
         return {"table": tables.watcher_view(table),
-                "match": watched(room.watch_position(table.game_id), []) if table.game_id else None}
+                "match": watched(room.watch_position(table.game_id)) if table.game_id else None}
 
     @app.get("/api/watch/{token}/events", **documented(200, 404, 409, 429, resumes=True),
              response_class=StreamingResponse)

@@ -35,28 +35,30 @@ def public_view(state: GameState) -> dict[str, Any]:
     return split_views([state.view(seat) for seat in range(NUM_SEATS)])[0]
 
 
-def public_step(position: Position, step: Step) -> dict[str, Any]:
-    """A step's fields as all four seats read them alike."""
-    told = [step_json(step, position.view_of(seat), seat) for seat in range(NUM_SEATS)]
+def public_step(step: Step, views: list[dict[str, Any]]) -> dict[str, Any]:
+    """A step's fields as all four seats (their ``views`` after it) read them alike."""
+    told = [step_json(step, view, seat) for seat, view in enumerate(views)]
     return {key: value for key, value in told[0].items() if all(other.get(key) == value for other in told[1:])}
 
 
-def watched(position: Position, steps: list[dict[str, Any]]) -> dict[str, Any]:
-    """A watcher's answer: the match's public view at its stored version."""
+def watched(position: Position, step: Step | None = None) -> dict[str, Any]:
+    """A watcher's answer: the match's public view at its stored version,
+    with ``step`` (the one that led there) as every seat reads it."""
     row, state = position.row, position.state
-    return {"id": row.id, "version": row.version, "game": row.game, "view": public_view(state), "steps": steps,
+    views = [position.view_of(seat) for seat in range(NUM_SEATS)]  # each seat's, asked once
+    return {"id": row.id, "version": row.version, "game": row.game, "view": split_views(views)[0],
+            "steps": [public_step(step, views)] if step is not None else [],
             "thinking": bot_to_move(state, people_at(row)), "over": state.is_terminal()}
 
 
 def watch_step_event(position: Position, step: Step) -> Event:
     """The watchers' event of a committed step."""
-    data = watched(position, [public_step(position, step)])
-    return Event(position.row.id, "step", position.row.version, data, seat=WATCHER)
+    return Event(position.row.id, "step", position.row.version, watched(position, step), seat=WATCHER)
 
 
 def watch_state_event(position: Position) -> Event:
     """The watchers' event of the whole public state (a stream's start, or one that fell behind)."""
-    return Event(position.row.id, "state", position.row.version, watched(position, []), seat=WATCHER)
+    return Event(position.row.id, "state", position.row.version, watched(position), seat=WATCHER)
 
 
 __all__ = ["MAX_WATCHERS", "WATCHER", "public_step", "public_view", "watch_state_event", "watch_step_event", "watched"]
