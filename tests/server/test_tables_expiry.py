@@ -8,8 +8,10 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select, update
 
 from tricktable.server.play.tables import TABLE_SECONDS
+from tricktable.store import Store
 from tricktable.store.schema import games, tables
 from tests.server.test_tables import new_table, start
+
 
 def test_expired_tables_are_deleted_when_a_table_is_created(client):
     store = client.app.state.room.store
@@ -32,3 +34,20 @@ def test_expired_tables_are_deleted_when_a_table_is_created(client):
         left = set(db.execute(select(tables.c.id)).scalars())
     assert played["id"] not in left and fresh["id"] in left
     assert client.get(f"/api/tables/{played['id']}").status_code == 404
+
+
+def test_the_store_deletes_only_tables_whose_match_also_stepped_long_ago(database_url):
+    """On both databases: the match's ``updated_at`` (a timestamp with zone) is compared right."""
+    store = Store(database_url)
+    try:
+        waiting = store.create_table("waiting", "AAAAAA", "h1", "euchre", {}, "easy", "host", ("host", None, None, None),
+                                     None, "w1", quick_until=time.time() + 10)
+        store.create_table("idle", "BBBBBB", "h2", "euchre", {}, "easy", "host", ("host", None, None, None), None, "w2")
+        assert [t.id for t in store.open_quick_tables("euchre", {}, time.time())] == [waiting.id]
+        assert store.open_quick_tables("euchre", {"x": 1}, time.time()) == []
+        assert store.open_quick_tables("euchre", {}, time.time() + 20) == []  # past its start
+        assert store.delete_expired_tables(time.time() - TABLE_SECONDS) == 0
+        assert store.delete_expired_tables(time.time() + 1) == 2  # (a cutoff after now: both are old)
+        assert store.table("idle") is None and store.table_by_code("BBBBBB") is None
+    finally:
+        store.close()
