@@ -10,13 +10,14 @@ from sqlalchemy import select, update
 from tricktable.server.play.tables import TABLE_SECONDS
 from tricktable.store import Store
 from tricktable.store.schema import games, tables
-from tests.server.test_tables import new_table, start
+from tests.server.test_tables import new_table, start, wait_for_people
 
 
 def test_expired_tables_are_deleted_when_a_table_is_created(client):
     store = client.app.state.room.store
     idle, played, fresh = new_table(client), new_table(client), new_table(client)
     game = start(client, played)
+    wait_for_people(client, game["id"], {0})  # the computer players' moves would step the match again
     long_ago = time.time() - TABLE_SECONDS - 5
     with store.engine.begin() as db:
         db.execute(update(tables).where(tables.c.id.in_([idle["id"], played["id"]])).values(touched_at=long_ago))
