@@ -269,19 +269,20 @@ def read_events(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any] 
 
 
 def listen(http: httpx.Client, game_id: str, version: int, into: "queue.Queue[tuple[float, str, dict[str, Any]]]",
-           stop: threading.Event, timeout: float = 30.0) -> None:
+           stop: threading.Event, timeout: float = 30.0, path: str | None = None) -> None:
     """Read a game's event stream from ``version`` in a thread, each event with
     its arrival time into ``into``, until ``stop`` (looked at after each event;
     the stream closed after ``stop``, by its client or a stopping server, just
     ends the thread).  Returns once the server has answered 200: it subscribed
     to the game before, so every commit after this call is told on the stream;
-    raises what kept the stream from opening."""
+    raises what kept the stream from opening.  ``path``: another stream of the
+    game (a watcher's) than ``/api/games/{game_id}/events``."""
     opened = threading.Event()
     unopened: list[BaseException] = []  # why it did not open, for the caller
 
     def run() -> None:
         try:
-            with http.stream("GET", f"/api/games/{game_id}/events", params={"version": version}) as response:
+            with http.stream("GET", path or f"/api/games/{game_id}/events", params={"version": version}) as response:
                 response.raise_for_status()
                 opened.set()
                 for kind, data in read_events(response):

@@ -198,7 +198,8 @@ passkey_challenges = Table(
 # per seat the identity that holds it or null (a computer player); ``clock``:
 # seconds per decision (null: none); ``game_id``: the match it started;
 # ``touched_at``: Unix seconds of its last change (it expires a day after its
-# last step).
+# last step, and is deleted then); ``watch_hash``: the hash of its watch link's
+# token; ``quick_until``: a quick-match table's latest start (null: friends').
 tables = Table(
     "tables",
     metadata,
@@ -213,9 +214,14 @@ tables = Table(
     Column("clock", Integer),
     Column("game_id", String(40)),
     Column("touched_at", Float, nullable=False),
+    Column("watch_hash", String(64)),
+    Column("quick_until", Float),
     Index("tables_code", "code", unique=True),
     Index("tables_invite_hash", "invite_hash", unique=True),
     Index("tables_game_id", "game_id", unique=True),
+    Index("tables_watch_hash", "watch_hash", unique=True),
+    Index("tables_touched_at", "touched_at"),
+    Index("tables_quick", "game", "quick_until"),
 )
 
 # Each analysed decision of an analysis, one row each: storing one more is an

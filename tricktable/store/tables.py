@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import orjson
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, or_, select, update
 
 from tricktable.store.engine import Database
 from tricktable.store.schema import games, tables
@@ -37,10 +37,12 @@ class TableRow:
     """The match it started (None: not yet)."""
     last_step_at: float
     """Unix seconds of its last change or its match's last step."""
+    quick_until: float | None = None
+    """A quick-match table's latest start, in Unix seconds (None: a table of friends)."""
 
 
 TABLE_COLUMNS = (tables.c.id, tables.c.code, tables.c.game, tables.c.options, tables.c.level, tables.c.host,
-                 tables.c.seats, tables.c.clock, tables.c.game_id, tables.c.touched_at, games.c.updated_at)
+                 tables.c.seats, tables.c.clock, tables.c.game_id, tables.c.touched_at, games.c.updated_at, tables.c.quick_until)
 FIND_TABLE = select(*TABLE_COLUMNS).select_from(tables.outerjoin(games, games.c.id == tables.c.game_id))
 
 
@@ -48,14 +50,16 @@ class TableStore(Database):
     """Tables: create, find by id, code or invite, and change their seats."""
 
     def create_table(self, table_id: str, code: str, invite_hash: str, game: str, options: dict[str, Any],
-                     level: str, host: str, seats: Seats, clock: int | None) -> TableRow:
-        """Store a new table (``IntegrityError`` if its code or invite is taken)."""
+                     level: str, host: str, seats: Seats, clock: int | None, watch_hash: str | None = None,
+                     quick_until: float | None = None) -> TableRow:
+        """Store a new table (``IntegrityError`` if its code, invite or watch link is taken)."""
         now = time.time()
         with self._writing() as db:
             db.execute(insert(tables).values(id=table_id, code=code, invite_hash=invite_hash, game=game,
-                                             options=orjson.dumps(options).decode(), level=level, host=host,
-                                             seats=seats_text(seats), clock=clock, touched_at=now))
-        return TableRow(table_id, code, game, options, level, host, seats, clock, None, now)
+                                             options=options_text(options), level=level, host=host,
+                                             seats=seats_text(seats), clock=clock, touched_at=now,
+                                             watch_hash=watch_hash, quick_until=quick_until))
+        return TableRow(table_id, code, game, options, level, host, seats, clock, None, now, quick_until)
 
     def table(self, table_id: str) -> TableRow | None:
         return self._find(tables.c.id == table_id)
@@ -65,6 +69,28 @@ class TableStore(Database):
 
     def table_by_invite(self, invite_hash: str) -> TableRow | None:
         return self._find(tables.c.invite_hash == invite_hash)
+
+    def table_by_watch(self, watch_hash: str) -> TableRow | None:
+        return self._find(tables.c.watch_hash == watch_hash)
+
+    def open_quick_tables(self, game: str, options: dict[str, Any], after: float) -> list[TableRow]:
+        """The quick-match tables of ``game`` and ``options`` not started yet
+        whose latest start is after ``after`` (Unix seconds), oldest first."""
+        with self.engine.begin() as db:
+            ids = db.execute(select(tables.c.id).where(
+                tables.c.game == game, tables.c.quick_until > after, tables.c.game_id.is_(None),
+                tables.c.options == options_text(options)).order_by(tables.c.quick_until).limit(8)).scalars().all()
+        return [found for found in map(self.table, ids) if found is not None]
+
+    def delete_expired_tables(self, before: float) -> int:
+        """Delete the tables whose last change and whose match's last step are
+        both before ``before`` (Unix seconds): their codes are free again.
+        Their matches stay, their seat-0 person's alone.  How many went."""
+        stepped = select(games.c.id).where(games.c.updated_at < datetime.fromtimestamp(before, timezone.utc))
+        with self._writing() as db:
+            done = db.execute(delete(tables).where(tables.c.touched_at < before,
+                                                   or_(tables.c.game_id.is_(None), tables.c.game_id.in_(stepped))))
+        return done.rowcount
 
     def save_seats(self, table: TableRow, seats: Seats) -> bool:
         """Give the table ``seats`` if its seats are still ``table.seats`` and
@@ -80,10 +106,15 @@ class TableStore(Database):
             found = db.execute(FIND_TABLE.where(where)).first()
         if found is None:
             return None
-        (table_id, code, game, options, level, host, seats, clock, game_id, touched_at, stepped) = found
+        (table_id, code, game, options, level, host, seats, clock, game_id, touched_at, stepped, quick) = found
         last = max(touched_at, _unix(stepped)) if stepped is not None else touched_at
         return TableRow(table_id, code, game, orjson.loads(options), level, host, seats_of(seats) or (), clock,
-                        game_id, last)
+                        game_id, last, quick)
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """Options as stored (and compared: sorted keys, one spelling for one set)."""
+    return orjson.dumps(options, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def seats_text(seats: Seats) -> str:
@@ -103,4 +134,4 @@ def _unix(moment: datetime | str) -> float:
     return (moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)).timestamp()
 
 
-__all__ = ["Seats", "TableRow", "TableStore", "seats_of", "seats_text"]
+__all__ = ["Seats", "TableRow", "TableStore", "options_text", "seats_of", "seats_text"]

@@ -16,9 +16,14 @@ from typing import Any, Callable, Protocol
 import orjson
 
 
+VERSIONED = frozenset({"step", "state"})
+"""The kinds that carry a game version a reconnecting stream resumes from."""
+
+
 class Event:
-    """One thing a stream sends: ``kind`` is ``step``, ``thinking`` or
-    ``state``; ``version`` is the game's version it belongs to.  A
+    """One thing a stream sends: ``kind`` is ``step``, ``thinking``,
+    ``state`` or ``reaction`` (a person's quick reaction: told once, never
+    again on a reconnect); ``version`` is the game's version it belongs to.  A
     ``changed`` event is never sent: it says that another process changed the
     game (``feed.py``), so the stream reads what it missed.  Events are equal
     when their game, kind and version are.  ``seat``: the seat whose view the
@@ -74,7 +79,7 @@ class Event:
         version as the event id, so a reconnecting EventSource sends it back
         as ``Last-Event-ID``; the data is one line (JSON escapes every newline
         inside a string)."""
-        head = f"event: {self.kind}\n" + ("" if self.kind == "thinking" else f"id: {self.version}\n")
+        head = f"event: {self.kind}\n" + (f"id: {self.version}\n" if self.kind in VERSIONED else "")
         return b"".join((head.encode(), b"data: ", self.json, b"\n\n"))
 
 
@@ -166,4 +171,4 @@ class LocalChannel:
             return len(found) if seat is None else sum(1 for subscription in found if subscription.seat == seat)
 
 
-__all__ = ["Channel", "Event", "LocalChannel", "Subscription"]
+__all__ = ["VERSIONED", "Channel", "Event", "LocalChannel", "Subscription"]

@@ -65,13 +65,16 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
 
 class Freshness:
     """Which events a stream still has to send: steps and states newer than
-    the last version sent, a thinking event once, and only for that version."""
+    the last version sent, a thinking event once, and only for that version,
+    every reaction."""
 
     def __init__(self, seen: int):
         self.seen = seen
         self.thinking: tuple[int, int] | None = None
 
     def admit(self, event: Event) -> bool:
+        if event.kind == "reaction":
+            return True  # not a version of the game: each one is told once, as it comes
         if event.kind == "thinking":
             key = (int(event.data["seat"]), event.version)
             if event.version < self.seen or key == self.thinking:

@@ -47,6 +47,7 @@ from tricktable.server.trust.days import previous_day, utc_day
 from tricktable.server.play.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.play.bot_pool import ThinkingPool, think_here
 from tricktable.server.play.seats import seat_of
+from tricktable.server.play.watch import WATCHER, watch_state_event, watch_step_event
 from tricktable.store import GameRow, StaleVersion, Store
 from tricktable.store.games import TableStart
 
@@ -473,7 +474,27 @@ class Room:
             self.channel.publish(event)
             if seat == answer:
                 answered = event
+        if self.channel.listeners(position.row.id, WATCHER):
+            self.channel.publish(watch_step_event(position, step))
         return answered
+
+    def watch_state(self, game_id: str) -> Event:
+        """The public state of a game, as watchers' streams start with it
+        (the caller checked the watch link)."""
+        return watch_state_event(self.watch_position(game_id))
+
+    def watch_position(self, game_id: str) -> Position:
+        """A watched game's stored position (the caller checked the watch link)."""
+        return self._position(game_id)
+
+    def watch_refresh(self, game_id: str, version: int) -> list[Event]:
+        """What a watcher's stream that has seen ``version`` missed: the
+        public state if the stored game is past it (watchers are told a run
+        they fell behind in as one state), else nothing."""
+        stored = self.store.versions([game_id]).get(game_id)
+        if stored is None or stored[0] <= version:
+            return []
+        return [self.watch_state(game_id)]
 
     # -- helpers ----------------------------------------------------------------------
     def _resume(self, position: Position, hand: bool = False) -> None:

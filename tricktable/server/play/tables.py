@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.catalog import get_spec
 from tricktable.errors import GameError
+from tricktable.server.live.channel import Event
 from tricktable.server.play.errors import GameNotFound, NotHost, SeatTaken
 from tricktable.server.play.room import Room
 from tricktable.store import Store
@@ -46,6 +47,10 @@ DEFAULT_CLOCK = 30
 JOIN_ATTEMPTS = 3
 CODE_ATTEMPTS = 8
 """New codes tried when one is taken (a clash is one in millions)."""
+SWEEP_SECONDS = 60.0
+"""How often (at most) creating a table also deletes the expired ones (an indexed delete)."""
+REACTIONS = ("well_played", "thanks", "sorry", "oops", "hurry_up")
+"""The quick reactions a seated person may send to the table."""
 
 
 def new_code() -> str:
@@ -73,13 +78,17 @@ class Tables:
         self.store = store
         self.room = room
         self._clock = clock
+        self._swept_at = float("-inf")
 
     def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL,
-               clock: int | None = None) -> dict[str, Any]:
+               clock: int | None = None, quick_until: float | None = None) -> dict[str, Any]:
         """A new table with its host at seat 0 and computer players elsewhere:
-        its description, with the code and the invite link (shown once: only
-        its hash is stored).  ``clock``: seconds a decision (one of ``CLOCKS``;
-        None: ``DEFAULT_CLOCK`` once more than one person sits, else none)."""
+        its description, with the code, the invite link and the watch link
+        (shown once: only their hashes are stored).  ``clock``: seconds a
+        decision (one of ``CLOCKS``; None: ``DEFAULT_CLOCK`` once more than one
+        person sits, else none); ``quick_until``: a quick-match table's latest
+        start (``play/quick.py``).  Expired tables are deleted first, so that
+        their codes are free again."""
         spec = get_spec(game)
         if level not in LEVELS:
             raise GameError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -87,15 +96,42 @@ class Tables:
             raise GameError(f"a turn clock of {clock} s is not offered; choose one of {', '.join(map(str, CLOCKS))}")
         normalized = spec.normalize_options(options or {})
         seats: Seats = (host, *([None] * (SEATS - 1)))
+        self.sweep()
         for _attempt in range(CODE_ATTEMPTS):
-            token = secrets.token_urlsafe(INVITE_BYTES)
+            token, watch = secrets.token_urlsafe(INVITE_BYTES), secrets.token_urlsafe(INVITE_BYTES)
             try:
                 table = self.store.create_table(secrets.token_urlsafe(18), new_code(), invite_hash(token), spec.name,
-                                                normalized, level, host, seats, clock)
+                                                normalized, level, host, seats, clock, invite_hash(watch),
+                                                quick_until)
             except IntegrityError:
                 continue
-            return {**self.describe(table, host), "invite": token}
+            return {**self.describe(table, host), "invite": token, "watch": watch}
         raise GameError("no free table code was found; try again")
+
+    def sweep(self) -> int:
+        """Delete the tables a day past their last step (at most once a
+        ``SWEEP_SECONDS`` per process): how many went."""
+        now = self._clock()
+        if now - self._swept_at < SWEEP_SECONDS:
+            return 0
+        self._swept_at = now
+        return self.store.delete_expired_tables(now - TABLE_SECONDS)
+
+    def watched(self, token: str) -> TableRow:
+        """The live table a watch link names (``GameNotFound`` for none, or one gone)."""
+        return self._live(self.store.table_by_watch(invite_hash(token)))
+
+    def react(self, table_id: str, who: str, key: str) -> dict[str, Any]:
+        """A seated person's quick reaction, published to every stream of the
+        table's match (its seats' and its watchers'); nothing is stored."""
+        if key not in REACTIONS:
+            raise GameError(f"unknown reaction {key!r}; choose one of {', '.join(REACTIONS)}")
+        table = self.get(table_id, who)
+        if table.game_id is None:
+            raise SeatTaken("the match has not started; reactions are for the match")
+        told = {"seat": self._seat_of(table, who), "key": key}
+        self.room.channel.publish(Event(table.game_id, "reaction", 0, told))
+        return told
 
     def find(self, code_or_invite: str) -> TableRow:
         """The live table a code or invite names (``GameNotFound`` for none, or one gone)."""
@@ -202,7 +238,22 @@ class Tables:
             "host": holds(table.host, who), "game_id": table.game_id, "clock": clock_of(table),
             "seats": [{"seat": s, "person": holder is not None, "you": holds(holder, who),
                        "host": holds(holder, table.host)} for s, holder in enumerate(table.seats)],
+            **self.quick_part(table),
         }
+
+    def quick_part(self, table: TableRow) -> dict[str, Any]:
+        """``quick``: whether it is a quick-match table; ``starts_in``: seconds
+        until its match starts at the latest (None: started, or not quick)."""
+        waiting = table.quick_until is not None and table.game_id is None
+        return {"quick": table.quick_until is not None,
+                "starts_in": max(0.0, table.quick_until - self._clock()) if waiting and table.quick_until else None}
+
+    def watcher_view(self, table: TableRow) -> dict[str, Any]:
+        """The table as a watcher sees it: no code, no identities, whether each seat is a person."""
+        return {"game": table.game, "options": table.options, "level": table.level, "game_id": table.game_id,
+                "clock": clock_of(table), "seats": [{"seat": s, "person": holder is not None}
+                                                    for s, holder in enumerate(table.seats)],
+                **self.quick_part(table)}
 
 
 def clock_of(table: TableRow) -> int:
@@ -217,4 +268,5 @@ def check_seat(seat: int) -> None:
         raise GameError(f"there is no seat {seat}; seats are 0 to {SEATS - 1}")
 
 
-__all__ = ["CLOCKS", "DEFAULT_CLOCK", "CODE_ALPHABET", "CODE_LENGTH", "TABLE_SECONDS", "Tables", "is_code"]
+__all__ = ["CLOCKS", "DEFAULT_CLOCK", "CODE_ALPHABET", "CODE_LENGTH", "REACTIONS", "SEATS", "TABLE_SECONDS", "Tables",
+           "clock_of", "holds", "is_code"]

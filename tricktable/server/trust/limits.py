@@ -67,6 +67,14 @@ class Limits:
     table_codes_per_identity: Rate = Rate(20, 600)
     """Look-ups of a table by its short code (joining by it): against guessing codes."""
     table_codes_per_address: Rate = Rate(60, 600)
+    reactions_per_identity: Rate = Rate(10, 60)
+    """Quick reactions at a table: a few a minute, not a flood on everyone's stream."""
+    reactions_per_address: Rate = Rate(60, 60)
+    quick_matches_per_identity: Rate = Rate(10, 600)
+    quick_matches_per_address: Rate = Rate(30, 600)
+    watches_per_address: Rate = Rate(1200, 600)
+    """Look-ups of a table by its watch link (a 128-bit token: counted only against floods; a
+    watcher's page may look once a second until the match starts)."""
     open_games_per_identity: int = 20
     streams_per_identity: int = 8
     """Open event streams: a person's tabs (each game page holds one)."""

@@ -1,0 +1,165 @@
+"""Watching a table by its watch link (only what every seat sees, at most
+``MAX_WATCHERS`` streams, no acting) and quick reactions at a table."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tricktable.catalog import ENTRIES
+from tricktable.core.protocol import Deal
+from tricktable.core.rng import derive_seed
+from tricktable.server import create_app
+from tricktable.server.http import table_routes
+from tricktable.server.play.scheduler import forced_bot
+from tricktable.server.play.tables import REACTIONS
+from tricktable.server.play.watch import public_view
+from tricktable.server.trust.limits import Limits, Rate
+from tests.harness import listen
+from tests.server.test_api import strings_in
+from tests.server.test_tables import friend_of, join, load, new_table, start, state_at, wait_for_people
+
+
+@pytest.mark.parametrize("game", ENTRIES, ids=lambda game: game.name)
+def test_the_public_view_cannot_tell_any_two_hands_apart(game):
+    """The contract suite's leak check, for all four seats at once: swapping
+    two seats' hands changes nothing a watcher sees (so no hand, nor any
+    card of one, is in it)."""
+    spec = game.spec
+    options = spec.normalize_options({})
+    for index in range(3):
+        deal = spec.deal_from_seed(derive_seed("watch", game.name, index), index % 4, options)
+        seen = public_view(spec.new_deal(deal, options))
+        assert "hand" not in seen and "legal" not in seen and "seat" not in seen
+        for a in range(4):
+            for b in range(a + 1, 4):
+                if len(deal.hands[a]) != len(deal.hands[b]):
+                    continue
+                hands = list(deal.hands)
+                hands[a], hands[b] = hands[b], hands[a]
+                swapped = spec.new_deal(Deal(deal.dealer, tuple(hands), deal.rest, None), options)
+                assert public_view(swapped) == seen, f"a watcher can tell seats {a} and {b} apart"
+
+
+def hidden_cards(room, game_id: str, version: int) -> set[str]:
+    """The cards in any hand of a Euchre game at ``version`` (the up-card is shown to all)."""
+    deal = state_at(room.store.load(game_id).record, version).current
+    held = 0
+    for hand in deal.hands:
+        held |= hand
+    held &= ~(1 << deal.up_card)
+    return {deal.action_text(card).split()[-1] for card in range(52) if held >> card & 1}
+
+
+def next_of(inbox: queue.Queue, kind: str, timeout: float = 10.0, **fields) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        _when, got, data = inbox.get(timeout=max(0.01, deadline - time.monotonic()))
+        if got == kind and all(data.get(k) == v for k, v in fields.items()):
+            return data
+
+
+def test_a_watcher_sees_no_card_of_any_hand_and_cannot_act(client):
+    friend, watcher = friend_of(client), friend_of(client)
+    table = new_table(client)
+    assert len(table["watch"]) >= 22 and table["watch"] != table["invite"]  # 128 bits, shown once
+    assert "watch" not in client.get(f"/api/tables/{table['id']}").json()
+    join(friend, table["code"])
+    before = watcher.get(f"/api/watch/{table['watch']}")
+    assert before.status_code == 200 and before.json()["match"] is None
+    assert watcher.get(f"/api/watch/{table['watch']}/events", params={"version": 0}).status_code == 409
+    game = start(client, table)
+    room = client.app.state.room
+    state = wait_for_people(client, game["id"], {0, 1})
+
+    seen = watcher.get(f"/api/watch/{table['watch']}").json()
+    assert seen["table"]["game_id"] == game["id"] and [s["person"] for s in seen["table"]["seats"]][:2] == [True, True]
+    assert "code" not in seen["table"] and "invite" not in seen["table"]
+    match = seen["match"]
+    assert match["version"] == state["version"] and "hand" not in match["view"] and "legal" not in match["view"]
+    hidden = hidden_cards(room, game["id"], match["version"])
+    assert hidden and not hidden & strings_in({k: v for k, v in match["view"].items() if k != "match"})
+
+    inbox: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    listen(watcher, game["id"], state["version"], inbox, stop, path=f"/api/watch/{table['watch']}/events")
+    try:
+        mover = state["view"]["to_move"]
+        actor = client if mover == 0 else friend
+        mine = load(actor, game["id"])
+        answer = actor.post(f"/api/games/{game['id']}/actions",
+                            json={"action": mine["view"]["legal"][0], "version": mine["version"]})
+        assert answer.status_code == 200, answer.text
+        version = answer.json()["version"]
+        told = next_of(inbox, "step", version=version)
+        assert told["steps"][0]["seat"] == mover and "hand" not in told["view"]
+        hidden = hidden_cards(room, game["id"], version)
+        assert hidden and not hidden & strings_in({k: v for k, v in told.items() if k != "view"})
+        assert not hidden & strings_in({k: v for k, v in told["view"].items() if k != "match"})
+
+        reacted = friend.post(f"/api/tables/{table['id']}/reactions", json={"key": "well_played"})
+        assert reacted.status_code == 200 and reacted.json() == {"seat": 1, "key": "well_played"}
+        assert next_of(inbox, "reaction") == {"seat": 1, "key": "well_played"}
+    finally:
+        stop.set()
+    # A watcher holds no seat: the game does not exist for him.
+    assert watcher.get(f"/api/games/{game['id']}").status_code == 404
+    assert watcher.post(f"/api/games/{game['id']}/actions", json={"action": "pass", "version": version}).status_code == 404
+    assert watcher.post(f"/api/tables/{table['id']}/reactions", json={"key": "thanks"}).status_code == 404
+    assert watcher.get("/api/watch/not-a-real-watch-token-at-all").status_code == 404
+    assert watcher.get(f"/api/watch/{table['invite']}").status_code == 404  # the invite is not a watch link
+
+
+def test_a_reaction_reaches_every_seats_stream_and_an_unknown_one_is_refused(client):
+    friend = friend_of(client)
+    table = new_table(client)
+    join(friend, table["code"])
+    assert friend.post(f"/api/tables/{table['id']}/reactions", json={"key": "thanks"}).status_code == 409  # not started
+    game = start(client, table)
+    state = load(client, game["id"])
+    inboxes = {0: queue.Queue(), 1: queue.Queue()}
+    stop = threading.Event()
+    for seat, person in ((0, client), (1, friend)):
+        listen(person, game["id"], state["version"], inboxes[seat], stop)
+    try:
+        for key in REACTIONS:
+            assert client.post(f"/api/tables/{table['id']}/reactions", json={"key": key}).status_code == 200
+        for inbox in inboxes.values():
+            assert [next_of(inbox, "reaction")["key"] for _ in REACTIONS] == list(REACTIONS)
+    finally:
+        stop.set()
+    for bad in ({"key": "you_lose"}, {"key": 3}, {}):
+        assert friend.post(f"/api/tables/{table['id']}/reactions", json=bad).status_code == 422
+
+
+def test_reactions_are_rate_limited_per_identity(sqlite_url):
+    app = create_app(sqlite_url, limits=Limits(reactions_per_identity=Rate(3, 60)), bot_factory=forced_bot("random"))
+    with TestClient(app) as host:
+        friend = friend_of(host)
+        table = new_table(host)
+        join(friend, table["code"])
+        start(host, table)
+        statuses = [host.post(f"/api/tables/{table['id']}/reactions", json={"key": "oops"}).status_code
+                    for _ in range(4)]
+        assert statuses == [200] * 3 + [429]
+        assert friend.post(f"/api/tables/{table['id']}/reactions", json={"key": "sorry"}).status_code == 200
+    app.state.room.store.close()
+
+
+def test_a_table_takes_at_most_so_many_watchers(client, monkeypatch):
+    monkeypatch.setattr(table_routes, "MAX_WATCHERS", 2)
+    table = new_table(client)
+    game = start(client, table)
+    stop = threading.Event()
+    path = f"/api/watch/{table['watch']}/events"
+    try:
+        for _ in range(2):
+            listen(friend_of(client), game["id"], 0, queue.Queue(), stop, path=path)
+        refused = friend_of(client).get(path, params={"version": 0})
+        assert refused.status_code == 429 and "2 watchers" in refused.json()["detail"]
+    finally:
+        stop.set()
