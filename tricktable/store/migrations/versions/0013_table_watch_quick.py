@@ -3,15 +3,15 @@ its token, like the invite), quick-match tables (``quick_until``: the Unix
 second their match starts at the latest, null for a table of friends), and an
 index on ``touched_at`` for deleting expired tables cheaply.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 """
 
 from alembic import op
 import sqlalchemy as sa
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
