@@ -35,7 +35,7 @@ from tricktable.core.record import RECORD_FORMAT, record_of
 from tricktable.catalog import get_spec
 from tricktable.server.live.channel import Event, LocalChannel
 from tricktable.server.play.analysis import Analyst, progress, report
-from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, TimeRanOut, Withheld
+from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, SeatNotAnalysed, TimeRanOut, Withheld
 from tricktable.server.live.feed import ChangeFeed, forwarded
 from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
@@ -322,9 +322,12 @@ class Room:
 
     # -- learning from finished games ---------------------------------------------
     def _finished(self, game_id: str, who: str | None) -> GameRow:
-        """``who``'s finished game, once it may be looked back at."""
+        """``who``'s finished game, once it may be looked back at.  The analysis
+        and playing on are of seat 0's decisions (the person's, alone): at a
+        table another seat is refused rather than shown seat 0's."""
         row = self._row(game_id)
-        seat_of(row, who)
+        if seat_of(row, who) != HUMAN:
+            raise SeatNotAnalysed("the analysis and playing on are for South's seat only so far")
         return self._looked_back_at(row)
 
     @staticmethod
