@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { identityPanel } from "./identity.js";
 import { levelControl, rememberLevel } from "./levels.js";
 import { passkeySignIn } from "./passkeys.js";
+import { friendsBox } from "./friends.js";
 
 export function leaderboardTable(board, limit = 100) {
   const wrap = el("div", { class: "leaderboard" });
@@ -42,6 +43,7 @@ export async function renderHome(root, catalog, identity = {}, onSignedIn = () =
     fresh ? signIn : null,
     el("p", { class: "my-games" }, el("a", { class: "action", href: "#/games", id: "my-games" }, t("history.title"))),
     levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), practice, list,
+    friendsBox(catalog),
     identityPanel(() => memory.setNickname(""), fresh ? null : signIn)));
   for (const game of catalog.games) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
