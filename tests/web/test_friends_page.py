@@ -17,6 +17,8 @@ def create_table(p) -> str:
     """The host's new Euchre table from the home page: its code, read off the lobby."""
     page = p.page
     p.open("#/")
+    page.locator("#friends-box").scroll_into_view_if_needed()
+    p.shot(f"friends-home-{page.viewport_size['width']}")
     page.select_option("#friends-game", "euchre")
     assert page.locator("#friends-clock").input_value() == "30"  # the default turn clock
     page.locator("#friends-create").click()
@@ -89,11 +91,11 @@ def test_two_friends_at_a_euchre_table(make_page):
     assert host.page.locator('.seat.west[data-seat="1"] .who').inner_text().startswith("Friend")
     assert friend.page.locator('.seat.east[data-seat="0"] .who').inner_text().startswith("Host")
     assert friend.page.locator('.seat.north[data-seat="3"] .who').inner_text().startswith("Computer")
-    # Each one's hand is his own seat's: five cards, and not the other's.
+    # Each one's hand is his own seat's: five cards (six for a dealer ordered up), and not the other's.
     for p in (host, friend):
         p.page.wait_for_function("() => document.querySelectorAll('.hand button.card').length >= 5")
     hands = [set(p.page.eval_on_selector_all(".hand button.card", "ns => ns.map(n => n.dataset.card)")) for p in (host, friend)]
-    assert all(len(h) == 5 for h in hands) and not hands[0] & hands[1]
+    assert all(len(h) in (5, 6) for h in hands) and not hands[0] & hands[1]
 
     played = {"host": [], "friend": []}
     for _ in range(200):
@@ -109,3 +111,57 @@ def test_two_friends_at_a_euchre_table(make_page):
     assert len(played["host"]) >= 2 and len(played["friend"]) >= 2, played
     host.shot("friends-table-host-390x844")
     friend.shot("friends-table-friend-desktop")
+
+
+def test_an_invite_link_and_the_hosts_moves(make_page):
+    host = make_page(viewport=DESKTOP)
+    guest = make_page(viewport=PHONE)
+    create_table(host)
+    link = host.page.locator("#invite-link").input_value()
+    token = link.split("#/join/")[1]
+    # The invite as a query (?join=TOKEN) lands in the table's lobby, at the first free seat.
+    guest.page.goto(f"{guest.server.url}/?speed=0.05&join={token}")
+    guest.page.wait_for_selector(".lobby-seat.you")
+    assert guest.page.locator(".lobby-seat.you").get_attribute("data-seat") == "1"
+    assert "join=" not in guest.page.url
+    # The host moves the guest across to be his partner; the guest's lobby follows.
+    lobby = host.page
+    lobby.wait_for_selector('.lobby-seat.person[data-seat="1"]', timeout=5000)
+    lobby.select_option("#move-1", "2")
+    lobby.wait_for_selector('.lobby-seat.person[data-seat="2"] #computer-2')
+    guest.page.wait_for_selector('.lobby-seat.you[data-seat="2"]', timeout=5000)
+    assert "Partner" in lobby.locator('.lobby-seat[data-seat="2"] .seat-number').inner_text()
+    # ... then gives that seat to a computer player: the guest is no longer at the table.
+    lobby.locator("#computer-2").click()
+    lobby.wait_for_selector('.lobby-seat:not(.person)[data-seat="2"]')
+    assert lobby.locator(".lobby-seat.person").count() == 1
+
+
+def test_the_turn_clock_plays_for_a_friend_who_does_not_and_everyone_sees_auto(make_page):
+    host = make_page(viewport=DESKTOP)
+    friend = make_page(viewport=DESKTOP)
+    host.open("#/")
+    host.page.select_option("#friends-game", "euchre")
+    host.page.select_option("#friends-clock", "15")
+    host.page.locator("#friends-create").click()
+    code = host.page.locator("#table-code").inner_text().strip()
+    friend.open("#/")
+    friend.page.fill("#join-code", code)
+    friend.page.locator("#join-button").click()
+    friend.page.wait_for_selector(".lobby-seat.you")
+    host.page.wait_for_selector('.lobby-seat.person[data-seat="1"]', timeout=5000)
+    host.page.locator("#start-table").click()
+    for p in (host, friend):
+        p.page.wait_for_selector(".table", timeout=10000)
+    # The host plays on; the friend never does: when it is his turn the host sees his
+    # seat's clock, and once it ran out, his seat marked (auto), as the friend does his own.
+    saw_clock = False
+    for _ in range(600):
+        if host.page.locator('.seat[data-seat="1"] .auto-mark').count():
+            break
+        saw_clock = saw_clock or host.page.locator('.seat[data-seat="1"] .seat-clock').count() > 0
+        act_once(host)
+        host.page.wait_for_timeout(100)
+    assert host.page.locator('.seat[data-seat="1"] .auto-mark').inner_text() == "(auto)"
+    assert saw_clock
+    friend.page.wait_for_selector('.seat.south[data-seat="1"] .auto-mark', timeout=10000)

@@ -11,7 +11,7 @@ import { renderer } from "./games/index.js";
 import { renderFairness } from "./fairness.js";
 import { GameFeed } from "./live.js";
 import { paced, settings } from "./settings.js";
-import { closeScoreSheet, matchSummary, openDialog, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
+import { closeScoreSheet, matchSummary, openDialog, setPersonSeat, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
 import { play as playSound } from "./sound.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
@@ -88,6 +88,7 @@ export class Table {
     this.game = state.game;
     this.me = (state.view && state.view.seat) || 0; // the person's seat (the server's number); drawn at the bottom
     this.friends = friends;
+    setPersonSeat(this.me);
     this.autoSeats = new Set(); // seats whose last decision the turn clock made
     this.r = seatedRenderer(renderer(this.game), this.me);
     this.known = state.version; // the newest version received (may be ahead of the screen)
@@ -133,6 +134,7 @@ export class Table {
   /** Leave the table (another game or page takes the screen). */
   stop() {
     this.stopped = true;
+    setPersonSeat(0);
     window.removeEventListener("resize", this.onResize);
     if (this.feed) this.feed.close();
     clearInterval(this.timer);
@@ -403,8 +405,10 @@ export class Table {
       seatClock.classList.toggle("urgent", seconds <= 5);
       if (seconds === 0) {
         clearInterval(this.timer);
-        // Another person's clock: the server plays for him, and its step comes over the live channel.
+        // Another person's clock: its step comes over the live channel; asked for a
+        // moment later too, should the channel be down (a load applies a timeout due).
         if (mine) this.refresh();
+        else setTimeout(() => !this.stopped && this.refresh(), 1000);
       }
     };
     tick();
@@ -490,11 +494,13 @@ export class Table {
       box.querySelector(".name").after(who);
     }
     const holder = this.friends[seat] || {};
-    const label = holder.you ? t("friends.seat_you") : !holder.person ? t("friends.seat_computer")
+    // (The person's own seat is named "You" already: only its "(auto)" is added.)
+    const label = holder.you ? "" : !holder.person ? t("friends.seat_computer")
       : holder.host ? t("friends.seat_host") : t("friends.seat_friend");
     box.classList.toggle("person", !!holder.person);
     clear(who).append(label);
-    if (this.autoSeats.has(seat)) who.append(" ", el("span", { class: "auto-mark" }, t("friends.auto")));
+    if (this.autoSeats.has(seat)) who.append(label ? " " : "", el("span", { class: "auto-mark" }, t("friends.auto")));
+    who.hidden = !who.textContent;
   }
 
   /** The trick's cards; the first is marked as led, and ``winner`` (a complete
