@@ -17,7 +17,8 @@ def create_table(p) -> str:
     """The host's new Euchre table from the home page: its code, read off the lobby."""
     page = p.page
     p.open("#/")
-    page.locator("#friends-box").scroll_into_view_if_needed()
+    page.locator("#friends-shortcut").click()  # from the top of the home page to the box below the games
+    assert page.evaluate("document.activeElement.id") == "friends-game"
     p.shot(f"friends-home-{page.viewport_size['width']}")
     page.select_option("#friends-game", "euchre")
     assert page.locator("#friends-clock").input_value() == "30"  # the default turn clock

@@ -79,14 +79,22 @@ export function friendsBox(catalog) {
     el("h2", { id: "friends-title" }, t("friends.title")),
     el("p", { class: "blurb" }, t("friends.blurb")),
     el("div", { class: "friends-create" },
-      el("label", { for: "friends-game" }, t("friends.game")), games,
-      el("label", { for: "friends-level" }, t("level.label")), level,
-      el("label", { for: "friends-clock" }, t("friends.clock")), clock, create),
+      el("span", { class: "field" }, el("label", { for: "friends-game" }, t("friends.game")), games),
+      el("span", { class: "field" }, el("label", { for: "friends-level" }, t("level.label")), level),
+      el("span", { class: "field" }, el("label", { for: "friends-clock" }, t("friends.clock")), clock), create),
     el("form", { class: "join-form", onsubmit: join },
       el("label", { for: "join-code" }, t("friends.join_label")),
       el("div", { class: "join-row" }, codeInput,
         el("button", { type: "submit", class: "action", id: "join-button" }, t("friends.join"))),
       problem));
+}
+
+/** The home page's way to the box below the games (a phone shows the games first). */
+export function friendsShortcut() {
+  return el("button", { type: "button", class: "action", id: "friends-shortcut", onclick: () => {
+    document.getElementById("friends-box")?.scrollIntoView({ block: "start" });
+    document.getElementById("friends-game")?.focus({ preventScroll: true });
+  } }, t("friends.title"));
 }
 
 /** #/join/TOKEN: take a seat at the table the invite names, then its lobby. */
@@ -106,6 +114,7 @@ export class Lobby {
   }
 
   async start() {
+    window.scrollTo(0, 0); // from the home page's box, far down on a phone
     await this.refresh();
     this.poller = setInterval(() => this.refresh(), POLL_MS);
   }
