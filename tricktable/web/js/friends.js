@@ -131,6 +131,13 @@ export class Lobby {
     } catch (error) {
       if (this.stopped) return;
       if (!this.table) throw error; // the first look: the route says what went wrong
+      if (error instanceof ApiError && error.status === 404) {
+        // The host gave this seat to a computer player (or the table expired): nothing more to wait for.
+        this.stop();
+        this.root.querySelector("#lobby-wait")?.remove();
+        this.say(t("friends.gone"));
+        return;
+      }
       this.say(problemText(error));
     }
   }
