@@ -18,6 +18,7 @@ import { setRenderers } from "./games/index.js";
 import { settings, settingsForm } from "./settings.js";
 import { dailyIntro, openDialog } from "./sheets.js";
 import { problemText, Table } from "./table.js";
+import { joinByInvite, Lobby } from "./friends.js";
 
 const main = document.getElementById("main");
 const rulesButton = document.getElementById("rules-button");
@@ -25,6 +26,7 @@ const settingsButton = document.getElementById("settings-button");
 let catalog = { games: [], day: "" };
 let table = null;
 let replay = null; // the replay viewer on the page, if any
+let lobby = null; // a table of friends' lobby on the page, if any
 let opened = null; // a record the person opened from a file: {body, record}, shown at #/record
 let identity = {}; // what POST /api/identity said (``ranked_today``: whether today's dailies count)
 
@@ -64,6 +66,8 @@ function leaveTable() {
   table = null;
   if (replay) replay.stop();
   replay = null;
+  if (lobby) lobby.stop();
+  lobby = null;
   delete main.dataset.busy; // only a table is ever busy
 }
 
@@ -72,9 +76,10 @@ async function playAgain(game, options, level) {
   showTable(await startGame(game, options, level));
 }
 
-function showTable(state) {
+/** ``friends``: the seats of the table of friends the match is played at (null: alone). */
+function showTable(state, friends = null) {
   leaveTable();
-  const shown = (table = new Table(main, state, playAgain));
+  const shown = (table = new Table(main, state, playAgain, friends));
   rulesButton.hidden = false;
   // Not awaited: the first-visit help and the replay of the computer players'
   // first moves may wait for the person; the page is ready meanwhile.
@@ -106,6 +111,11 @@ async function route() {
       replay = new Replay(main, await api.sharedReplay(token), { kind: "shared", token });
     } else if (page === "record" && opened) replay = new Replay(main, opened.body, { kind: "file", record: opened.record });
     else if (page === "record") location.hash = "#/games";
+    else if (page === "join") await joinByInvite(decodeURIComponent(game));
+    else if (page === "table") {
+      lobby = new Lobby(main, decodeURIComponent(game), (state, seated) => showTable(state, seated.seats));
+      await lobby.start();
+    }
     else await renderHome(main, catalog, identity, signedIn);
   } catch (error) {
     // A clear message and a way to try again, never a raw "Failed to fetch".
@@ -134,7 +144,7 @@ rulesButton.addEventListener("click", async () => {
   if (!table) return;
   const options = await rulesDialog(specOf(table.game));
   if (options === null) return;
-  if (table.state.daily) {
+  if (table.state.daily || table.friends) {
     // The daily deal is played under standard rules; the new options apply to New game.
     toast(t("rules.saved_for_new_games"));
     return;
@@ -169,6 +179,9 @@ async function boot() {
   // A share link may also come as ?replay=TOKEN.
   const shared = new URLSearchParams(location.search).get("replay");
   if (shared && !location.hash.startsWith("#/shared/")) location.hash = `#/shared/${encodeURIComponent(shared)}`;
+  // An invite link may also come as ?join=TOKEN.
+  const invite = new URLSearchParams(location.search).get("join");
+  if (invite && !location.hash.startsWith("#/table/")) location.hash = `#/join/${encodeURIComponent(invite)}`;
   window.addEventListener("hashchange", route);
   await route();
   document.body.dataset.ready = "1";

@@ -34,9 +34,24 @@ export function closeScoreSheet() {
 const closeButton = (label, value = "ok", cls = "action primary") =>
   el("button", { type: "button", class: cls, autofocus: true, onclick: () => dialog().close(value) }, label);
 
-/** The columns of a sheet: two teams, or four seats for games without fixed teams. */
+// The person's seat in the match on screen (a table of friends seats him anywhere;
+// alone he is seat 0): the sheets name the seats and teams from where he sits.
+let personSeat = 0;
+
+/** The table on screen tells the sheets where the person sits (0 again when it is left). */
+export function setPersonSeat(seat) {
+  personSeat = seat || 0;
+}
+
+/** A seat's name as the person sees it ("You", "Partner", ...). */
+function seatNameOf(game, seat) {
+  return renderer(game).seatName((seat - personSeat + 4) % 4);
+}
+
+/** The columns of a sheet: two teams (the first is seats 0 and 2), or four seats for games without fixed teams. */
 function columns(game) {
-  return renderer(game).teams === false ? [0, 1, 2, 3].map((s) => renderer(game).seatName(s)) : [t("table.us"), t("table.them")];
+  if (renderer(game).teams === false) return [0, 1, 2, 3].map((s) => seatNameOf(game, s));
+  return personSeat % 2 ? [t("table.them"), t("table.us")] : [t("table.us"), t("table.them")];
 }
 
 function columnOf(game, line) {
@@ -153,15 +168,18 @@ function outcome(state) {
   if (renderer(game).teams === false) {
     // Doppelkopf: a place of four by the match points (equal points share a place).
     const totals = match.totals;
-    const place = 1 + totals.filter((p) => p > totals[0]).length;
+    const place = 1 + totals.filter((p) => p > totals[personSeat]).length;
     const best = Math.max(...totals);
-    const winners = [0, 1, 2, 3].filter((s) => totals[s] === best).map((s) => renderer(game).seatName(s)).join(", ");
+    const winners = [0, 1, 2, 3].filter((s) => totals[s] === best).map((s) => seatNameOf(game, s)).join(", ");
     return [el("p", { class: `outcome${place === 1 ? " win" : ""}`, id: "outcome" }, t("sheet.winners", { names: winners })),
-      el("p", { class: "place" }, t("sheet.place_of_four", { place, points: totals[0] }))];
+      el("p", { class: "place" }, t("sheet.place_of_four", { place, points: totals[personSeat] }))];
   }
-  const [us, them] = renderer(game).teamTotals(state.view);
+  const teams = renderer(game).teamTotals(state.view);
+  const [us, them] = personSeat % 2 ? [teams[1], teams[0]] : teams;
   // A match of a fixed number of deals (the daily) has no winner by target: the points decide.
-  const winner = match.winner_team ?? (us > them ? 0 : them > us ? 1 : null);
+  // (0: the person's team won; the server's ``winner_team`` counts the team of seats 0 and 2 as 0.)
+  const ours = (team) => (team === null || team === undefined ? team : team === personSeat % 2 ? 0 : 1);
+  const winner = ours(match.winner_team) ?? (us > them ? 0 : them > us ? 1 : null);
   const won = winner === 0 ? t("sheet.you_won") : winner === 1 ? t("sheet.they_won") : t("sheet.draw");
   return [el("p", { class: `outcome${winner === 0 ? " win" : ""}`, id: "outcome" }, won),
     el("p", { class: "place" }, t("sheet.team_points", { us, them }))];
@@ -266,7 +284,7 @@ const previousTricks = (view) => (view.match && view.match.previous_deal && view
 
 export function showLastTrick(view, game) {
   const last = dealTricks(view).at(-1);
-  const names = renderer(game);
+  const names = { seatName: (seat) => seatNameOf(game, seat) };
   const content = el("div", { class: "last-trick" }, el("h2", {}, t("table.last_trick")));
   if (!last) content.append(el("p", {}, t("table.no_last_trick")));
   else {
@@ -297,7 +315,7 @@ function cardChip(card) {
  * who won, and the card points where the game counts them. */
 export function showTrickHistory(view, game) {
   const tricks = dealTricks(view);
-  const names = renderer(game);
+  const names = { seatName: (seat) => seatNameOf(game, seat) };
   const withPoints = tricks.some((trick) => trick.points !== undefined);
   const previous = !currentTricks(view).length && tricks.length > 0;
   const content = el("div", { class: "trick-history" },

@@ -11,7 +11,7 @@ import { renderer } from "./games/index.js";
 import { renderFairness } from "./fairness.js";
 import { GameFeed } from "./live.js";
 import { paced, settings } from "./settings.js";
-import { closeScoreSheet, matchSummary, openDialog, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
+import { closeScoreSheet, matchSummary, openDialog, setPersonSeat, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
 import { play as playSound } from "./sound.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
@@ -63,15 +63,34 @@ class TooLate extends Error {
   }
 }
 
+/** The game's renderer as a person at ``me`` reads it: seats named from where he
+ * sits (his own is "You", the one across is his partner), team figures his
+ * team's first.  Seat 0 (a game alone) is the renderer itself. */
+function seatedRenderer(r, me) {
+  if (!me) return r;
+  const seated = Object.create(r);
+  seated.me = me;
+  seated.seatName = (seat) => r.seatName.call(seated, (seat - me + 4) % 4);
+  seated.ours = (pair) => (me % 2 ? [pair[1], pair[0], ...pair.slice(2)] : pair);
+  seated.teamTotals = (view) => seated.ours(r.teamTotals.call(seated, view));
+  return seated;
+}
+
 export class Table {
-  constructor(root, state, onNewGame) {
+  /** ``friends``: at a table of friends, its seats as ``GET /api/tables/ID`` gives
+   * them (who is a person, the host, the caller); null for a game alone. */
+  constructor(root, state, onNewGame, friends = null) {
     this.root = root;
     this.state = state; // the response on screen: {id, version, game, daily, level, view, steps, deadline_in}
     this.state.receivedAt = performance.now();
     this.previousDeal = null; // {finished, deal}: the previous deal's observation, for the frames that leave it out
     this.completeMatch(state);
     this.game = state.game;
-    this.r = renderer(this.game);
+    this.me = (state.view && state.view.seat) || 0; // the person's seat (the server's number); drawn at the bottom
+    this.friends = friends;
+    setPersonSeat(this.me);
+    this.autoSeats = new Set(); // seats whose last decision the turn clock made
+    this.r = seatedRenderer(renderer(this.game), this.me);
     this.known = state.version; // the newest version received (may be ahead of the screen)
     this.queue = []; // responses received and not yet shown, by version
     this.showing = false;
@@ -115,9 +134,25 @@ export class Table {
   /** Leave the table (another game or page takes the screen). */
   stop() {
     this.stopped = true;
+    setPersonSeat(0);
     window.removeEventListener("resize", this.onResize);
     if (this.feed) this.feed.close();
     clearInterval(this.timer);
+  }
+
+  /** Where ``seat`` is drawn: the person's own at the bottom, the others clockwise from his left. */
+  place(seat) {
+    return SEAT_CLASS[(seat - this.me + 4) % 4];
+  }
+
+  /** The seat drawn at ``position`` (0 bottom, 1 left, 2 top, 3 right). */
+  seatAt(position) {
+    return (this.me + position) % 4;
+  }
+
+  /** Whether more than one person plays this match (no hints: one could help another). */
+  shared() {
+    return !!this.friends && this.friends.filter((s) => s.person).length > 1;
   }
 
   // -- the order of things -----------------------------------------------------
@@ -129,7 +164,7 @@ export class Table {
     this.completeMatch(response);
     // The person's own move that this tab did not send: he plays on in another
     // tab, so a score sheet waiting here for him is closed (both tabs follow).
-    if (!this.pending && (response.steps || []).some((s) => s.seat === 0)) closeScoreSheet();
+    if (!this.pending && (response.steps || []).some((s) => s.seat === this.me)) closeScoreSheet();
     this.known = response.version;
     this.queue.push(response);
     this.queue.sort((a, b) => a.version - b.version);
@@ -184,7 +219,7 @@ export class Table {
    * announcements): offered even while the others' moves are still being shown. */
   outOfTurnButtons() {
     const newest = this.newestView();
-    if (this.pending || newest.terminal || newest.to_move === 0) return [];
+    if (this.pending || newest.terminal || newest.to_move === this.me) return [];
     return this.ownButtons(newest);
   }
 
@@ -205,7 +240,7 @@ export class Table {
       while (this.queue.length && !this.stopped) {
         const next = this.queue.shift();
         // While its steps are shown, say who moves after them (no silent screen).
-        this.sayWhoIsNext(!next.view.terminal && next.view.to_move > 0 ? next.view.to_move : null);
+        this.sayWhoIsNext(!next.view.terminal && next.view.to_move >= 0 && next.view.to_move !== this.me ? next.view.to_move : null);
         await this.showSteps(next);
         this.state = next;
         this.selected = new Set();
@@ -220,7 +255,7 @@ export class Table {
 
   waitingForBots() {
     const view = this.state.view;
-    return !view.terminal && view.to_move !== 0;
+    return !view.terminal && view.to_move !== this.me;
   }
 
   /** Whether the person may act on what the screen shows. */
@@ -250,10 +285,10 @@ export class Table {
     this.updateBusy();
     // Only the referee can move (a card turned up after a timeout): ask for it.
     if (!view.terminal && view.to_move < 0 && !this.feed) setTimeout(() => this.settled() && this.refresh(), 800);
-    if (!this.settled() || view.to_move !== 0) return;
+    if (!this.settled() || view.to_move !== this.me) return;
     this.focusHand();
     const cards = (view.legal || []).filter((a) => this.r.cardOf(a));
-    if (cards.length) this.say(0, ""); // his card to play: his own word before it is over
+    if (cards.length) this.say(this.me, ""); // his card to play: his own word before it is over
     // Only the tab the person is looking at plays for him (a second tab just follows).
     if (settings().autoPlay && document.hasFocus() && view.hand.length === 1 && cards.length === 1 && view.legal.length === 1) {
       setTimeout(() => this.settled() && this.state.view === view && this.send(cards[0], this.r.cardOf(cards[0])),
@@ -267,10 +302,10 @@ export class Table {
     this.scorebar = el("div", { class: "scorebar" });
     this.fairness = el("span", { class: "fairness" });
     this.seats = [0, 1, 2, 3].map((seat) =>
-      el("div", { class: `seat ${SEAT_CLASS[seat]}`, dataset: { seat } },
+      el("div", { class: `seat ${this.place(seat)}`, dataset: { seat } },
         el("div", { class: "name" }), el("div", { class: "tally" }), el("div", { class: "backs" }), el("div", { class: "bubble" })));
     this.trick = el("div", { class: "trick", "aria-label": t("table.trick"), role: "group" },
-      ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${SEAT_CLASS[seat]}`, dataset: { seat } })));
+      ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${this.place(seat)}`, dataset: { seat } })));
     this.centre = el("div", { class: "centre-extra" });
     this.facts = el("dl", { class: "facts" });
     this.prompt = el("p", { class: "prompt", id: "prompt" });
@@ -280,9 +315,9 @@ export class Table {
     this.hand = el("div", { class: "hand", role: "group", "aria-label": t("table.your_hand"), onkeydown: (e) => this.arrowKeys(e) });
     this.announcer = el("p", { class: "sr", "aria-live": "polite", id: "announcer" });
     // Decisions sit on the felt, under the trick, so a phone shows them with the whole hand.
-    const felt = this.felt = el("div", { class: "felt" }, this.seats[2], this.seats[1], this.seats[3],
+    const felt = this.felt = el("div", { class: "felt" }, this.seats[this.seatAt(2)], this.seats[this.seatAt(1)], this.seats[this.seatAt(3)],
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
-      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[0], this.hintBox);
+      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[this.me], this.hintBox);
     this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
       el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.hand, felt, this.announcer));
     this.render();
@@ -326,7 +361,7 @@ export class Table {
   /** The current trick, with the person's card while its request is on its way. */
   trickOnScreen(view) {
     const cards = [...(view.trick || [])];
-    if (this.pendingCard()) cards.push([0, this.pending.card]);
+    if (this.pendingCard()) cards.push([this.me, this.pending.card]);
     return cards;
   }
 
@@ -338,7 +373,7 @@ export class Table {
   renderPrompt(view) {
     clearInterval(this.timer);
     for (const stale of this.root.querySelectorAll(".seat-clock")) stale.remove();
-    const mine = view.to_move === 0 && !view.terminal;
+    const mine = view.to_move === this.me && !view.terminal;
     this.prompt.classList.toggle("mine", mine && this.settled());
     if (view.terminal) this.prompt.textContent = t("table.match_over");
     else if (this.pending) this.prompt.textContent = "";
@@ -349,6 +384,8 @@ export class Table {
       const name = this.r.seatName(this.thinkingSeat(view));
       const outOfTurn = this.settled() && this.ownButtons(view).length;
       this.prompt.textContent = outOfTurn ? this.r.outOfTurnPrompt(name) : t("table.thinking", { name });
+      // At a table with a turn clock, everyone sees the seat to move counting down.
+      if (this.friends && this.settled()) this.renderCountdown(view.to_move, false);
     } else this.prompt.textContent = "";
   }
 
@@ -359,15 +396,15 @@ export class Table {
 
   /** A timed decision (Court Piece calling): the seconds the server gives, counted
    * down; at zero the server is asked, and it applies the timeout itself. */
-  renderCountdown() {
+  renderCountdown(seat = this.me, mine = true) {
     const left = this.state.deadline_in;
     if (left === null || left === undefined) return;
     const ends = this.state.receivedAt + left * 1000;
     const clock = el("span", { class: "countdown", role: "timer" });
     this.prompt.append(" ", clock);
-    // The same clock on the person's seat, beside his name (hidden from screen readers: the prompt's is read).
+    // The same clock on the seat to move, beside its name (hidden from screen readers: the prompt's is read).
     const seatClock = el("span", { class: "countdown seat-clock", "aria-hidden": "true" });
-    this.seats[0].querySelector(".name").after(seatClock);
+    this.seats[seat].querySelector(".name").after(seatClock);
     const tick = () => {
       if (!document.body.contains(clock)) {
         seatClock.remove();
@@ -380,7 +417,10 @@ export class Table {
       seatClock.classList.toggle("urgent", seconds <= 5);
       if (seconds === 0) {
         clearInterval(this.timer);
-        this.refresh();
+        // Another person's clock: its step comes over the live channel; asked for a
+        // moment later too, should the channel be down (a load applies a timeout due).
+        if (mine) this.refresh();
+        else setTimeout(() => !this.stopped && this.refresh(), 1000);
       }
     };
     tick();
@@ -432,26 +472,47 @@ export class Table {
 
   renderSeats(view) {
     const settled = this.settled();
-    const thinking = !view.terminal && view.to_move > 0 ? this.thinkingSeat(view) : null;
+    const others = !view.terminal && view.to_move >= 0 && view.to_move !== this.me;
+    const thinking = others ? this.thinkingSeat(view) : null;
     for (const seat of [0, 1, 2, 3]) {
       const box = this.seats[seat];
       // The person's seat lights up only when he can really act now.
-      box.classList.toggle("to-move", seat === 0 ? view.to_move === 0 && !view.terminal && settled : false);
+      box.classList.toggle("to-move", seat === this.me ? view.to_move === this.me && !view.terminal && settled : false);
       box.classList.toggle("thinking", seat === thinking && settled);
       box.classList.toggle("out", this.r.sitsOut(view, seat));
       const name = box.querySelector(".name");
       clear(name).append(this.r.seatName(seat));
       if (view.dealer === seat) name.append(el("span", { class: "chip", title: t("table.dealer") }, t("table.dealer_chip")));
       if (seat === thinking && settled) name.append(el("span", { class: "dots", "aria-hidden": "true" }, "…"));
+      this.renderWho(box, seat);
       const tally = this.r.seatTally ? this.r.seatTally(view, seat) : "";
       box.querySelector(".tally").textContent = tally || "";
-      if (seat === 0) continue;
+      if (seat === this.me) continue;
       const backs = clear(box.querySelector(".backs"));
       const count = (view.hand_sizes || [])[seat] || 0;
       for (let i = 0; i < count; i++) backs.append(svgBox("span", { class: "mini" }, backSVG()));
       backs.setAttribute("role", "img");
       backs.setAttribute("aria-label", tn("table.cards_left", count));
     }
+  }
+
+  /** At a table of friends: who holds the seat (the host, a friend, a computer
+   * player) under its name, and "(auto)" while the turn clock played its last decision. */
+  renderWho(box, seat) {
+    let who = box.querySelector(".who");
+    if (!this.friends) return;
+    if (!who) {
+      who = el("div", { class: "who" });
+      box.querySelector(".name").after(who);
+    }
+    const holder = this.friends[seat] || {};
+    // (The person's own seat is named "You" already: only its "(auto)" is added.)
+    const label = holder.you ? "" : !holder.person ? t("friends.seat_computer")
+      : holder.host ? t("friends.seat_host") : t("friends.seat_friend");
+    box.classList.toggle("person", !!holder.person);
+    clear(who).append(label);
+    if (this.autoSeats.has(seat)) who.append(label ? " " : "", el("span", { class: "auto-mark" }, t("friends.auto")));
+    who.hidden = !who.textContent;
   }
 
   /** The trick's cards; the first is marked as led, and ``winner`` (a complete
@@ -468,7 +529,7 @@ export class Table {
       const node = svgBox("div", { class: "card", role: "img", "aria-label": label, dataset: { card } }, cardSVG(card));
       if (index === 0) node.classList.add("lead");
       if (seat === winner) node.classList.add("winner");
-      if (seat === fresh && animate && !reducedMotion()) node.classList.add(`enter-${SEAT_CLASS[seat]}`);
+      if (seat === fresh && animate && !reducedMotion()) node.classList.add(`enter-${this.place(seat)}`);
       slot.append(node);
       if (index === 0) slot.append(el("span", { class: "badge lead-badge", "aria-hidden": "true" }, t("table.led_badge")));
       if (seat === winner) slot.append(el("span", { class: "badge win-badge", "aria-hidden": "true" }, t("table.wins")));
@@ -503,7 +564,7 @@ export class Table {
 
   /** Choosing several cards at once (Doppelkopf poverty: give or return three). */
   selection(view) {
-    const mine = view.to_move === 0 && !view.terminal && this.settled();
+    const mine = view.to_move === this.me && !view.terminal && this.settled();
     return mine && this.r.selection ? this.r.selection(view) : null;
   }
 
@@ -539,7 +600,7 @@ export class Table {
 
   renderActions(view) {
     const settled = this.settled();
-    const mine = view.to_move === 0 && !view.terminal;
+    const mine = view.to_move === this.me && !view.terminal;
     const pick = this.selection(view);
     const offered = settled ? this.ownButtons(view) : this.outOfTurnButtons();
     let buttons = offered.filter((a) => !(pick && pick.actions.includes(a)));
@@ -548,7 +609,7 @@ export class Table {
     const folded = fold && this.unfolded !== this.state.version ? fold : null;
     if (folded) buttons = buttons.filter((a) => !folded.actions.includes(a));
     const chosen = pick ? this.selectedCards(this.sortedHand(view)).join(" ") : null;
-    const hint = mine && settled && this.state.hints;
+    const hint = mine && settled && this.state.hints && !this.shared();
     if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal, folded && folded.actions])) return;
     clear(this.actions);
     if (pick) {
@@ -617,7 +678,7 @@ export class Table {
       marked.querySelector(".best-badge")?.remove();
     }
     const hint = this.hint;
-    if (!hint || hint.version !== this.state.version || view.to_move !== 0 || !this.settled() || !hint.hints.length) return;
+    if (!hint || hint.version !== this.state.version || view.to_move !== this.me || !this.settled() || !hint.hints.length) return;
     const hints = [...hint.hints].sort((a, b) => b.value - a.value); // the server's order; kept if it ever was not
     const best = hints[0];
     const card = this.r.cardOf(best.action);
@@ -640,7 +701,7 @@ export class Table {
   }
 
   renderHand(view) {
-    const mine = view.to_move === 0 && !view.terminal && this.settled();
+    const mine = view.to_move === this.me && !view.terminal && this.settled();
     const byCard = new Map();
     for (const action of view.legal || []) {
       const card = this.r.cardOf(action);
@@ -754,7 +815,7 @@ export class Table {
     this.hideProblem();
     if (card) playSound("card");
     this.render();
-    if (card) this.renderTrick(this.trickOnScreen(this.state.view), { fresh: 0 });
+    if (card) this.renderTrick(this.trickOnScreen(this.state.view), { fresh: this.me });
     try {
       const next = outOfTurn ? await this.sendOutOfTurn(action) : await api.act(this.state.id, this.known, action);
       this.pending = null;
@@ -801,7 +862,7 @@ export class Table {
   /** "Too late for Re: West moved first (Re), so it is no longer allowed." */
   tooLateText(action, view) {
     const label = this.r.actionLabel(this.game, action);
-    const last = [...(view.actions || [])].reverse().find(([seat]) => seat !== 0);
+    const last = [...(view.actions || [])].reverse().find(([seat]) => seat !== this.me);
     if (!last) return t("error.too_late_plain", { action: label });
     return t("error.too_late", { action: label, name: this.r.seatName(last[0]), what: this.moveLabel(last[1]) });
   }
@@ -834,6 +895,7 @@ export class Table {
     for (const step of next.steps) {
       await this.waitGap();
       if (this.stopped) return;
+      this.markAuto(step);
       if (step.text.startsWith("play ")) await this.showCard(step);
       else this.showWord(step);
       if (step.deal_over) {
@@ -849,6 +911,15 @@ export class Table {
         else if (result) this.say(step.seat, this.r.redealText(this.game, result));
       }
     }
+  }
+
+  /** A seat's decision made by the turn clock (``auto``) marks it "(auto)" until its holder decides again. */
+  markAuto(step) {
+    if (!this.friends || step.seat < 0) return;
+    const was = this.autoSeats.has(step.seat);
+    if (step.auto) this.autoSeats.add(step.seat);
+    else this.autoSeats.delete(step.seat);
+    if (was !== !!step.auto) this.renderWho(this.seats[step.seat], step.seat);
   }
 
   /** The finished deal's facts and tallies, while its last trick and sheet are shown. */
@@ -869,7 +940,7 @@ export class Table {
   }
 
   async showCard(step) {
-    const own = step.seat === 0 && this.landed === step.text;
+    const own = step.seat === this.me && this.landed === step.text;
     this.landed = null;
     this.say(step.seat, ""); // a seat's word (a reservation, a call) was before its card: it uncovers the seat
     const cards = step.completed ? step.completed.cards : step.trick;
@@ -879,7 +950,7 @@ export class Table {
     this.renderTrick(cards, { fresh: step.seat, animate: !own, leader });
     if (!own) playSound("card");
     const card = step.text.slice(5);
-    if (step.seat !== 0) this.announce(t("table.played", { name: this.r.seatName(step.seat), card: cardName(card, t) }));
+    if (step.seat !== this.me) this.announce(t("table.played", { name: this.r.seatName(step.seat), card: cardName(card, t) }));
     this.gap = paced(CARD_GAP_MS);
     if (!step.completed) return;
     const winner = step.completed.winner;
@@ -904,7 +975,7 @@ export class Table {
         card.style.setProperty("--dy", `${target.y + target.height / 2 - (from.y + from.height / 2)}px`);
       }
       this.trick.style.setProperty("--gather", `${scaled(GATHER_MS)}ms`); // the CSS follows the page's clock
-      this.trick.classList.add("gather", `to-${pile ? "pile" : SEAT_CLASS[winner]}`);
+      this.trick.classList.add("gather", `to-${pile ? "pile" : this.place(winner)}`);
       await sleep(GATHER_MS);
     }
     playSound("trick");
@@ -914,8 +985,8 @@ export class Table {
   showWord(step) {
     const words = this.r.bubble(this.game, step.text);
     this.say(step.seat, words);
-    if (words && (step.seat !== 0 || step.text === "timeout")) this.announce(`${this.r.seatName(step.seat)}: ${words}`);
-    this.gap = paced(step.seat === 0 ? 150 : WORD_GAP_MS);
+    if (words && (step.seat !== this.me || step.text === "timeout")) this.announce(`${this.r.seatName(step.seat)}: ${words}`);
+    this.gap = paced(step.seat === this.me ? 150 : WORD_GAP_MS);
   }
 
   /** What remains of the last step's time on screen, before the next is shown. */

@@ -88,6 +88,12 @@ export const base = {
     return [];
   },
 
+  /** A per-team pair ([team of seats 0 and 2, the other]) with the person's team first
+   * (a table of friends seats him anywhere: ``seatedRenderer``). */
+  ours(pair) {
+    return pair;
+  },
+
   /** [our team, their team] points of the match so far. */
   teamTotals(view) {
     const totals = (view.match && view.match.totals) || [0, 0, 0, 0];

@@ -79,9 +79,9 @@ export const courtpiece = {
     const called = view.caller !== null && view.caller !== undefined && !("trump_trick" in view);
     if (called) facts.push([t("courtpiece.caller"), this.seatName(view.caller)]);
     if (view.trump) facts.push([t("table.trump"), { suit: view.trump, text: t(`suit.${view.trump}`) }]);
-    const [us, them] = view.captured || [0, 0];
+    const [us, them] = this.ours(view.captured || [0, 0]);
     facts.push([t("courtpiece.counted"), t("table.us_them", { us, them })]);
-    if (view.tens) facts.push([t("courtpiece.tens"), t("table.us_them", { us: view.tens[0], them: view.tens[1] })]);
+    if (view.tens) { const [us10, them10] = this.ours(view.tens); facts.push([t("courtpiece.tens"), t("table.us_them", { us: us10, them: them10 })]); }
     return facts;
   },
 

@@ -58,7 +58,7 @@ export const euchre = {
     const phase = view.phase;
     if (phase === "round 1") {
       const ask = t("euchre.prompt.round1", { suit: t(`suit.${view.up_card.slice(-1)}`) });
-      const mustGoAlone = view.options && view.options.dealers_partner_alone && view.dealer === 2;
+      const mustGoAlone = view.options && view.options.dealers_partner_alone && view.dealer === ((view.seat || 0) + 2) % 4;
       return mustGoAlone ? `${ask} ${t("euchre.prompt.must_alone")}` : ask;
     }
     if (phase === "round 2") return t("euchre.prompt.round2");
@@ -78,7 +78,7 @@ export const euchre = {
     if (view.lone_defender !== null && view.lone_defender !== undefined) {
       facts.push([t("euchre.lone_defender"), this.seatName(view.lone_defender)]);
     }
-    const [us, them] = [view.tricks_won[0], view.tricks_won[1]];
+    const [us, them] = this.ours([view.tricks_won[0], view.tricks_won[1]]);
     facts.push([t("table.tricks"), t("table.us_them", { us, them })]);
     return facts;
   },
