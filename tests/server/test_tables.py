@@ -20,7 +20,7 @@ from tricktable.server.play.scheduler import forced_bot
 from tricktable.server.play.tables import CODE_ALPHABET, CODE_LENGTH, TABLE_SECONDS
 from tricktable.server.trust.limits import Limits, Rate
 from tricktable.store.schema import games as games_table, tables
-from tests.harness import listen
+from tests.harness import identity_of, listen
 from tests.server.test_api import strings_in
 
 
@@ -344,3 +344,15 @@ def test_looking_back_at_a_tables_game_is_refused_to_seats_the_analysis_does_not
             assert answer.status_code == 409 and "South's seat only" in answer.text, (seat, answer.text)
     answer = people[0].get(f"/api/games/{game['id']}/analysis")  # (a read: starts nothing)
     assert answer.status_code == 200 and answer.json()["status"] == "none", answer.text
+
+
+def test_a_table_names_its_people_by_the_nicknames_they_chose_and_nothing_else(client):
+    friend = friend_of(client)
+    table = new_table(client)
+    joined = join(friend, table["code"])
+    assert friend.put("/api/nickname", json={"nickname": "Asha"}).status_code == 200
+    seats = {seat["seat"]: seat for seat in client.get(f"/api/tables/{table['id']}").json()["seats"]}
+    assert seats[my_seat(joined)]["nickname"] == "Asha" and seats[my_seat(table)]["nickname"] is None
+    assert not {seat["nickname"] for seat in seats.values() if not seat["person"]} - {None}
+    answer = client.get(f"/api/tables/{table['id']}").text
+    assert identity_of(friend) not in answer and identity_of(client) not in answer

@@ -230,8 +230,9 @@ export class Lobby {
   /** One seat: who sits there (you, the host, a friend, a computer player) and, for the host, its moves. */
   seatBox(table, seat, you) {
     const holder = table.seats[seat];
+    const role = holder.host ? t("friends.seat_host") : t("friends.seat_friend");
     const who = holder.you ? t("friends.seat_you") : !holder.person ? t("friends.seat_computer")
-      : holder.host ? t("friends.seat_host") : t("friends.seat_friend");
+      : holder.nickname ? `${holder.nickname} · ${role}` : role;
     const where = you ? t(`seat.${(seat - you.seat + 4) % 4}`) : "";
     const box = el("div", { class: `lobby-seat${holder.person ? " person" : ""}${holder.you ? " you" : ""}`,
       dataset: { seat } },

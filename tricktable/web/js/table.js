@@ -507,8 +507,9 @@ export class Table {
     }
     const holder = this.friends[seat] || {};
     // (The person's own seat is named "You" already: only its "(auto)" is added.)
+    const role = holder.host ? t("friends.seat_host") : t("friends.seat_friend");
     const label = holder.you ? "" : !holder.person ? t("friends.seat_computer")
-      : holder.host ? t("friends.seat_host") : t("friends.seat_friend");
+      : holder.nickname ? `${holder.nickname} · ${role}` : role;
     box.classList.toggle("person", !!holder.person);
     clear(who).append(label);
     if (this.autoSeats.has(seat)) who.append(label ? " " : "", el("span", { class: "auto-mark" }, t("friends.auto")));
