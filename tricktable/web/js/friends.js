@@ -94,7 +94,7 @@ export function friendsShortcut() {
   return el("button", { type: "button", class: "action", id: "friends-shortcut", onclick: () => {
     document.getElementById("friends-box")?.scrollIntoView({ block: "start" });
     document.getElementById("friends-game")?.focus({ preventScroll: true });
-  } }, t("friends.title"));
+  } }, t("friends.shortcut"));
 }
 
 /** #/join/TOKEN: take a seat at the table the invite names, then its lobby. */

@@ -36,15 +36,20 @@ export async function renderHome(root, catalog, identity = {}, onSignedIn = () =
   const signIn = passkeySignIn(onSignedIn);
   const list = el("div", { class: "games" });
   // A browser whose dailies are practice today is told so before it starts one.
+  // A fresh browser may be an old identity's: its passkey is offered right there.
   const practice = identity && identity.ranked_today === false
-    ? el("p", { class: "practice-note", id: "home-practice" }, t("home.practice_today")) : null;
+    ? el("div", { class: "practice-note", id: "home-practice" }, el("p", {}, t("home.practice_today")),
+      fresh ? signIn : null) : null;
   root.append(el("section", { class: "home" },
     el("h1", {}, t("app.title")), el("p", { class: "tagline" }, t("app.tagline")),
-    fresh ? signIn : null,
-    el("p", { class: "my-games" }, el("a", { class: "action", href: "#/games", id: "my-games" }, t("history.title")), " ", friendsShortcut()),
+    // One row of the person's own places (wrapping on a phone), so the games come early on a small screen.
+    el("div", { class: "my-games" },
+      el("a", { class: "action", href: "#/games", id: "my-games" }, t("history.title")),
+      el("a", { class: "action", href: `#/stats/${catalog.games[0].name}`, id: "my-stats" }, t("stats.title")),
+      friendsShortcut()),
     levelControl("home-level", rememberLevel), el("p", { class: "level-note" }, t("level.note")), practice, list,
     friendsBox(catalog),
-    identityPanel(() => memory.setNickname(""), fresh ? null : signIn)));
+    identityPanel(() => memory.setNickname(""), fresh && practice ? null : signIn)));
   for (const game of catalog.games) {
     const board = el("div", { class: "mini-board" }, el("p", { class: "empty" }, "…"));
     list.append(el("article", { class: "game-card", dataset: { game: game.name } },
@@ -54,8 +59,7 @@ export async function renderHome(root, catalog, identity = {}, onSignedIn = () =
       el("div", { class: "buttons" },
         el("a", { class: "action primary", href: `#/play/${game.name}` }, t("home.new_game")),
         el("a", { class: "action", href: `#/daily/${game.name}` }, t("home.daily")),
-        el("a", { class: "action subtle", href: `#/rules/${game.name}` }, t("rules.button")),
-        el("a", { class: "action subtle", href: `#/stats/${game.name}` }, t("stats.title"))),
+        el("a", { class: "action subtle", href: `#/rules/${game.name}` }, t("rules.button"))),
       el("h3", {}, t("home.leaderboard", { day: catalog.day })), board));
     api.leaderboard(game.name).then((data) => clear(board).append(leaderboardTable(data, 5)))
       .catch(() => clear(board));
