@@ -53,6 +53,15 @@ def load(person: TestClient, game_id: str) -> dict:
     return answer.json()
 
 
+def play_first_legal(person: TestClient, game_id: str) -> int:
+    """``person`` (whose turn it is) plays his first legal action; the version it made."""
+    mine = load(person, game_id)
+    answer = person.post(f"/api/games/{game_id}/actions",
+                         json={"action": mine["view"]["legal"][0], "version": mine["version"]})
+    assert answer.status_code == 200, answer.text
+    return int(answer.json()["version"])
+
+
 def my_seat(table: dict) -> int:
     return next(seat["seat"] for seat in table["seats"] if seat["you"])
 
@@ -211,12 +220,7 @@ def test_every_step_reaches_every_persons_stream_without_the_others_cards(client
         listen(person, game["id"], state["version"], streams[seat], stop)
     try:
         mover = state["view"]["to_move"]
-        actor = client if mover == 0 else friend
-        mine = load(actor, game["id"])
-        answer = actor.post(f"/api/games/{game['id']}/actions",
-                            json={"action": mine["view"]["legal"][0], "version": mine["version"]})
-        assert answer.status_code == 200, answer.text
-        version = answer.json()["version"]
+        version = play_first_legal({0: client, 1: friend}[mover], game["id"])
         deal = state_at(room.store.load(game["id"]).record, version).current
         for seat, inbox in streams.items():
             while True:

@@ -21,7 +21,8 @@ from tricktable.server.play.watch import public_view
 from tricktable.server.trust.limits import Limits, Rate
 from tests.harness import listen
 from tests.server.test_api import strings_in
-from tests.server.test_tables import friend_of, join, load, new_table, start, state_at, wait_for_people
+from tests.server.test_tables import (friend_of, join, load, new_table, play_first_legal, start, state_at,
+                                      wait_for_people)
 
 
 @pytest.mark.parametrize("game", ENTRIES, ids=lambda game: game.name)
@@ -89,12 +90,7 @@ def test_a_watcher_sees_no_card_of_any_hand_and_cannot_act(client):
     listen(watcher, game["id"], state["version"], inbox, stop, path=f"/api/watch/{table['watch']}/events")
     try:
         mover = state["view"]["to_move"]
-        actor = client if mover == 0 else friend
-        mine = load(actor, game["id"])
-        answer = actor.post(f"/api/games/{game['id']}/actions",
-                            json={"action": mine["view"]["legal"][0], "version": mine["version"]})
-        assert answer.status_code == 200, answer.text
-        version = answer.json()["version"]
+        version = play_first_legal({0: client, 1: friend}[mover], game["id"])
         told = next_of(inbox, "step", version=version)
         assert told["steps"][0]["seat"] == mover and "hand" not in told["view"]
         hidden = hidden_cards(room, game["id"], version)
