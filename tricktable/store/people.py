@@ -82,6 +82,14 @@ class PeopleStore(Database):
         with self.engine.begin() as db:
             return db.execute(select(nicknames.c.nickname).where(nicknames.c.device == device)).scalar()
 
+    def nicknames_of(self, devices: list[str]) -> dict[str, str]:
+        """The nicknames of those of ``devices`` that chose one, in one query."""
+        if not devices:
+            return {}
+        with self.engine.begin() as db:
+            found = db.execute(select(nicknames.c.device, nicknames.c.nickname).where(nicknames.c.device.in_(devices)))
+            return {device: nickname for device, nickname in found}
+
 
 
 __all__ = ["IdentityRow", "PeopleStore"]

@@ -234,12 +234,13 @@ class Tables:
         """The table as one of its people sees it: who sits where (a person
         with the nickname he chose, the caller, or a computer player; never
         another's identity)."""
+        names = self.store.nicknames_of([holder for holder in table.seats if holder is not None])
         return {
             "id": table.id, "code": table.code, "game": table.game, "options": table.options, "level": table.level,
             "host": holds(table.host, who), "game_id": table.game_id, "clock": clock_of(table),
             "seats": [{"seat": s, "person": holder is not None, "you": holds(holder, who),
                        "host": holds(holder, table.host),
-                       "nickname": self.store.nickname(holder) if holder is not None else None}
+                       "nickname": names.get(holder) if holder is not None else None}
                       for s, holder in enumerate(table.seats)],
             **self.quick_part(table),
         }
