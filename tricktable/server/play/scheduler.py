@@ -409,17 +409,19 @@ class BotScheduler:
         """The level a decision is thought at now: the chosen one, or shorter
         while games wait too long for a worker (``RELIEF_AFTER_SECONDS``)."""
         with self._lock:
-            waited = time.monotonic() - self._queue[0][0] if self._queue else 0.0
-            step = sum(waited >= after for after in RELIEF_AFTER_SECONDS)
+            step = sum(self._longest_wait() >= after for after in RELIEF_AFTER_SECONDS)
             self._relieved[step] += 1
         return relieved(level, step)
+
+    def _longest_wait(self) -> float:
+        """(Under the lock.)  Seconds the game first in the queue has waited for a worker."""
+        return max(0.0, time.monotonic() - self._queue[0][0]) if self._queue else 0.0
 
     def pressure(self) -> dict[str, Any]:
         """How far behind the computer players are: games waiting for a worker,
         the longest wait, and the decisions thought at each relief step so far."""
         with self._lock:
-            waited = time.monotonic() - self._queue[0][0] if self._queue else 0.0
-            return {"waiting": len(self._queue), "longest_wait_ms": round(max(0.0, waited) * 1000),
+            return {"waiting": len(self._queue), "longest_wait_ms": round(self._longest_wait() * 1000),
                     "decisions_by_relief": list(self._relieved)}
 
     def _choose_at_once(self, row: GameRow) -> Callable[[GameState, int, int], str]:
