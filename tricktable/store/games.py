@@ -18,7 +18,7 @@ from sqlalchemy import Integer, Text, and_, bindparam, case, delete, func, inser
 
 from tricktable.store.daily import ADD_SCORE
 from tricktable.store.engine import Database, RawTransaction
-from tricktable.store.schema import frames, games, shared_records, tables
+from tricktable.store.schema import frames, games, past_matches, shared_records, tables
 from tricktable.store.tables import seats_of, seats_text
 
 CHANGES_CHANNEL = "tricktable_games"
@@ -33,15 +33,35 @@ WRITTEN_KEPT = 4096
 # The request path's statements, built once with bind parameters: building a
 # Core statement and its cache key anew costs more than running it on SQLite.
 ROW_COLUMNS = ("id", "game", "record", "version", "status", "daily_day", "device", "deadline", "owner", "ranked",
-               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "seats", "clock", "actions")
+               "bot_secret", "server_seed", "client_seed", "commitment", "lease_until", "seats", "clock", "hints",
+               "next_id", "actions")
 """A ``GameRow``'s columns, in its fields' order (the record in two: ``record`` and ``actions``;
-``seats`` and ``clock`` are its table's)."""
+``seats``, ``clock`` and ``hints`` are its table's, or, once the table moved on, its ``past_matches`` row's)."""
 _UNLESS_KNOWN = games.c.version == bindparam("known", type_=Integer)
 """The game is still at the version whose record the reader holds (a version names one record)."""
-LOAD_GAME = (select(*(case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name) if name in ("record", "actions")
-                      else tables.c[name] if name in ("seats", "clock") else games.c[name] for name in ROW_COLUMNS))
-             .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id))
+_TABLE_COLUMNS: dict[str, Any] = {
+    "seats": func.coalesce(tables.c.seats, past_matches.c.seats),
+    "clock": func.coalesce(tables.c.clock, past_matches.c.clock),
+    "hints": tables.c.hints,
+    "next_id": past_matches.c.next_id,
+}
+"""A game's columns read from its table (the one playing it, or the past match it was)."""
+_WITH_TABLE = (games.outerjoin(tables, tables.c.game_id == games.c.id)
+               .outerjoin(past_matches, past_matches.c.game_id == games.c.id))
+
+
+def _load_column(name: str) -> Any:
+    if name in ("record", "actions"):
+        return case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name)
+    if name in _TABLE_COLUMNS:
+        return _TABLE_COLUMNS[name].label(name)
+    return games.c[name]
+
+
+LOAD_GAME = (select(*map(_load_column, ROW_COLUMNS)).select_from(_WITH_TABLE)
              .where(games.c.id == bindparam("game_id")))
+STREAM_STATE = (select(games.c.version, games.c.lease_until, _TABLE_COLUMNS["seats"], _TABLE_COLUMNS["next_id"])
+                .select_from(_WITH_TABLE).where(games.c.id == bindparam("game_id")))
 GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
 VERSIONS_BATCH = 50
 """``Store.versions`` reads the games this many at a time (one prepared statement)."""
@@ -98,6 +118,10 @@ class TableStart:
     seats: tuple[str | None, ...]
     clock: int
     """Seconds a person has for a decision (0: no clock)."""
+    hints: bool = False
+    """The table offers the hint while more than one person sits."""
+    previous: str | None = None
+    """The table's match this one follows ("play again"; None: its first)."""
 
 
 Lease = tuple[str | None, float | None]
@@ -127,6 +151,10 @@ class GameRow:
     player); None for a game of one person (``owner``, at seat 0)."""
     clock: int | None = None
     """A table's game: the seconds a person has for a decision (0 or None: no clock)."""
+    hints: bool | None = None
+    """A table's game: whether its table offers the hint while more than one person sits."""
+    next_id: str | None = None
+    """A table's match that its table moved on from: the match that followed it."""
 
     @property
     def counts_on_leaderboard(self) -> bool:
@@ -186,12 +214,14 @@ class GameStore(Database):
         """Insert a new game at version 1; ``IntegrityError`` if the identity
         already has that day's daily game or the commitment was used before.
         ``table``: the table whose match this is, started in the same write
-        (``StaleVersion``, nothing stored, if it started one already or its
-        seats changed meanwhile).  ``secrets_and_owner``: the ``GameRow`` fields
+        (``StaleVersion``, nothing stored, if it started one already, or
+        another than ``table.previous``, or its seats changed meanwhile); the
+        previous match keeps its seats and clock and names this one
+        (``past_matches``).  ``secrets_and_owner``: the ``GameRow`` fields
         ``owner``, ``ranked``, ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
         row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
                       seats=table.seats if table is not None else None, clock=table.clock if table is not None else None,
-                      **secrets_and_owner)
+                      hints=table.hints if table is not None else None, **secrets_and_owner)
         with self._writing() as db:
             db.execute(
                 insert(games).values(
@@ -203,11 +233,15 @@ class GameStore(Database):
                 )
             )
             if table is not None:
-                started = db.execute(update(tables).where(tables.c.id == table.table_id, tables.c.game_id.is_(None),
+                before = tables.c.game_id.is_(None) if table.previous is None else tables.c.game_id == table.previous
+                started = db.execute(update(tables).where(tables.c.id == table.table_id, before,
                                                           tables.c.seats == seats_text(table.seats))
                                      .values(game_id=row.id, clock=table.clock, touched_at=time.time()))
                 if started.rowcount != 1:
                     raise StaleVersion("the table started its match already, or its seats changed: look again")
+                if table.previous is not None:
+                    db.execute(insert(past_matches).values(game_id=table.previous, seats=seats_text(table.seats),
+                                                           clock=table.clock, next_id=row.id))
         return row
 
     def open_games(self, owner: str) -> int:
@@ -227,6 +261,17 @@ class GameStore(Database):
             return None
         columns = dict(zip(ROW_COLUMNS, found))
         return _row(columns, known.record if columns["record"] is None and known is not None else None)
+
+    def stream_state(self, game_id: str) -> tuple[int, float | None, tuple[str | None, ...] | None, str | None] | None:
+        """What a quiet stream of a game looks at (one read): its version, its
+        turn lease, its seats (None: a game of one person) and the match that
+        followed it (None: none yet)."""
+        with self._raw() as db:
+            found = db.run(STREAM_STATE, {"game_id": game_id}).fetchone()
+        if not found:
+            return None
+        version, lease_until, seats, next_id = found
+        return version, lease_until, seats_of(seats), next_id
 
     def version_of(self, game_id: str) -> int | None:
         """A game's version alone (cheap: for live streams polling for changes)."""
@@ -456,6 +501,7 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
         seats_of(found.get("seats")), found.get("clock"),
+        None if found.get("hints") is None else bool(found.get("hints")), found.get("next_id"),
     )
 
 

@@ -216,12 +216,28 @@ tables = Table(
     Column("touched_at", Float, nullable=False),
     Column("watch_hash", String(64)),
     Column("quick_until", Float),
+    # Whether the hint is offered when more than one person sits (alone: always).
+    Column("hints", Boolean, nullable=False, server_default=false()),
+    # The computer players' seats a newcomer may take during the match (bit n: seat n).
+    Column("open_seats", Integer, nullable=False, server_default="0"),
     Index("tables_code", "code", unique=True),
     Index("tables_invite_hash", "invite_hash", unique=True),
     Index("tables_game_id", "game_id", unique=True),
     Index("tables_watch_hash", "watch_hash", unique=True),
     Index("tables_touched_at", "touched_at"),
     Index("tables_quick", "game", "quick_until"),
+)
+
+# A match its table moved on from ("play again"): the seats and clock it was
+# played with (its table's now belong to the next match) and the match that
+# followed it.  Read with the game (``Store.load``) where no table holds it.
+past_matches = Table(
+    "past_matches",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("seats", Text, nullable=False),
+    Column("clock", Integer),
+    Column("next_id", String(40), nullable=False),
 )
 
 # Each analysed decision of an analysis, one row each: storing one more is an
@@ -236,5 +252,5 @@ analysis_decisions = Table(
 
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
-           "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "tables",
+           "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "tables", "past_matches",
            "analysis_decisions"]

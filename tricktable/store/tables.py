@@ -39,10 +39,15 @@ class TableRow:
     """Unix seconds of its last change or its match's last step."""
     quick_until: float | None = None
     """A quick-match table's latest start, in Unix seconds (None: a table of friends)."""
+    hints: bool = False
+    """Whether the hint is offered while more than one person sits (alone: always)."""
+    open_seats: int = 0
+    """The computer players' seats a newcomer may take during the match (bit n: seat n)."""
 
 
 TABLE_COLUMNS = (tables.c.id, tables.c.code, tables.c.game, tables.c.options, tables.c.level, tables.c.host,
-                 tables.c.seats, tables.c.clock, tables.c.game_id, tables.c.touched_at, games.c.updated_at, tables.c.quick_until)
+                 tables.c.seats, tables.c.clock, tables.c.game_id, tables.c.touched_at, games.c.updated_at, tables.c.quick_until,
+                 tables.c.hints, tables.c.open_seats)
 FIND_TABLE = select(*TABLE_COLUMNS).select_from(tables.outerjoin(games, games.c.id == tables.c.game_id))
 
 
@@ -51,15 +56,15 @@ class TableStore(Database):
 
     def create_table(self, table_id: str, code: str, invite_hash: str, game: str, options: dict[str, Any],
                      level: str, host: str, seats: Seats, clock: int | None, watch_hash: str | None = None,
-                     quick_until: float | None = None) -> TableRow:
+                     quick_until: float | None = None, hints: bool = False) -> TableRow:
         """Store a new table (``IntegrityError`` if its code, invite or watch link is taken)."""
         now = time.time()
         with self._writing() as db:
             db.execute(insert(tables).values(id=table_id, code=code, invite_hash=invite_hash, game=game,
                                              options=options_text(options), level=level, host=host,
                                              seats=seats_text(seats), clock=clock, touched_at=now,
-                                             watch_hash=watch_hash, quick_until=quick_until))
-        return TableRow(table_id, code, game, options, level, host, seats, clock, None, now, quick_until)
+                                             watch_hash=watch_hash, quick_until=quick_until, hints=hints))
+        return TableRow(table_id, code, game, options, level, host, seats, clock, None, now, quick_until, hints)
 
     def table(self, table_id: str) -> TableRow | None:
         return self._find(tables.c.id == table_id)
@@ -92,13 +97,24 @@ class TableStore(Database):
                                                    or_(tables.c.game_id.is_(None), tables.c.game_id.in_(stepped))))
         return done.rowcount
 
-    def save_seats(self, table: TableRow, seats: Seats) -> bool:
-        """Give the table ``seats`` if its seats are still ``table.seats`` and
-        its match has not started; False (nothing changed) otherwise."""
+    def save_seats(self, table: TableRow, seats: Seats, open_seats: int | None = None) -> bool:
+        """Give the table ``seats`` (and ``open_seats``, where given) if its
+        seats, open seats and match are still ``table``'s (a started match's
+        seats change too: its game reads them); False (nothing changed)
+        otherwise."""
+        values: dict[str, Any] = {"seats": seats_text(seats), "touched_at": time.time()}
+        if open_seats is not None:
+            values["open_seats"] = open_seats
         with self._writing() as db:
-            done = db.execute(update(tables).where(tables.c.id == table.id, tables.c.game_id.is_(None),
-                                                   tables.c.seats == seats_text(table.seats))
-                              .values(seats=seats_text(seats), touched_at=time.time()))
+            done = db.execute(update(tables).where(*_unchanged(table)).values(**values))
+        return done.rowcount == 1
+
+    def save_hints(self, table: TableRow, hints: bool) -> bool:
+        """Offer the hint at the table or not, if its match has not started
+        (and its seats are still ``table``'s); False (nothing changed) otherwise."""
+        with self._writing() as db:
+            done = db.execute(update(tables).where(*_unchanged(table), tables.c.game_id.is_(None))
+                              .values(hints=hints, touched_at=time.time()))
         return done.rowcount == 1
 
     def _find(self, where: Any) -> TableRow | None:
@@ -106,10 +122,19 @@ class TableStore(Database):
             found = db.execute(FIND_TABLE.where(where)).first()
         if found is None:
             return None
-        (table_id, code, game, options, level, host, seats, clock, game_id, touched_at, stepped, quick) = found
+        (table_id, code, game, options, level, host, seats, clock, game_id, touched_at, stepped, quick, hints,
+         open_seats) = found
         last = max(touched_at, _unix(stepped)) if stepped is not None else touched_at
         return TableRow(table_id, code, game, orjson.loads(options), level, host, seats_of(seats) or (), clock,
-                        game_id, last, quick)
+                        game_id, last, quick, bool(hints), open_seats)
+
+
+def _unchanged(table: TableRow) -> tuple[Any, ...]:
+    """The conditions of a write that holds only while the table is as
+    ``table`` read it: its match, its seats and its open seats."""
+    match = tables.c.game_id.is_(None) if table.game_id is None else tables.c.game_id == table.game_id
+    return (tables.c.id == table.id, match, tables.c.seats == seats_text(table.seats),
+            tables.c.open_seats == table.open_seats)
 
 
 def options_text(options: dict[str, Any]) -> str:

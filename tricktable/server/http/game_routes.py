@@ -199,6 +199,9 @@ def game_routes(app: FastAPI, room: Room) -> None:
         ``state`` if that is too far back), then each step as it is committed
         and ``thinking`` when a computer player starts to think (not the
         instant ones: their step follows at once); a comment every 15 s.
+        At a table: ``next`` (``{"game_id"}``) once the table plays again, and
+        ``removed`` (the stream's last event) if the host gave the seat to a
+        computer player.
         A reconnecting EventSource resumes from its ``Last-Event-ID``."""
         version = resumed_version(request.headers.get("last-event-id"), version)
         who = await run_in_threadpool(caller, request)
@@ -218,7 +221,7 @@ def game_routes(app: FastAPI, room: Room) -> None:
             raise
 
         async def refresh(seen: int) -> list[Any]:
-            return await run_in_threadpool(room.refresh, game_id, seen, seat)
+            return await run_in_threadpool(room.refresh, game_id, seen, seat, who)
 
         return CountedStream(event_stream(subscription, backlog, version, refresh), release=release,
                              media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi import BackgroundTasks, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import StreamingResponse
-from pydantic import Field, StrictInt, StrictStr
+from pydantic import Field, StrictBool, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
@@ -42,6 +42,12 @@ class NewTable(Strict):
     level: StrictStr = Field(default=DEFAULT_LEVEL, max_length=10, json_schema_extra={"enum": list(LEVELS)})
     clock: StrictInt | None = Field(default=None, json_schema_extra={"enum": [*CLOCKS, None]})
     """Seconds a decision (0: none; default: 30 once more than one person sits)."""
+    hints: StrictBool = False
+    """Whether the hint is offered while more than one person sits (alone it always is)."""
+
+
+class Hints(Strict):
+    hints: StrictBool
 
 
 class Join(Strict):
@@ -84,7 +90,7 @@ def table_routes(app: FastAPI, room: Room) -> None:
         (shown only now), and its seats."""
         checked_options(body.game, body.options)
         with limited(request, "tables", who.id):
-            return tables.create(who.id, body.game, body.options, body.level, body.clock)
+            return tables.create(who.id, body.game, body.options, body.level, body.clock, hints=body.hints)
 
     @app.get("/api/tables/{table_id}", **documented(200, 404, identity=True))
     def get_table(request: Request, table_id: str = table_key()) -> dict[str, Any]:
@@ -110,8 +116,24 @@ def table_routes(app: FastAPI, room: Room) -> None:
 
     @app.post("/api/tables/{table_id}/computer", **documented(200, 403, 404, 409, 422, identity=True, body=True))
     def to_computer(request: Request, body: Seat, table_id: str = table_key()) -> dict[str, Any]:
-        """The host gives ``seat`` to a computer player."""
+        """The host gives ``seat`` to a computer player (closing it, if it
+        was open).  During the match for good: its person is removed from the
+        match (404 to him from then on; his streams get ``removed`` and end)
+        and a computer player plays the seat at once."""
         return tables.to_computer(table_id, _member(request), body.seat)
+
+    @app.post("/api/tables/{table_id}/open", **documented(200, 403, 404, 409, 422, identity=True, body=True))
+    def open_seat(request: Request, body: Seat, table_id: str = table_key()) -> dict[str, Any]:
+        """During the match the host opens a computer player's seat: a
+        newcomer joining by code or invite takes it and plays it from its
+        next decision (409 before the start, or for a person's seat)."""
+        return tables.open_seat(table_id, _member(request), body.seat)
+
+    @app.post("/api/tables/{table_id}/hints", **documented(200, 403, 404, 409, 422, identity=True, body=True))
+    def allow_hints(request: Request, body: Hints, table_id: str = table_key()) -> dict[str, Any]:
+        """Before the start, the host chooses whether the hint is offered
+        while more than one person sits (409 once started)."""
+        return tables.allow_hints(table_id, _member(request), body.hints)
 
     @app.post("/api/tables/{table_id}/start", status_code=201, **documented(201, 403, 404, 409, identity=True))
     def start(request: Request, later: BackgroundTasks, table_id: str = table_key()) -> dict[str, Any]:
@@ -119,6 +141,17 @@ def table_routes(app: FastAPI, room: Room) -> None:
         person then reads it at ``/api/games/{id}``, from his own seat)."""
         started = tables.start(table_id, _member(request))
         later.add_task(room.resume, started["id"])  # the computer players' opening moves
+        return started
+
+    @app.post("/api/tables/{table_id}/again", status_code=201, **documented(201, 403, 404, 409, identity=True))
+    def again(request: Request, later: BackgroundTasks, table_id: str = table_key()) -> dict[str, Any]:
+        """Once the match is over, the host starts a new one at the table:
+        the same seats, options, level, clock and hints (the game as the host
+        sees it).  Every stream of the finished match gets ``next``
+        (``{"game_id"}``).  409 before the match is over, and for a second
+        call once the new match has started."""
+        started = tables.again(table_id, _member(request))
+        later.add_task(room.resume, started["id"])
         return started
 
 

@@ -18,12 +18,19 @@ import orjson
 
 VERSIONED = frozenset({"step", "state"})
 """The kinds that carry a game version a reconnecting stream resumes from."""
+NEXT = "next"
+"""A table's match is over and its table plays again: ``{"game_id"}`` names the new match."""
+REMOVED = "removed"
+"""The stream's person no longer holds its seat (the host gave it to a computer
+player): the last event the stream sends."""
+FINAL = frozenset({REMOVED})
+"""The kinds after which a stream ends."""
 
 
 class Event:
     """One thing a stream sends: ``kind`` is ``step``, ``thinking``,
-    ``state`` or ``reaction`` (a person's quick reaction: told once, never
-    again on a reconnect); ``version`` is the game's version it belongs to.  A
+    ``state``, ``reaction`` (a person's quick reaction: told once, never
+    again on a reconnect), ``next`` or ``removed`` (``NEXT``, ``REMOVED``); ``version`` is the game's version it belongs to.  A
     ``changed`` event is never sent: it says that another process changed the
     game (``feed.py``), so the stream reads what it missed.  Events are equal
     when their game, kind and version are.  ``seat``: the seat whose view the
@@ -171,4 +178,4 @@ class LocalChannel:
             return len(found) if seat is None else sum(1 for subscription in found if subscription.seat == seat)
 
 
-__all__ = ["VERSIONED", "Channel", "Event", "LocalChannel", "Subscription"]
+__all__ = ["FINAL", "NEXT", "REMOVED", "VERSIONED", "Channel", "Event", "LocalChannel", "Subscription"]

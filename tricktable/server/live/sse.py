@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import AsyncIterator, Awaitable, Callable
 
-from tricktable.server.live.channel import Event, Subscription
+from tricktable.server.live.channel import FINAL, NEXT, Event, Subscription
 
 KEEP_ALIVE_SECONDS = 15.0
 POLL_SECONDS = 1.0
@@ -28,6 +28,9 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
     server process committed them), when an event shows a gap or after
     ``poll`` seconds of silence.
 
+    A ``FINAL`` event (the person lost the seat) is the last thing sent: the
+    stream ends after it.
+
     What has arrived together goes out in one write: a computer players' run
     is published at once after its commit (``Referee.play_run``), and each
     write costs the ASGI stack's send and a system call whatever its size.
@@ -36,7 +39,7 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
     try:
         yield b"".join([b": connected\n\n", *(encode(event) for event in backlog if fresh.admit(event))])
         quiet = 0.0
-        while True:
+        while not fresh.ended:
             first = await subscription.next(poll)
             out: list[bytes] = []
             for event in [first, *subscription.waiting()] if first is not None else [None]:
@@ -44,6 +47,8 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
                     if not fresh.behind(event):
                         continue
                     event = None  # read what another process committed or claimed; nothing to send itself
+                if fresh.ended:
+                    break
                 if event is None or fresh.gap(event):
                     for missed in await refresh(fresh.seen):
                         if fresh.admit(missed):
@@ -66,15 +71,26 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
 class Freshness:
     """Which events a stream still has to send: steps and states newer than
     the last version sent, a thinking event once, and only for that version,
-    every reaction."""
+    every reaction, the next match once, and nothing after a final event
+    (``ended``)."""
 
     def __init__(self, seen: int):
         self.seen = seen
         self.thinking: tuple[int, int] | None = None
+        self.followed = False
+        self.ended = False
 
     def admit(self, event: Event) -> bool:
+        if self.ended:
+            return False
+        if event.kind in FINAL:
+            self.ended = True
+            return True
         if event.kind == "reaction":
             return True  # not a version of the game: each one is told once, as it comes
+        if event.kind == NEXT:
+            told, self.followed = self.followed, True
+            return not told
         if event.kind == "thinking":
             key = (int(event.data["seat"]), event.version)
             if event.version < self.seen or key == self.thinking:

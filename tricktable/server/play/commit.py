@@ -186,9 +186,11 @@ class Referee:
         """The game for a write that expects ``version``: the cached state where
         this process holds the game at exactly that version (no read: the write's
         version check refuses it if another process moved the game on since),
-        else as ``load``."""
+        else as ``load``.  A table's game is read all the same (not its record):
+        its seats change without a new version (``play/tables.py``), and the
+        seat an action is taken for must be the caller's now."""
         cached = self.cache.at_row(game_id, version)
-        return cached if cached is not None else self.load(game_id)
+        return cached if cached is not None and cached.row.seats is None else self.load(game_id)
 
     def load(self, game_id: str) -> Position | None:
         row = self.store.load(game_id, known=self.cache.row(game_id))

@@ -33,7 +33,7 @@ from tricktable.core.observation import Observation
 from tricktable.core.protocol import GameSpec
 from tricktable.core.record import RECORD_FORMAT, record_of
 from tricktable.catalog import get_spec
-from tricktable.server.live.channel import Event, LocalChannel
+from tricktable.server.live.channel import NEXT, REMOVED, Event, LocalChannel
 from tricktable.server.play.analysis import Analyst, progress, report
 from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, SeatNotAnalysed, TimeRanOut, Withheld
 from tricktable.server.live.feed import ChangeFeed, forwarded
@@ -41,12 +41,13 @@ from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
 from tricktable.core.step import Step
 from tricktable.server.play.commit import Position, Referee, daily_score
-from tricktable.server.play.view import HUMAN, bot_to_move, encode, people_at, shape, shape_step, step_json
+from tricktable.server.play.view import (HUMAN, bot_to_move, encode, hints_offered, people_at, shape, shape_step,
+                                         step_json)
 from tricktable.server.trust.fairness import daily_day_ended, fairness_of, seed_revealed
 from tricktable.server.trust.days import previous_day, utc_day
 from tricktable.server.play.scheduler import BotFactory, BotScheduler, bot_seed, default_bot_factory
 from tricktable.server.play.bot_pool import ThinkingPool, think_here
-from tricktable.server.play.seats import seat_of
+from tricktable.server.play.seats import holds, seat_of
 from tricktable.server.play.watch import WATCHER, watch_state_event, watch_step_event
 from tricktable.store import GameRow, StaleVersion, Store
 from tricktable.store.games import TableStart
@@ -64,6 +65,17 @@ computer players' decisions in the thinking processes' queue."""
 HINTS_AT_ONCE = 2
 """Hints a process searches at once (one a core): each is a quarter second of
 a core, and a flood of them must not starve the tables being played."""
+
+
+def next_event(game_id: str, version: int, next_id: str) -> Event:
+    """The match a table plays after ``game_id``: for every stream of it
+    (its seats' and its watchers': a match's id is on the watchers' page too)."""
+    return Event(game_id, NEXT, version, {"game_id": next_id})
+
+
+def removed_event(game_id: str, version: int, seat: int) -> Event:
+    """The last event of ``seat``'s streams: its person no longer holds it."""
+    return Event(game_id, REMOVED, version, {"seat": seat}, seat=seat)
 
 
 def step_event(position: Position, step: Step, version: int, seat: int = HUMAN) -> Event:
@@ -291,13 +303,16 @@ class Room:
     def hint(self, game_id: str, version: int, who: str | None) -> dict[str, Any]:
         """What the strongest computer player would do in the person's seat, with
         every legal action's expected value, computed from the person's view
-        alone.  Refused in the daily game (a fair leaderboard), on a stale
-        version, and when it is not the person's turn."""
+        alone.  Refused in the daily game (a fair leaderboard), at a table of
+        more than one person whose host did not allow it (one could help
+        another), on a stale version, and when it is not the person's turn."""
         position = self._position(game_id)
         row, state = position.row, position.state
         seat = seat_of(row, who)
         if row.daily_day:
             raise HintRefused("no hints in the daily game")
+        if not hints_offered(row):
+            raise HintRefused("the table's host has not allowed hints")
         if version != row.version:
             raise StaleVersion(f"this game is at version {row.version}, not {version}: reload it")
         if state.is_terminal() or state.to_move != seat or not state.legal_actions():
@@ -430,6 +445,8 @@ class Room:
         self._resume(position, hand=True)
         if thinking is not None:
             events.append(Event(game_id, "thinking", row.version, {"seat": thinking, "version": row.version}))
+        if row.next_id is not None:
+            events.append(next_event(game_id, row.version, row.next_id))
         return events
 
     def _thinking_seat(self, position: Position) -> int | None:
@@ -443,24 +460,48 @@ class Room:
             return bot_to_move(position.state, people_at(row))
         return None
 
-    def refresh(self, game_id: str, version: int, seat: int = HUMAN) -> list[Event]:
+    def refresh(self, game_id: str, version: int, seat: int = HUMAN, who: str | None = None) -> list[Event]:
         """What ``seat``'s stream that has seen ``version`` missed because another
         process committed or claimed it (this process's channel did not hear
         it): the stored step frames where all are there (they are seat 0's),
         else ``catch_up`` if the stored game is past ``version`` or another
-        process is thinking in it, else nothing."""
-        stored = self.store.versions([game_id]).get(game_id)
+        process is thinking in it, else the next match where its table plays
+        again, else nothing.  ``who``: the stream's person, where it is a
+        table's seat: ``removed`` (and nothing else) once he no longer holds it."""
+        stored = self.store.stream_state(game_id)
         if stored is None or stored[0] < version:
             return []
-        claimed = stored[1] is not None and stored[1] > time.time()
-        if stored[0] == version and not claimed:
-            return []
-        if stored[0] > version and seat == HUMAN:
-            frames = self.store.frames({game_id: (version, stored[0])}).get(game_id)
+        stored_version, lease_until, seats, next_id = stored
+        if seats is not None and who is not None and not holds(seats[seat], who):
+            return [removed_event(game_id, stored_version, seat)]
+        claimed = lease_until is not None and lease_until > time.time()
+        if stored_version == version and not claimed:
+            return [next_event(game_id, version, next_id)] if next_id is not None else []
+        if stored_version > version and seat == HUMAN:
+            frames = self.store.frames({game_id: (version, stored_version)}).get(game_id)
             if frames is not None:
                 return [forwarded(game_id, number, frame) for number, frame in frames]
         row = self.store.load(game_id)
         return self._catch_up(row, version, seat) if row is not None else []
+
+    # -- a table's seats and matches --------------------------------------------------
+    def seats_changed(self, game_id: str, removed: int | None = None) -> None:
+        """A table changed its match's seats: end the streams here of the seat
+        ``removed`` (its person left it: a ``removed`` event, their last), and
+        let the computer players go on at once where a seat became theirs.
+        (Nothing kept here is trusted for a table's seats: an action and a
+        computer player's turn read them first: ``Referee.load_at``,
+        ``BotScheduler``.)"""
+        if removed is not None:
+            version = self.store.version_of(game_id) or 0
+            self.channel.publish(removed_event(game_id, version, removed))
+        self.scheduler.wake(game_id)
+
+    def moved_on(self, game_id: str, version: int, next_id: str) -> None:
+        """Tell every stream of a table's finished match here (its seats' and
+        its watchers') the match its table plays next (streams elsewhere are
+        told at their next look: ``refresh``, ``catch_up``)."""
+        self.channel.publish(next_event(game_id, version, next_id))
 
     def _announce(self, position: Position, step: Step, answer: int | None = None) -> Event | None:
         """Publish a committed step to the streams of every seat a person
@@ -493,10 +534,13 @@ class Room:
     def watch_refresh(self, game_id: str, version: int) -> list[Event]:
         """What a watcher's stream that has seen ``version`` missed: the
         public state if the stored game is past it (watchers are told a run
-        they fell behind in as one state), else nothing."""
-        stored = self.store.versions([game_id]).get(game_id)
-        if stored is None or stored[0] <= version:
+        they fell behind in as one state), else the next match where its
+        table plays again, else nothing."""
+        stored = self.store.stream_state(game_id)
+        if stored is None or stored[0] < version:
             return []
+        if stored[0] == version:
+            return [next_event(game_id, version, stored[3])] if stored[3] is not None else []
         return [self.watch_state(game_id)]
 
     # -- helpers ----------------------------------------------------------------------

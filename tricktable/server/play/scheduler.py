@@ -362,8 +362,11 @@ class BotScheduler:
 
     # -- one piece of work ------------------------------------------------------------
     def _turn(self, game_id: str, position: Position | None) -> Piece:
-        """Do one piece of pending work on ``position`` (None: read the game)."""
-        if position is None:
+        """Do one piece of pending work on ``position`` (None: read the game).
+        A table's game is read all the same (not its record): its seats change
+        without a new version, and a seat given to a computer player, or taken
+        by a newcomer, counts from its next decision on."""
+        if position is None or position.row.seats is not None:
             position = self.referee.load(game_id)
             if position is None:
                 return Piece(None, False)

@@ -16,16 +16,21 @@ from tricktable.server.play.view import HUMAN
 from tricktable.store import GameRow
 
 
+def holds(holder: str | None, who: str | None) -> bool:
+    """Whether the seat's ``holder`` is ``who`` (compared in constant time)."""
+    return holder is not None and who is not None and hmac.compare_digest(holder.encode(), who.encode())
+
+
 def seat_of(row: GameRow, who: str | None) -> int:
     """The seat ``who`` (an identity id) plays in ``row``'s game, or ``GameNotFound``."""
     if who is not None:
         if row.seats is not None:
             for seat, holder in enumerate(row.seats):
-                if holder is not None and hmac.compare_digest(holder.encode(), who.encode()):
+                if holds(holder, who):
                     return seat
-        elif row.owner is not None and hmac.compare_digest(row.owner.encode(), who.encode()):
+        elif holds(row.owner, who):
             return HUMAN
     raise GameNotFound("no such game")
 
 
-__all__ = ["seat_of"]
+__all__ = ["holds", "seat_of"]

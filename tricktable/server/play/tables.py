@@ -6,15 +6,20 @@ with the identity the page already has.
 A table answers to its code (six characters from an alphabet without
 look-alikes, rate-limited against guessing by the route) or its invite link (a
 128-bit token, stored hashed); a table a day past its last step (or change) is
-gone.  The host moves people between seats, gives a seat to a computer player
-and starts the match; the match's seats are then fixed (``games`` reads them
-with its table: ``seats.seat_of``).
+gone.  The host moves people between seats, gives a seat to a computer player,
+chooses whether the hint is offered and starts the match; ``games`` reads the
+match's seats with its table (``seats.seat_of``).  During the match the host
+may still give a person's seat to a computer player for good (the person is
+removed from the match) or open a computer player's seat to a newcomer, who
+joins by code or invite and plays it from its next decision.  Once the match
+is over the host may play again: a new match at the same table, seats,
+options, level, clock and hints; the finished one keeps its seats
+(``past_matches``) and its streams name the new one.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 import time
 from typing import Any, Callable
@@ -25,8 +30,9 @@ from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.catalog import get_spec
 from tricktable.errors import GameError
 from tricktable.server.live.channel import Event
-from tricktable.server.play.errors import GameNotFound, NotHost, SeatTaken
+from tricktable.server.play.errors import GameNotFound, GameNotOver, NotHost, SeatTaken
 from tricktable.server.play.room import Room
+from tricktable.server.play.seats import holds
 from tricktable.store import Store
 from tricktable.store.games import TableStart
 from tricktable.store.tables import Seats, TableRow
@@ -66,10 +72,6 @@ def invite_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def holds(holder: str | None, who: str) -> bool:
-    return holder is not None and hmac.compare_digest(holder.encode(), who.encode())
-
-
 class Tables:
     """Creating, joining, seating and starting tables; safe from many threads
     (seat changes are checked against the seats read: ``Store.save_seats``)."""
@@ -81,13 +83,14 @@ class Tables:
         self._swept_at = float("-inf")
 
     def create(self, host: str, game: str, options: dict[str, Any] | None, level: str = DEFAULT_LEVEL,
-               clock: int | None = None, quick_until: float | None = None) -> dict[str, Any]:
+               clock: int | None = None, quick_until: float | None = None, hints: bool = False) -> dict[str, Any]:
         """A new table with its host at seat 0 and computer players elsewhere:
         its description, with the code, the invite link and the watch link
         (shown once: only their hashes are stored).  ``clock``: seconds a
         decision (one of ``CLOCKS``; None: ``DEFAULT_CLOCK`` once more than one
         person sits, else none); ``quick_until``: a quick-match table's latest
-        start (``play/quick.py``).  Expired tables are deleted first, so that
+        start (``play/quick.py``); ``hints``: whether the hint is offered while
+        more than one person sits (alone it always is).  Expired tables are deleted first, so that
         their codes are free again."""
         spec = get_spec(game)
         if level not in LEVELS:
@@ -102,7 +105,7 @@ class Tables:
             try:
                 table = self.store.create_table(secrets.token_urlsafe(18), new_code(), invite_hash(token), spec.name,
                                                 normalized, level, host, seats, clock, invite_hash(watch),
-                                                quick_until)
+                                                quick_until, hints)
             except IntegrityError:
                 continue
             return {**self.describe(table, host), "invite": token, "watch": watch}
@@ -154,39 +157,44 @@ class Tables:
         return table
 
     def join(self, table: TableRow, who: str, seat: int | None = None) -> dict[str, Any]:
-        """Take a free seat (the first, or ``seat``); a person seated already
-        keeps his.  Where another person took a seat meanwhile, look again (a
-        few times): the first free seat may be another one now."""
+        """Take a free seat (the first, or ``seat``); during the match an open
+        one (``open_seat``), played from its next decision on; a person seated
+        already keeps his.  Where another person took a seat meanwhile, look
+        again (a few times): the first free seat may be another one now."""
         for _attempt in range(JOIN_ATTEMPTS):
-            seats = self._seats_joined(table, who, seat)
-            if seats is None:
+            joined = self._seats_joined(table, who, seat)
+            if joined is None:
                 return self.describe(table, who)
-            if self.store.save_seats(table, seats):
+            if self.store.save_seats(table, *joined):
                 break
             table = self._live(self.store.table(table.id))
         else:
             raise SeatTaken("the table keeps changing; try again")
-        changed = self.store.table(table.id)
-        assert changed is not None
-        return self.describe(changed, who)
+        if table.game_id is not None:
+            self.room.seats_changed(table.game_id)
+        return self._described(table.id, who)
 
     @staticmethod
-    def _seats_joined(table: TableRow, who: str, seat: int | None) -> Seats | None:
-        """The table's seats with ``who`` at ``seat`` (or the first free one);
-        None if he sits there already; ``SeatTaken`` if it cannot be."""
+    def _seats_joined(table: TableRow, who: str, seat: int | None) -> tuple[Seats, int] | None:
+        """The table's seats with ``who`` at ``seat`` (or the first free one),
+        and its open seats after; None if he sits there already;
+        ``SeatTaken`` if it cannot be."""
         if any(holds(holder, who) for holder in table.seats):
             return None
-        if table.game_id is not None:
-            raise SeatTaken("the match has started; ask the host for a new table")
         free = [s for s, holder in enumerate(table.seats) if holder is None]
+        if table.game_id is not None:
+            free = [s for s in free if table.open_seats >> s & 1]
+            if not free:
+                raise SeatTaken("the match has started and no seat is open; ask the host to open one")
         if seat is not None:
             check_seat(seat)
             if seat not in free:
-                raise SeatTaken(f"seat {seat} is taken")
+                raise SeatTaken(f"seat {seat} is taken" if table.game_id is None else f"seat {seat} is not open")
         if not free or sum(holder is not None for holder in table.seats) >= MAX_PEOPLE:
             raise SeatTaken("the table is full")
         chosen = seat if seat is not None else free[0]
-        return tuple(who if s == chosen else holder for s, holder in enumerate(table.seats))
+        return (tuple(who if s == chosen else holder for s, holder in enumerate(table.seats)),
+                table.open_seats & ~(1 << chosen))
 
     def move(self, table_id: str, who: str, seat: int, to: int) -> dict[str, Any]:
         """The host moves the person at ``seat`` to ``to`` (swapping with whoever is there)."""
@@ -198,31 +206,86 @@ class Tables:
         return self._seat(table, who, tuple(seats))
 
     def to_computer(self, table_id: str, who: str, seat: int) -> dict[str, Any]:
-        """The host gives ``seat`` to a computer player (its person leaves the table)."""
-        table = self._hosted(table_id, who)
+        """The host gives ``seat`` to a computer player (its person leaves the
+        table; an open seat is closed).  During the match for good: the
+        person is removed from the match (it no longer answers to him; his
+        streams are told so and end) and a computer player of the table's
+        level plays the seat at once."""
+        table = self._host_of(table_id, who)
         check_seat(seat)
         if holds(table.seats[seat], table.host):
             raise GameError("the host keeps a seat; move yourself first")
-        return self._seat(table, who, tuple(None if s == seat else holder for s, holder in enumerate(table.seats)))
+        seats = tuple(None if s == seat else holder for s, holder in enumerate(table.seats))
+        described = self._seat(table, who, seats, table.open_seats & ~(1 << seat))
+        if table.game_id is not None and table.seats[seat] is not None:
+            self.room.seats_changed(table.game_id, removed=seat)
+        return described
+
+    def open_seat(self, table_id: str, who: str, seat: int) -> dict[str, Any]:
+        """During the match the host opens a computer player's seat: a
+        newcomer who joins by code or invite takes it (``join``)."""
+        table = self._host_of(table_id, who)
+        check_seat(seat)
+        if table.game_id is None:
+            raise SeatTaken("before the match every free seat is open: pass on the code or the invite")
+        if table.seats[seat] is not None:
+            raise SeatTaken(f"a person plays seat {seat}")
+        return self._seat(table, who, table.seats, table.open_seats | 1 << seat)
+
+    def allow_hints(self, table_id: str, who: str, hints: bool) -> dict[str, Any]:
+        """The host chooses, before the start, whether the hint is offered
+        while more than one person sits."""
+        table = self._hosted(table_id, who)
+        if not self.store.save_hints(table, hints):
+            raise SeatTaken("the table changed meanwhile: look again")
+        return self._described(table.id, who)
 
     def start(self, table_id: str, who: str) -> dict[str, Any]:
         """The host starts the match with the seats as they are: the game as the host sees it."""
         table = self._hosted(table_id, who)
-        return self.room.new_table_game(TableStart(table.id, table.seats, clock_of(table)), table.game,
-                                        table.options, table.level, table.host, self._seat_of(table, who))
+        return self._new_match(table, who)
 
-    def _hosted(self, table_id: str, who: str) -> TableRow:
+    def again(self, table_id: str, who: str) -> dict[str, Any]:
+        """Once the match is over, the host starts a new one at the table
+        (same seats, options, level, clock and hints): the game as the host
+        sees it.  The finished match keeps its seats, and its streams are
+        told the new one (``next``).  ``GameNotOver`` before its end;
+        ``StaleVersion`` if the table has moved on already (a second click)."""
+        table = self._host_of(table_id, who)
+        if table.game_id is None:
+            raise SeatTaken("the match has not started yet")
+        finished = self.store.load(table.game_id)
+        if finished is None or finished.status != "over":
+            raise GameNotOver("the match is not over yet")
+        started = self._new_match(table, who, previous=finished.id)
+        self.room.moved_on(finished.id, finished.version, started["id"])
+        return started
+
+    def _new_match(self, table: TableRow, who: str, previous: str | None = None) -> dict[str, Any]:
+        start = TableStart(table.id, table.seats, clock_of(table), table.hints, previous)
+        return self.room.new_table_game(start, table.game, table.options, table.level, table.host,
+                                        self._seat_of(table, who))
+
+    def _host_of(self, table_id: str, who: str) -> TableRow:
         table = self.get(table_id, who)
         if not holds(table.host, who):
             raise NotHost("only the table's host may do that")
+        return table
+
+    def _hosted(self, table_id: str, who: str) -> TableRow:
+        """The table, for its host, before its match starts."""
+        table = self._host_of(table_id, who)
         if table.game_id is not None:
             raise SeatTaken("the match has started")
         return table
 
-    def _seat(self, table: TableRow, who: str, seats: Seats) -> dict[str, Any]:
-        if not self.store.save_seats(table, seats):
+    def _seat(self, table: TableRow, who: str, seats: Seats, open_seats: int | None = None) -> dict[str, Any]:
+        if not self.store.save_seats(table, seats, open_seats):
             raise SeatTaken("the table changed meanwhile: look again")
-        changed = self.store.table(table.id)
+        return self._described(table.id, who)
+
+    def _described(self, table_id: str, who: str) -> dict[str, Any]:
+        changed = self.store.table(table_id)
         assert changed is not None
         return self.describe(changed, who)
 
@@ -238,8 +301,9 @@ class Tables:
         return {
             "id": table.id, "code": table.code, "game": table.game, "options": table.options, "level": table.level,
             "host": holds(table.host, who), "game_id": table.game_id, "clock": clock_of(table),
+            "hints": table.hints,
             "seats": [{"seat": s, "person": holder is not None, "you": holds(holder, who),
-                       "host": holds(holder, table.host),
+                       "host": holds(holder, table.host), "open": bool(table.open_seats >> s & 1),
                        "nickname": names.get(holder) if holder is not None else None}
                       for s, holder in enumerate(table.seats)],
             **self.quick_part(table),

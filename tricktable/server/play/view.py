@@ -137,6 +137,15 @@ def people_at(row: GameRow) -> frozenset[int]:
     return frozenset(seat for seat, holder in enumerate(row.seats) if holder is not None)
 
 
+def hints_offered(row: GameRow) -> bool:
+    """Whether the hint is offered in ``row``'s game: never in the daily deal;
+    at a table of more than one person only where its host allows it; alone
+    (by oneself, or one person at a table) always."""
+    if row.daily_day:
+        return False
+    return len(people_at(row)) <= 1 or bool(row.hints)
+
+
 def person_view(state: GameState, seat: int = HUMAN) -> dict[str, Any]:
     """``state.view(seat)`` with its ``match`` part shared with the other
     views of the deal (``SharedMatches``): equal to it, but not the caller's
@@ -245,11 +254,11 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
     current = version is None or version == row.version
     deadline_in = max(0.0, row.deadline - time.time()) if current and row.deadline is not None else None
     return {"id": row.id, "version": row.version if version is None else version, "game": row.game, "daily": daily,
-            "level": level_of(row), "hints": not row.daily_day,
+            "level": level_of(row), "hints": hints_offered(row),
             "view": view if view is not None else person_view(state, seat), "steps": steps,
             "deadline_in": deadline_in, "thinking": bot_to_move(state, people_at(row)),
-            "fairness": fairness_of(row, state), "copy_of": row.record.get("copy_of")}
+            "fairness": fairness_of(row, state), "copy_of": row.record.get("copy_of"), "next_id": row.next_id}
 
 
-__all__ = ["AUTO", "HUMAN", "PREVIOUS_DEAL", "SOLO", "people_at", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
+__all__ = ["AUTO", "HUMAN", "PREVIOUS_DEAL", "SOLO", "hints_offered", "people_at", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
            "step_json", "step_view"]
