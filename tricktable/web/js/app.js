@@ -76,10 +76,11 @@ async function playAgain(game, options, level) {
   showTable(await startGame(game, options, level));
 }
 
-/** ``friends``: the seats of the table of friends the match is played at (null: alone). */
-function showTable(state, friends = null) {
+/** ``seated``: the table of friends the match is played at (null: alone); its
+ * next match ("play again") is shown by its lobby's route, which finds it. */
+function showTable(state, seated = null) {
   leaveTable();
-  const shown = (table = new Table(main, state, playAgain, friends));
+  const shown = (table = new Table(main, state, playAgain, seated && seated.seats, seated, () => route()));
   rulesButton.hidden = false;
   // Not awaited: the first-visit help and the replay of the computer players'
   // first moves may wait for the person; the page is ready meanwhile.
@@ -113,7 +114,7 @@ async function route() {
     else if (page === "record") location.hash = "#/games";
     else if (page === "join") await joinByInvite(decodeURIComponent(game));
     else if (page === "table") {
-      lobby = new Lobby(main, decodeURIComponent(game), (state, seated) => showTable(state, seated.seats));
+      lobby = new Lobby(main, decodeURIComponent(game), (state, seated) => showTable(state, seated));
       await lobby.start();
     }
     else await renderHome(main, catalog, identity, signedIn);

@@ -12,12 +12,16 @@ const POLL_MS = 1500;
 
 export class GameFeed {
   /** ``known()`` gives the newest version the page has; ``onResponse(r)`` gets
-   * every response (step or full state); ``onThinking({seat, version})``. */
-  constructor(id, { known, onResponse, onThinking, waiting }) {
+   * every response (step or full state); ``onThinking({seat, version})``; at a
+   * table of friends ``onNext({game_id})`` (the table plays again) and
+   * ``onRemoved()`` (the host gave the seat to a computer player: the feed ends). */
+  constructor(id, { known, onResponse, onThinking, waiting, onNext = () => {}, onRemoved = () => {} }) {
     this.id = id;
     this.known = known;
     this.onResponse = onResponse;
     this.onThinking = onThinking;
+    this.onNext = onNext;
+    this.onRemoved = onRemoved;
     this.waiting = waiting; // whether the page waits for the computer players now
     this.failures = 0;
     this.closed = false;
@@ -45,6 +49,11 @@ export class GameFeed {
     source.addEventListener("step", (event) => handle(event, this.onResponse));
     source.addEventListener("state", (event) => handle(event, this.onResponse));
     source.addEventListener("thinking", (event) => handle(event, this.onThinking));
+    source.addEventListener("next", (event) => handle(event, this.onNext));
+    source.addEventListener("removed", () => {
+      this.close(); // the game no longer answers to this person: no reconnecting
+      this.onRemoved();
+    });
     source.addEventListener("error", () => {
       // EventSource would retry with the old URL; reconnect from what we know now.
       source.close();

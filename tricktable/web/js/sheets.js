@@ -144,12 +144,22 @@ export async function matchSummary(table, state) {
     el("button", { type: "button", class: "action", id: "summary-replay",
       onclick: () => { dialog().close("replay"); location.hash = `#/replay/${encodeURIComponent(state.id)}`; } }, t("history.replay")),
     el("button", { type: "button", class: "action", id: "summary-download", onclick: () => downloadRecord(state) }, t("replay.download"))));
-  content.append(el("div", { class: "buttons" },
-    state.daily ? null : el("button", { type: "button", class: "action primary", id: "play-again",
-      onclick: () => { dialog().close("new"); table.newGame(); } }, t("sheet.play_again")),
+  content.append(el("div", { class: "buttons" }, state.daily ? null : playAgainPart(table),
     el("button", { type: "button", class: "action", onclick: () => { dialog().close("home"); location.hash = "#/"; } }, t("sheet.home")),
     closeButton(t("sheet.close"), "close", "action")));
   return content;
+}
+
+/** "Play again": alone, a new game of the same kind; at a table of friends, its
+ * host starts the table's next match (every seat's page follows it) and the
+ * others wait for him. */
+function playAgainPart(table) {
+  if (table.seated && !table.seated.host) {
+    return el("p", { class: "waiting-host", id: "waiting-host", role: "status" }, t("sheet.waiting_for_host"));
+  }
+  const again = table.seated ? () => table.playAgainAtTable() : () => table.newGame();
+  return el("button", { type: "button", class: "action primary", id: "play-again",
+    onclick: () => { dialog().close("new"); again(); } }, t("sheet.play_again"));
 }
 
 /** The finished game's record as a file (what ``tricktable replay`` reads; the daily's once its day has ended). */

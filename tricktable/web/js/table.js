@@ -78,8 +78,10 @@ function seatedRenderer(r, me) {
 
 export class Table {
   /** ``friends``: at a table of friends, its seats as ``GET /api/tables/ID`` gives
-   * them (who is a person, the host, the caller); null for a game alone. */
-  constructor(root, state, onNewGame, friends = null) {
+   * them (who is a person, the host, the caller); null for a game alone.
+   * ``seated``: that table (its ``id``, whether the caller is its ``host``);
+   * ``onNextMatch()``: show the table's next match (it plays again). */
+  constructor(root, state, onNewGame, friends = null, seated = null, onNextMatch = () => {}) {
     this.root = root;
     this.state = state; // the response on screen: {id, version, game, daily, level, view, steps, deadline_in}
     this.state.receivedAt = performance.now();
@@ -88,6 +90,8 @@ export class Table {
     this.game = state.game;
     this.me = (state.view && state.view.seat) || 0; // the person's seat (the server's number); drawn at the bottom
     this.friends = friends;
+    this.seated = seated;
+    this.onNextMatch = onNextMatch;
     setPersonSeat(this.me);
     this.autoSeats = new Set(); // seats whose last decision the turn clock made
     this.r = seatedRenderer(renderer(this.game), this.me);
@@ -128,7 +132,30 @@ export class Table {
       onResponse: (response) => this.accept(response),
       onThinking: (info) => this.onThinking(info),
       waiting: () => this.waitingForBots(),
+      onNext: () => this.followNextMatch(),
+      onRemoved: () => toast(t("sheet.removed")),
     });
+  }
+
+  /** At a table of friends, once its match is over: the host starts the next
+   * one (a second click's 409 means it has started: the page follows it all the same). */
+  async playAgainAtTable() {
+    try {
+      await api.post(`api/tables/${encodeURIComponent(this.seated.id)}/again`);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) {
+        toast(problemText(error));
+        return;
+      }
+    }
+    this.followNextMatch();
+  }
+
+  /** The table plays again: every seat's page moves into the new match. */
+  followNextMatch() {
+    if (this.stopped || this.followed) return;
+    this.followed = true;
+    this.onNextMatch();
   }
 
   /** Leave the table (another game or page takes the screen). */
@@ -148,11 +175,6 @@ export class Table {
   /** The seat drawn at ``position`` (0 bottom, 1 left, 2 top, 3 right). */
   seatAt(position) {
     return (this.me + position) % 4;
-  }
-
-  /** Whether more than one person plays this match (no hints: one could help another). */
-  shared() {
-    return !!this.friends && this.friends.filter((s) => s.person).length > 1;
   }
 
   // -- the order of things -----------------------------------------------------
@@ -610,7 +632,7 @@ export class Table {
     const folded = fold && this.unfolded !== this.state.version ? fold : null;
     if (folded) buttons = buttons.filter((a) => !folded.actions.includes(a));
     const chosen = pick ? this.selectedCards(this.sortedHand(view)).join(" ") : null;
-    const hint = mine && settled && this.state.hints && !this.shared();
+    const hint = mine && settled && this.state.hints; // (off at a table of friends unless its host allowed it)
     if (!this.changed("actions", [buttons, pick && pick.actions, chosen, hint, view.terminal, folded && folded.actions])) return;
     clear(this.actions);
     if (pick) {
