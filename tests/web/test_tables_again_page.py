@@ -76,3 +76,20 @@ def test_the_host_plays_again_and_both_pages_follow(make_page):
                                  timeout=15000)
     assert any(f"/api/games/{next_id}" in url for url in followed)
     friend.shot("tables-again-followed-desktop")
+
+
+def test_a_removed_friends_page_says_so_and_goes_home(make_page):
+    host = make_page(viewport=DESKTOP)
+    friend = make_page(viewport=PHONE)
+    host.open("#/")
+    friend.open("#/")
+    table = call(host, "POST", "/api/tables", {"game": "euchre", "level": "easy", "clock": 0})
+    call(friend, "POST", f"/api/tables/{table['code']}/join", {})
+    call(host, "POST", f"/api/tables/{table['id']}/start")
+    friend.page.goto(f"{friend.server.url}/?speed=0.05#/table/{table['id']}")
+    friend.page.wait_for_selector(".table", timeout=15000)
+    friend.page.wait_for_timeout(500)  # (its stream open)
+    call(host, "POST", f"/api/tables/{table['id']}/computer", {"seat": 1})
+    friend.page.wait_for_selector("#toast.show:has-text('gave your seat to a computer player')", timeout=10000)
+    friend.page.wait_for_function("() => document.querySelector('#main').dataset.page === 'home'", timeout=10000)
+    friend.shot("tables-removed-390x844")

@@ -133,7 +133,7 @@ export class Table {
       onThinking: (info) => this.onThinking(info),
       waiting: () => this.waitingForBots(),
       onNext: () => this.followNextMatch(),
-      onRemoved: () => toast(t("sheet.removed")),
+      onRemoved: () => this.removed(),
     });
   }
 
@@ -149,6 +149,14 @@ export class Table {
       }
     }
     this.followNextMatch();
+  }
+
+  /** The host gave this person's seat to a computer player: the match no
+   * longer answers to him, so the page says why and goes home. */
+  removed() {
+    if (this.stopped) return;
+    toast(t("sheet.removed"));
+    location.hash = "#/";
   }
 
   /** The table plays again: every seat's page moves into the new match. */
