@@ -47,6 +47,8 @@ class FanOut:
         self.arrived: dict[str, dict[int, dict[int, float]]] = {}
         self.address_of: dict[tuple[str, int], str] = {}
         """(game id, seat) → the loopback address its person connects from."""
+        self.heard_up_to: dict[tuple[str, int], int] = {}
+        """(game id, seat) → the last version that seat's stream received."""
 
     def seated(self, game_id: str, addresses: list[str]) -> None:
         """The people of ``game_id``'s seats 0, 1, 2, 3, by their addresses."""
@@ -56,9 +58,21 @@ class FanOut:
     def action(self, game_id: str, version: int, seat: int, sent: float, answered: float) -> None:
         self.acted.setdefault(game_id, {})[version] = Acted(seat, sent, answered)
 
-    def arrival(self, game_id: str, version: int, seat: int, at: float) -> None:
-        """``seat``'s stream received ``version`` (its step, or a state at or past it) at ``at``; the first time counts."""
-        self.arrived.setdefault(game_id, {}).setdefault(version, {}).setdefault(seat, at)
+    def listening(self, game_id: str, seat: int, version: int) -> None:
+        """``seat``'s stream opened after ``version``."""
+        self.heard_up_to[(game_id, seat)] = version
+
+    def received(self, game_id: str, seat: int, kind: str, version: int, at: float) -> None:
+        """An event on ``seat``'s stream at ``at``: a ``step`` or ``state``
+        (the SSE id its version) brings every version up to its own, the first
+        time (a state may stand for several steps); other kinds carry none."""
+        heard = self.heard_up_to.get((game_id, seat), 0)
+        if kind not in ("step", "state") or version <= heard:
+            return
+        arrived = self.arrived.setdefault(game_id, {})
+        for number in range(heard + 1, version + 1):
+            arrived.setdefault(number, {})[seat] = at
+        self.heard_up_to[(game_id, seat)] = version
 
     def missing(self, game_id: str) -> int:
         """(step, other seat) pairs of ``game_id`` whose step has not reached that seat's stream yet."""

@@ -40,6 +40,24 @@ loopback port instead of starting one (another tool's server, e.g. the
 analysis bench's: ``lab/analysis_bench.py``); the server's CPU and memory are
 then not measured.
 
+``--tables N [N ...]`` measures tables of four people (no computer seats):
+first the single-person default-level run (``--people``), then per N a run of
+N tables on a server of its own, ``--seconds`` each, every person thinking
+``--think``.  A table's first person creates it, three others (identities and
+addresses of their own) join by its code, he starts it; each listens to his
+own seat's event stream and plays a random legal action at his turn (the
+out-of-turn actions a view offers, a Doppelkopf announcement, are not taken);
+after its match, or an error, the four take a new table.  Seat s's address is
+one the server steers to process s mod ``--workers`` (two seats on each of two),
+and once every table has started, ``/proc`` tells which process really holds
+each address's connections (``placement``).  Per run: the step fan-out, from
+the acting person's POST being sent to the step on each other seat's stream
+(``fan_out_ms``; also from its answer, and split by whether the seat is on the
+actor's process), a step no stream had 10 s after the run is an error.  The
+last line: both kinds of run side by side, and the most tables whose fan-out
+p95 was within ``FAN_OUT_P95_BOUND_MS`` with no error; every run's figures go
+to ``--details`` (build/load-tables.json).
+
 ``--soak MINUTES`` plays half the default load (``--people`` / 2) for that long
 and checks three things itself: the server's memory grew at most 10 % after
 the warm-up, no error, and every finished game in the database replays; it
@@ -487,19 +505,16 @@ async def play_match(http: Http, game: str, rng: random.Random, think: tuple[flo
 
 # -- tables of four people ------------------------------------------------------------
 class SeatStream(Stream):
-    """A table seat's event stream: notes when each version reached it (its
-    ``step``, or a ``state`` at or past it), by the SSE id, as the reader task
-    receives it (whether or not the person is thinking meanwhile)."""
+    """A table seat's event stream: tells ``fan_out`` each event as the
+    reader task receives it (whether or not the person is thinking meanwhile)."""
 
     def __init__(self, http: Http, game_id: str, version: int, seat: int, figures: Samples, fan_out: FanOut):
-        self.game_id, self.seat, self.fan_out, self.heard_up_to = game_id, seat, fan_out, version
+        self.game_id, self.seat, self.fan_out = game_id, seat, fan_out
+        fan_out.listening(game_id, seat, version)
         super().__init__(http, game_id, version, figures)
 
     def heard(self, at: float, kind: str, number: int) -> None:
-        if kind in ("step", "state") and number > self.heard_up_to:
-            for version in range(self.heard_up_to + 1, number + 1):  # (a state may stand for several steps)
-                self.fan_out.arrival(self.game_id, version, self.seat, at)
-            self.heard_up_to = number
+        self.fan_out.received(self.game_id, self.seat, kind, number, at)
 
 
 async def table_group(number: int, port: int, addresses: list[str], think: tuple[float, float], stop_at: float,
@@ -672,10 +687,10 @@ def table_run(source: Path, workers: int | None, tables: int, think: tuple[float
         async def everyone() -> None:
             stop_at = time.monotonic() + seconds
             started: asyncio.Queue[int] = asyncio.Queue()
-            *_, where = await asyncio.gather(*(table_group(n, server.port, addresses[n], think, stop_at, clock,
-                                                            figures, fan_out, started) for n in range(tables)),
-                                             placement(server, tables, started, stop_at))
-            held.update(where)
+            placed = asyncio.create_task(placement(server, tables, started, stop_at))
+            await asyncio.gather(*(table_group(n, server.port, addresses[n], think, stop_at, clock, figures,
+                                               fan_out, started) for n in range(tables)))
+            held.update(await placed)
 
         elapsed, costs = played(server, postgres, everyone)
     finally:
@@ -1036,7 +1051,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="each server on its own database of a throwaway PostgreSQL cluster (as the tests start: "
                              "fsync off) instead of a SQLite file (not with --soak)")
     parser.add_argument("--steer", choices=("address", "none"), default=None,
-                        help="one run: the server's --steer (default: its own default)")
+                        help="one run or --tables: the server's --steer (default: its own default)")
     parser.add_argument("--instant-people", type=int, nargs="+", default=[16, 32],
                         help="with --json: instant runs at each of these numbers of people (default 16 32)")
     parser.add_argument("--pairs", type=int, default=3,
