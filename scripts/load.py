@@ -587,10 +587,10 @@ async def play_table_match(people: list[Http], game: str, rng: random.Random, th
     try:
         if all(await asyncio.gather(*seats)):
             figures.matches += 1
-        await drained(fan_out, game_id, DRAIN_SECONDS)
     finally:  # (one seat's failure ends the others' too: they would wait for his turn)
         for task in seats:
             task.cancel()
+        await drained(fan_out, game_id, DRAIN_SECONDS)  # the steps made so far still count
         for stream in streams:
             stream.close()
 
@@ -603,16 +603,19 @@ async def play_seat(http: Http, stream: SeatStream, state: dict[str, Any], seat:
     not taken: see ``docs/performance.md``."""
     game_id = state["id"]
     while not state["view"]["terminal"]:
-        try:  # waiting and thinking end with the run; an action sent is seen through
-            async with asyncio.timeout(max(0.0, stop_at - time.monotonic())):
+        # Waiting and thinking end with the run (its clock, not a comparison with
+        # stop_at: the loop's clock may run a millisecond apart); an action sent is seen through.
+        run_ends = asyncio.timeout(max(0.0, stop_at - time.monotonic()))
+        try:
+            async with run_ends:
                 state = await stream.until_persons_turn(state, None, figures, seat)
                 if state["view"]["terminal"]:
                     break
                 await asyncio.sleep(rng.uniform(*think))
         except TimeoutError:
-            if time.monotonic() >= stop_at:
+            if run_ends.expired():
                 return False
-            raise
+            raise  # the wait for his turn timed out: an error
         sent = time.monotonic()
         status, answer = await http.request("POST", f"/api/games/{game_id}/actions",
                                             {"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
