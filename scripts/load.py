@@ -424,7 +424,7 @@ class Stream:
         async with asyncio.timeout(BOT_ANSWER_SECONDS):  # one clock for the wait (not a task per event)
             while not persons_turn(state, seat):
                 at, kind, number, raw = await self.arrivals.get()
-                if kind == "thinking" or 0 <= number <= state["version"]:
+                if kind not in ("step", "state") or 0 <= number <= state["version"]:  # (thinking, reaction: no version)
                     continue
                 data = orjson.loads(raw)
                 if data["version"] <= state["version"]:
