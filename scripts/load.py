@@ -112,7 +112,8 @@ REQUEST_SECONDS = 30.0
 BOT_ANSWER_SECONDS = 120.0
 """A person gives up on the computer players after this long (an error)."""
 FAN_OUT_P95_BOUND_MS = 200.0
-"""The bound on a table step's fan-out p95 (click → each other seat's stream) that ``--tables`` finds the most tables within."""
+"""The bound on a table step's fan-out p95 (click → each other seat's stream):
+``--tables`` finds the most tables within it."""
 DRAIN_SECONDS = 10.0
 """After the run (or a match) ends, how long a table's streams still wait for the steps its people made."""
 PLAIN_HTTP = {"verify": False}
@@ -424,7 +425,7 @@ class Stream:
         async with asyncio.timeout(BOT_ANSWER_SECONDS):  # one clock for the wait (not a task per event)
             while not persons_turn(state, seat):
                 at, kind, number, raw = await self.arrivals.get()
-                if kind not in ("step", "state") or 0 <= number <= state["version"]:  # (thinking, reaction: no version)
+                if kind not in ("step", "state") or 0 <= number <= state["version"]:  # (thinking, reaction)
                     continue
                 data = orjson.loads(raw)
                 if data["version"] <= state["version"]:
@@ -540,7 +541,8 @@ async def table_group(number: int, port: int, addresses: list[str], think: tuple
             http.close()
 
 
-async def seated_table(people: list[Http], game: str, clock: int | None, figures: Samples) -> list[dict[str, Any]] | None:
+async def seated_table(people: list[Http], game: str, clock: int | None,
+                       figures: Samples) -> list[dict[str, Any]] | None:
     """A started table of ``game`` with ``people`` at seats 0, 1, 2, 3: each
     one's view of its match (None, an error counted, if a step was refused)."""
     host, *guests = people
