@@ -914,15 +914,16 @@ def tables_sweep(source: Path, args: argparse.Namespace) -> dict[str, Any]:
     printed as it ends (a JSON line; with ``--json`` only in the details)."""
     workers = args.workers if supports_workers(source) else None
     runs = [run(source, None, workers, args.people, tuple(args.think), args.seconds, args.postgres, args.steer)]
-    told(runs[-1], args)
+    shown(runs[-1], args)
     for tables in args.tables:
         runs.append(table_run(source, workers, tables, tuple(args.think), args.seconds, args.table_clock,
                               args.postgres, args.steer))
-        told(runs[-1], args)
+        shown(runs[-1], args)
     return {"summary": tables_summary(runs[0], runs[1:]), "runs": runs}
 
 
-def told(figures: dict[str, Any], args: argparse.Namespace) -> None:
+def shown(figures: dict[str, Any], args: argparse.Namespace) -> None:
+    """A run's figures as a JSON line as it ends (with ``--json``: only in the details)."""
     if not args.json:
         print(json.dumps(figures), flush=True)
 
