@@ -7,15 +7,15 @@ seats) and the match that followed it (its streams tell the pages).  A table
 of its own, not columns of ``games``: those would sit behind ``actions``,
 which is kept last so a load does not read the pages a long match spills into.
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0016
+Revises: 0015
 """
 
 from alembic import op
 import sqlalchemy as sa
 
-revision = "0014"
-down_revision = "0013"
+revision = "0016"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 
