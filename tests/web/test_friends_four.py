@@ -183,6 +183,7 @@ def test_four_friends_at_a_doppelkopf_table_with_a_watcher(held_server, people, 
     assert violations(watcher.page) == []
 
     host.page.wait_for_selector('.lobby-seat.person[data-seat="3"]', timeout=5000)
+    shot(host, "lobby-host-390x844")
     host.page.locator("#start-table").click()
     for p in [*seated.pages.values(), watcher]:
         p.page.wait_for_selector(".table", timeout=10000)
@@ -323,6 +324,9 @@ def test_play_with_anyone_seats_two_people_together_and_starts_on_time(held_serv
     for p in (first, second):
         p.open("#/")
         p.page.select_option("#friends-game", "euchre")
+        if p is first:
+            p.page.locator("#quick-match").scroll_into_view_if_needed()
+            shot(p, "home-friends-box-390x844")
         p.page.locator("#quick-match").click()
         p.page.wait_for_selector(".lobby-seat.you")
     assert first.page.url.split("#/table/")[1] == second.page.url.split("#/table/")[1]
