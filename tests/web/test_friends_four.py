@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.web.conftest import DESKTOP, PHONE, HeldServer, Page
+from tests.web.conftest import DESKTOP, PHONE, SMALL_PHONE, HeldServer, Page
 from tests.web.test_accessibility import violations
 from tests.web.test_phone_table import CONTROL_SIZES, MIN_TAP
 from tricktable.server.play import commit
@@ -216,6 +216,9 @@ def test_four_friends_at_a_doppelkopf_table_with_a_watcher(held_server, people, 
     label = {"re": "Re", "kontra": "Kontra"}[said]
     for p in [*seated.pages.values(), watcher]:
         p.page.locator(".facts", has_text=label).wait_for(timeout=10000)
+    # His own team (the one he announced for) is named from his seat, not seat 1's; a watcher has none.
+    assert page.locator(".facts div", has_text="Your team").locator("dd").inner_text() == label
+    assert watcher.page.locator(".facts", has_text="Your team").count() == 0
 
     # A quick reaction from the host reaches every seat and the watcher, beside the host's seat.
     host.page.locator("#react-button").click()
@@ -315,6 +318,11 @@ def test_a_refused_or_muted_reaction(held_server, people):
     host.page.locator("#toast", has_text="Too many reactions").wait_for(timeout=5000)
     host.errors[:] = [e for e in host.errors if "status of 429" not in e]  # the browser logs the refusal itself
     assert server.room.store.table(table_id).game_id is not None
+    # On a small phone the score bar's tools, React among them, fit the width.
+    friend.page.set_viewport_size(SMALL_PHONE)
+    assert friend.page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    assert friend.page.locator("#react-button").bounding_box()["width"] >= MIN_TAP
+    shot(friend, "reaction-friend-360x640")
 
 
 def test_play_with_anyone_seats_two_people_together_and_starts_on_time(held_server, people):

@@ -70,6 +70,8 @@ class TooLate extends Error {
 function watchingRenderer(r) {
   const watching = Object.create(r);
   watching.seatName = (seat) => t("friends.seat_number", { n: seat + 1 });
+  // The view's ``teams`` read from seat 0 give "your team": a watcher has none.
+  watching.facts = (view) => r.facts.call(watching, { ...view, teams: null });
   return watching;
 }
 
