@@ -84,6 +84,7 @@ def test_a_watcher_sees_no_card_of_any_hand_and_cannot_act(client):
     assert "code" not in seen["table"] and "invite" not in seen["table"]
     match = seen["match"]
     assert match["version"] == state["version"] and "hand" not in match["view"] and "legal" not in match["view"]
+    assert 20 < match["deadline_in"] <= 30  # the person to move's turn clock, as the seats see it
     hidden = hidden_cards(room, game["id"], match["version"])
     assert hidden and not hidden & strings_in({k: v for k, v in match["view"].items() if k != "match"})
 

@@ -15,6 +15,7 @@ listens (``Room._announce``).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tricktable.core.protocol import NUM_SEATS, GameState
@@ -44,12 +45,14 @@ def public_step(step: Step, views: list[dict[str, Any]], auto: bool = False) -> 
 
 def watched(position: Position, step: Step | None = None) -> dict[str, Any]:
     """A watcher's answer: the match's public view at its stored version,
-    with ``step`` (the one that led there) as every seat reads it."""
+    with ``step`` (the one that led there) as every seat reads it, and the
+    seconds left on the turn clock of the person to move (as every seat sees them)."""
     row, state = position.row, position.state
     views = [position.view_of(seat) for seat in range(NUM_SEATS)]  # each seat's, asked once
     return {"id": row.id, "version": row.version, "game": row.game, "view": split_views(views)[0],
             "steps": [public_step(step, views, row.version in row.record.get(AUTO, ()))] if step is not None else [],
-            "thinking": bot_to_move(state, people_at(row)), "over": state.is_terminal()}
+            "thinking": bot_to_move(state, people_at(row)), "over": state.is_terminal(),
+            "deadline_in": max(0.0, row.deadline - time.time()) if row.deadline is not None else None}
 
 
 def watch_step_event(position: Position, step: Step) -> Event:
