@@ -240,6 +240,9 @@ def test_four_friends_at_a_doppelkopf_table_with_a_watcher(held_server, people, 
         for p in seated.pages.values():
             act(p)
         faces_seen = max(faces_seen, check_watcher(watcher, seated))
+    # The watcher sees his turn clock running beside his seat.
+    watcher.page.locator(f'.seat[data-seat="{dropped}"] .seat-clock').wait_for(timeout=10000)
+    shot(watcher, "watcher-clock-390x844")
     # His clock runs out: a computer player decides for him, and everyone sees his seat marked (auto).
     run_clock_out(server, seated.game_id, monkeypatch)
     for p in [*seated.pages.values(), watcher]:
