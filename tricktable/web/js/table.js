@@ -31,7 +31,7 @@ const MAX_CARD = 88;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
 export const REACTIONS = ["well_played", "thanks", "sorry", "oops", "hurry_up"]; // the server's keys, in the menu's order
 const REACTION_SHOWN_MS = 4000; // a reaction beside its sender's seat
-const NO_SEAT = -1; // a watcher's "own seat": no seat is his
+const NO_SEAT = null; // a watcher's "own seat": no seat is his, nor the referee's (a view's to_move may be negative)
 
 /** A fact beside the trick as a ``dd``: text, or a suit ({suit, text}) shown with its symbol. */
 export function factValue(value) {
