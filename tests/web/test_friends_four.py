@@ -275,6 +275,9 @@ def test_four_friends_at_a_doppelkopf_table_with_a_watcher(held_server, people, 
     watcher.page.wait_for_selector("dialog[open]", state="detached")
     shot(watcher, "watcher-390x844")
     assert violations(watcher.page) == []
+    watcher.page.set_viewport_size(SMALL_PHONE)
+    assert watcher.page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    shot(watcher, "watcher-360x640")
     watcher.page.set_viewport_size(DESKTOP)
     shot(watcher, "watcher-desktop")
     for seat, p in sorted(seated.pages.items()):

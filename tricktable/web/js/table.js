@@ -359,7 +359,7 @@ export class Table {
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
       el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[this.at], this.hintBox);
     this.hand.hidden = !!this.watch; // a watcher sees every hand face down, on its seat
-    this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
+    this.root.append(el("section", { class: `table game-${this.game}${this.watch ? " watching" : ""}`, "aria-labelledby": "table-title" },
       el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.reactionMenu, this.hand, felt,
       this.announcer));
     this.render();
