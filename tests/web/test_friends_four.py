@@ -113,6 +113,14 @@ def check_watcher(watcher: Page, seated: Seated) -> int:
     return sum(faces.values())
 
 
+def fits_width(p: Page, viewport: dict) -> None:
+    """The page, resized to ``viewport``, scrolls no wider than it once its resize
+    handler has laid the hand out again (right after the resize the cards still
+    stand where the old width put them)."""
+    p.page.wait_for_function("width => document.documentElement.scrollWidth <= width", arg=viewport["width"],
+                             timeout=5000)
+
+
 def create_table(p: Page, game: str, clock: str) -> tuple[str, str, str]:
     """A new table made from the home page: its id, invite token and watch token, read off the lobby."""
     p.open("#/")
@@ -276,7 +284,7 @@ def test_four_friends_at_a_doppelkopf_table_with_a_watcher(held_server, people, 
     shot(watcher, "watcher-390x844")
     assert violations(watcher.page) == []
     watcher.page.set_viewport_size(SMALL_PHONE)
-    assert watcher.page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    fits_width(watcher, SMALL_PHONE)
     shot(watcher, "watcher-360x640")
     watcher.page.set_viewport_size(DESKTOP)
     shot(watcher, "watcher-desktop")
@@ -326,7 +334,7 @@ def test_a_refused_or_muted_reaction(held_server, people):
     assert server.room.store.table(table_id).game_id is not None
     # On a small phone the score bar's tools, React among them, fit the width.
     friend.page.set_viewport_size(SMALL_PHONE)
-    assert friend.page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    fits_width(friend, SMALL_PHONE)
     assert friend.page.locator("#react-button").bounding_box()["width"] >= MIN_TAP
     shot(friend, "reaction-friend-360x640")
 
