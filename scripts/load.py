@@ -40,6 +40,24 @@ loopback port instead of starting one (another tool's server, e.g. the
 analysis bench's: ``lab/analysis_bench.py``); the server's CPU and memory are
 then not measured.
 
+``--tables N [N ...]`` measures tables of four people (no computer seats):
+first the single-person default-level run (``--people``), then per N a run of
+N tables on a server of its own, ``--seconds`` each, every person thinking
+``--think``.  A table's first person creates it, three others (identities and
+addresses of their own) join by its code, he starts it; each listens to his
+own seat's event stream and plays a random legal action at his turn (the
+out-of-turn actions a view offers, a Doppelkopf announcement, are not taken);
+after its match, or an error, the four take a new table.  Seat s's address is
+one the server steers to process s mod ``--workers`` (two seats on each of two),
+and once every table has started, ``/proc`` tells which process really holds
+each address's connections (``placement``).  Per run: the step fan-out, from
+the acting person's POST being sent to the step on each other seat's stream
+(``fan_out_ms``; also from its answer, and split by whether the seat is on the
+actor's process), a step no stream had 10 s after the run is an error.  The
+last line: both kinds of run side by side, and the most tables whose fan-out
+p95 was within ``FAN_OUT_P95_BOUND_MS`` with no error; every run's figures go
+to ``--details`` (build/load-tables.json).
+
 ``--soak MINUTES`` plays half the default load (``--people`` / 2) for that long
 and checks three things itself: the server's memory grew at most 10 % after
 the warm-up, no error, and every finished game in the database replays; it
@@ -71,13 +89,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Coroutine
 
 import resource
 
 import httpx
 import orjson
 
+from fan_out import SEATS, FanOut, processes_by_address, table_addresses
 from samples import Samples
 
 
@@ -92,6 +111,11 @@ REQUEST_SECONDS = 30.0
 """A request not answered within this long is an error."""
 BOT_ANSWER_SECONDS = 120.0
 """A person gives up on the computer players after this long (an error)."""
+FAN_OUT_P95_BOUND_MS = 200.0
+"""The bound on a table step's fan-out p95 (click → each other seat's stream):
+``--tables`` finds the most tables within it."""
+DRAIN_SECONDS = 10.0
+"""After the run (or a match) ends, how long a table's streams still wait for the steps its people made."""
 PLAIN_HTTP = {"verify": False}
 """Loopback HTTP only: no TLS context per client (loading the CA bundle for each
 one was a third of this script's own CPU)."""
@@ -259,9 +283,10 @@ def supports_workers(source: Path) -> bool:
 
 
 # -- the simulated people -----------------------------------------------------------------
-def persons_turn(state: dict[str, Any]) -> bool:
+def persons_turn(state: dict[str, Any], seat: int = 0) -> bool:
+    """Whether the person at ``seat`` (a solo game's person: 0) may act, or the game is over."""
     view = state["view"]
-    return view["terminal"] or (view["to_move"] == 0 and state.get("thinking") is None and bool(view["legal"]))
+    return view["terminal"] or (view["to_move"] == seat and state.get("thinking") is None and bool(view["legal"]))
 
 
 class Http:
@@ -387,16 +412,20 @@ class Stream:
             elif line.startswith(b"id:"):
                 number = int(line[3:])
         if data is not None:
+            self.heard(at, kind, number)
             self.arrivals.put_nowait((at, kind, number, data))
 
+    def heard(self, at: float, kind: str, number: int) -> None:
+        """An event as it arrived (kind, SSE id): nothing to note here (``SeatStream`` notes the versions)."""
+
     async def until_persons_turn(self, state: dict[str, Any], clicked: float | None,
-                                 figures: Samples) -> dict[str, Any]:
-        """Events until the person may act again; the first bot card's delay."""
+                                 figures: Samples, seat: int = 0) -> dict[str, Any]:
+        """Events until the person at ``seat`` may act again; the first bot card's delay."""
         first = True
         async with asyncio.timeout(BOT_ANSWER_SECONDS):  # one clock for the wait (not a task per event)
-            while not persons_turn(state):
+            while not persons_turn(state, seat):
                 at, kind, number, raw = await self.arrivals.get()
-                if kind == "thinking" or 0 <= number <= state["version"]:
+                if kind not in ("step", "state") or 0 <= number <= state["version"]:  # (thinking, reaction)
                     continue
                 data = orjson.loads(raw)
                 if data["version"] <= state["version"]:
@@ -475,6 +504,223 @@ async def play_match(http: Http, game: str, rng: random.Random, think: tuple[flo
         stream.close()
 
 
+# -- tables of four people ------------------------------------------------------------
+class SeatStream(Stream):
+    """A table seat's event stream: tells ``fan_out`` each event as the
+    reader task receives it (whether or not the person is thinking meanwhile)."""
+
+    def __init__(self, http: Http, game_id: str, version: int, seat: int, figures: Samples, fan_out: FanOut):
+        self.game_id, self.seat, self.fan_out = game_id, seat, fan_out
+        fan_out.listening(game_id, seat, version)
+        super().__init__(http, game_id, version, figures)
+
+    def heard(self, at: float, kind: str, number: int) -> None:
+        self.fan_out.received(self.game_id, self.seat, kind, number, at)
+
+
+async def table_group(number: int, port: int, addresses: list[str], think: tuple[float, float], stop_at: float,
+                      clock: int | None, figures: Samples, fan_out: FanOut, started: asyncio.Queue[int]) -> None:
+    """Four people, one table after another (a table plays one match): the
+    first creates it and starts it, the others join by its code."""
+    rng = random.Random(f"table/{number}")
+    people = [Http(port, address) for address in addresses]
+    try:
+        for http in people:
+            await http.request("POST", "/api/identity")
+        game_index = number
+        while time.monotonic() < stop_at:
+            game = GAMES[game_index % len(GAMES)]
+            game_index += 1
+            try:
+                await play_table_match(people, game, rng, think, stop_at, clock, figures, fan_out, started, number)
+            except CLIENT_ERRORS as failure:
+                figures.error(type(failure).__name__)
+                await asyncio.sleep(1.0)
+    finally:
+        for http in people:
+            http.close()
+
+
+async def seated_table(people: list[Http], game: str, clock: int | None,
+                       figures: Samples) -> list[dict[str, Any]] | None:
+    """A started table of ``game`` with ``people`` at seats 0, 1, 2, 3: each
+    one's view of its match (None, an error counted, if a step was refused)."""
+    host, *guests = people
+    status, table = await host.request("POST", "/api/tables", {"game": game, "clock": clock})
+    if status != 201:
+        figures.error(f"new table {status}")
+        return None
+    for guest in guests:  # one after another: each takes the first free seat
+        status, _ = await guest.request("POST", f"/api/tables/{table['code']}/join", {})
+        if status != 200:
+            figures.error(f"join {status}")
+            return None
+    status, hosts_view = await host.request("POST", f"/api/tables/{table['id']}/start")
+    if status != 201:
+        figures.error(f"start {status}")
+        return None
+    views = [hosts_view]
+    for guest in guests:
+        status, view = await guest.request("GET", f"/api/games/{hosts_view['id']}")
+        if status != 200:
+            figures.error(f"load {status}")
+            return None
+        views.append(view)
+    if [view["view"]["seat"] for view in views] != list(range(SEATS)):
+        figures.error("seats not in joining order")
+        return None
+    return views
+
+
+async def play_table_match(people: list[Http], game: str, rng: random.Random, think: tuple[float, float],
+                           stop_at: float, clock: int | None, figures: Samples, fan_out: FanOut,
+                           started: asyncio.Queue[int], number: int) -> None:
+    views = await seated_table(people, game, clock, figures)
+    if views is None:
+        await asyncio.sleep(1.0)
+        return
+    game_id = views[0]["id"]
+    fan_out.seated(game_id, [http.address for http in people])
+    streams = [SeatStream(http, game_id, view["version"], seat, figures, fan_out)
+               for seat, (http, view) in enumerate(zip(people, views))]
+    started.put_nowait(number)
+    seats = [asyncio.create_task(play_seat(http, stream, view, seat, rng, think, stop_at, figures, fan_out))
+             for seat, (http, stream, view) in enumerate(zip(people, streams, views))]
+    try:
+        if all(await asyncio.gather(*seats)):
+            figures.matches += 1
+    finally:  # (one seat's failure ends the others' too: they would wait for his turn)
+        for task in seats:
+            task.cancel()
+        await drained(fan_out, game_id, DRAIN_SECONDS)  # the steps made so far still count
+        for stream in streams:
+            stream.close()
+
+
+async def play_seat(http: Http, stream: SeatStream, state: dict[str, Any], seat: int, rng: random.Random,
+                    think: tuple[float, float], stop_at: float, figures: Samples, fan_out: FanOut) -> bool:
+    """One person at his seat: a legal action at each of his turns, after
+    thinking, until the match ends (True) or the run does.  Out-of-turn
+    actions (a Doppelkopf announcement offered while another is to move) are
+    not taken: see ``docs/performance.md``."""
+    game_id = state["id"]
+    while not state["view"]["terminal"]:
+        # Waiting and thinking end with the run (its clock, not a comparison with
+        # stop_at: the loop's clock may run a millisecond apart); an action sent is seen through.
+        run_ends = asyncio.timeout(max(0.0, stop_at - time.monotonic()))
+        try:
+            async with run_ends:
+                state = await stream.until_persons_turn(state, None, figures, seat)
+                if state["view"]["terminal"]:
+                    break
+                await asyncio.sleep(rng.uniform(*think))
+        except TimeoutError:
+            if run_ends.expired():
+                return False
+            raise  # the wait for his turn timed out: an error
+        sent = time.monotonic()
+        status, answer = await http.request("POST", f"/api/games/{game_id}/actions",
+                                            {"action": rng.choice(state["view"]["legal"]), "version": state["version"]})
+        answered = time.monotonic()
+        if status != 200:  # 409: the turn clock ran out as he acted; else an error: take the game as it is
+            if status == 409:
+                figures.conflicts += 1
+            else:
+                figures.error(f"action {status}")
+                await asyncio.sleep(1.0)
+            status, state = await http.request("GET", f"/api/games/{game_id}")
+            if status != 200:
+                figures.error(f"load {status}")
+                return False
+            continue
+        figures.actions += 1
+        figures.answer_bytes += http.received
+        figures.own.append(answered - sent)
+        fan_out.action(game_id, answer["version"], seat, sent, answered)
+        state = answer
+    return True
+
+
+async def drained(fan_out: FanOut, game_id: str, seconds: float) -> None:
+    """Until every step of ``game_id`` a person made has reached the other
+    seats' streams, or ``seconds`` have passed (what is still missing then is an error)."""
+    deadline = time.monotonic() + seconds
+    while fan_out.missing(game_id) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+
+
+async def placement(server: Server, tables: int, started: asyncio.Queue[int], stop_at: float) -> dict[str, set[int]]:
+    """Once every table's first match has started (its streams opened): which
+    server process holds each address's connections (``{}`` if the run ended first)."""
+    waiting = set(range(tables))
+    try:
+        async with asyncio.timeout(max(0.0, stop_at - time.monotonic())):
+            while waiting:
+                waiting.discard(await started.get())
+            await asyncio.sleep(1.0)  # (the last table's streams connect)
+    except TimeoutError:
+        return {}
+    return await asyncio.to_thread(processes_by_address, server.port, server.tree())
+
+
+def placement_figures(held: dict[str, set[int]], tables: list[list[str]]) -> dict[str, Any]:
+    """How the tables' seats were spread over the server's processes, as the kernel held their connections."""
+    only = {address: next(iter(pids)) for address, pids in held.items() if len(pids) == 1}
+    spans = [len({only[address] for address in table if address in only}) for table in tables]
+    seats_per_process: dict[str, int] = {}
+    for address in only.values():
+        seats_per_process[str(address)] = seats_per_process.get(str(address), 0) + 1
+    return {"checked": bool(held), "tables_on_two_or_more_processes": sum(1 for span in spans if span >= 2),
+            "tables_on_one_process": sum(1 for span in spans if span == 1),
+            "seats_per_process": seats_per_process,
+            "seats_not_seen": sum(1 for table in tables for address in table if address not in held),
+            "seats_on_several_processes": sum(1 for table in tables for address in table
+                                              if len(held.get(address, ())) > 1)}
+
+
+def table_run(source: Path, workers: int | None, tables: int, think: tuple[float, float], seconds: float,
+              clock: int | None = None, postgres: Any = None, steer: str | None = None) -> dict[str, Any]:
+    """One server, ``tables`` tables of four people for ``seconds``; the step
+    fan-out (click → each other seat's stream) and the run's other figures."""
+    from tricktable.server.process.steering import socket_for  # (the server's own choice of process)
+
+    addresses = table_addresses(tables, workers or 1, person_address, socket_for)
+    server = Server(source, None, workers, postgres, steer)
+    figures, fan_out = Samples(), FanOut()
+    held: dict[str, set[int]] = {}
+    try:
+        async def everyone() -> None:
+            stop_at = time.monotonic() + seconds
+            started: asyncio.Queue[int] = asyncio.Queue()
+            placed = asyncio.create_task(placement(server, tables, started, stop_at))
+            await asyncio.gather(*(table_group(n, server.port, addresses[n], think, stop_at, clock, figures,
+                                               fan_out, started) for n in range(tables)))
+            held.update(await placed)
+
+        elapsed, costs = played(server, postgres, everyone)
+    finally:
+        server.stop()
+    delays = fan_out.samples(lambda address: next(iter(held[address])) if len(held.get(address, ())) == 1 else None)
+    for _ in range(delays.missing):
+        figures.error("step never on a seat's stream")
+    return {
+        "source": str(source), "database": "postgresql" if postgres is not None else "sqlite",
+        "workers": workers or 1, "tables": tables, "people": tables * SEATS, "think_s": list(think),
+        "clock_s": clock, "seconds": round(elapsed, 1), "actions": figures.actions,
+        "actions_per_s": round(figures.actions / elapsed, 1), "matches_finished": figures.matches,
+        "click_to_own_ms": percentiles(figures.own),
+        "fan_out_ms": percentiles(delays.from_sent),
+        "fan_out_from_answer_ms": percentiles(delays.from_answer),
+        "fan_out_same_process_ms": percentiles(delays.same_process),
+        "fan_out_other_process_ms": percentiles(delays.other_process),
+        "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
+        "placement": placement_figures(held, addresses),
+        "bytes_per_action": {"answer": round(figures.answer_bytes / max(1, figures.actions)),
+                             "stream": round(figures.stream_bytes / max(1, figures.actions))},
+        **costs,
+    }
+
+
 def run_people(people: Any) -> None:
     """The simulated people's event loop: uvloop's where installed (the
     server's own loop, under uvicorn): the people share the two cores with
@@ -505,7 +751,7 @@ def hog() -> None:
         pass
 
 
-def pressure(server: Server) -> dict[str, Any] | None:
+def pressure(server: Server | Running) -> dict[str, Any] | None:
     """The answering process's computer-player pressure (``/healthz``), where the server tells it."""
     try:
         return httpx.get(f"{server.url}/healthz", timeout=5, **PLAIN_HTTP).json().get("pressure")
@@ -525,21 +771,11 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
     for process in hogging:
         process.start()
     try:
-        cpu_before, _ = server.usage()
-        database_before = database_cpu(postgres)
-        own_before = own_cpu()
-        started = time.monotonic()
-
         async def everyone() -> None:
             stop_at = time.monotonic() + seconds
             await asyncio.gather(*(person(n, server.port, think, stop_at, figures) for n in range(people)))
 
-        run_people(everyone())
-        elapsed = time.monotonic() - started
-        cpu_after, rss = server.usage()
-        database_after = database_cpu(postgres)
-        own_after = own_cpu()
-        told = pressure(server)
+        elapsed, costs = played(server, postgres, everyone)
     finally:
         for process in hogging:
             process.kill()
@@ -554,10 +790,30 @@ def run(source: Path, bot: str | None, workers: int | None, people: int, think: 
         "errors": figures.errors, "error_kinds": figures.error_kinds, "conflicts_409": figures.conflicts,
         "bytes_per_action": {"answer": round(figures.answer_bytes / max(1, figures.actions)),
                              "stream": round(figures.stream_bytes / max(1, figures.actions))},
+        **costs, "hogs": hogs,
+    }
+
+
+def played(server: Server | Running, postgres: Any,
+           crowd: Callable[[], Coroutine[Any, Any, None]]) -> tuple[float, dict[str, Any]]:
+    """``crowd()`` played against ``server``: the seconds it took, and what it
+    cost: the server's CPU seconds and resident MB (a server of our own), the
+    database's CPU, this script's CPU, and the server's ``pressure``."""
+    cpu_before, _ = server.usage()
+    database_before = database_cpu(postgres)
+    own_before = own_cpu()
+    started = time.monotonic()
+    run_people(crowd())
+    elapsed = time.monotonic() - started
+    cpu_after, rss = server.usage()
+    database_after = database_cpu(postgres)
+    own_after = own_cpu()
+    told = pressure(server)
+    return elapsed, {
         **({"server": server.url} if isinstance(server, Running) else
            {"server_cpu_s": round(cpu_after - cpu_before, 1), "server_rss_mb": round(rss, 1)}),
         **({"database_cpu_s": round(database_after - database_before, 1)} if postgres is not None else {}),
-        "load_script_cpu_s": round(own_after - own_before, 1), "hogs": hogs,
+        "load_script_cpu_s": round(own_after - own_before, 1),
         **({"pressure": told} if told is not None else {}),
     }
 
@@ -651,6 +907,50 @@ def measure(sources: list[Path], args: argparse.Namespace) -> list[dict[str, Any
              "runs": [*instant[source], default[source]]} for source in sources]
 
 
+def tables_sweep(source: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``--tables N ...``: the single-person default-level run (``--people``),
+    then a run of N tables of four people at each N, each on a server of its
+    own, ``--seconds`` each, all thinking ``--think``; each run's figures
+    printed as it ends (a JSON line; with ``--json`` only in the details)."""
+    workers = args.workers if supports_workers(source) else None
+    runs = [run(source, None, workers, args.people, tuple(args.think), args.seconds, args.postgres, args.steer)]
+    shown(runs[-1], args)
+    for tables in args.tables:
+        runs.append(table_run(source, workers, tables, tuple(args.think), args.seconds, args.table_clock,
+                              args.postgres, args.steer))
+        shown(runs[-1], args)
+    return {"summary": tables_summary(runs[0], runs[1:]), "runs": runs}
+
+
+def shown(figures: dict[str, Any], args: argparse.Namespace) -> None:
+    """A run's figures as a JSON line as it ends (with ``--json``: only in the details)."""
+    if not args.json:
+        print(json.dumps(figures), flush=True)
+
+
+def within_fan_out_bound(run: dict[str, Any]) -> bool:
+    """A table run served its tables: no error, and every other seat had a step within the bound at p95."""
+    p95 = run["fan_out_ms"]["p95"]
+    return p95 is not None and p95 <= FAN_OUT_P95_BOUND_MS and run["errors"] == 0
+
+
+def tables_summary(default: dict[str, Any], table_runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sweep's figures side by side: the single-person default run's, as
+    ``--json`` gives them, and per table run its fan-out; ``most_tables_within_bound``:
+    the most tables of a run within ``FAN_OUT_P95_BOUND_MS`` with no error (None: no run was)."""
+    within = [r["tables"] for r in table_runs if within_fan_out_bound(r)]
+    return {
+        "default": {"people": default["people"], "first_bot_p95_ms": default["click_to_first_bot_ms"]["p95"],
+                    "errors": default["errors"]},
+        "tables": {"fan_out_p95_bound_ms": FAN_OUT_P95_BOUND_MS, "most_tables_within_bound": max(within, default=None),
+                   "runs": [{"tables": r["tables"], "people": r["people"], "fan_out_ms": r["fan_out_ms"],
+                             "fan_out_other_process_p95_ms": r["fan_out_other_process_ms"]["p95"],
+                             "errors": r["errors"],
+                             "tables_on_two_or_more_processes": r["placement"]["tables_on_two_or_more_processes"]}
+                            for r in table_runs]},
+    }
+
+
 def soak(source: Path, args: argparse.Namespace) -> dict[str, Any]:
     """``--soak MINUTES``: half the default load for that long; the server's
     memory sampled every ``SOAK_SAMPLE_SECONDS`` (a twelfth of a shorter run); afterwards every finished
@@ -740,8 +1040,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="the two standard measurements, as JSON")
     parser.add_argument("--source", type=Path, default=REPO, help="checkout whose server to run (default: this one)")
     parser.add_argument("--compare", type=Path, default=None, help="another checkout measured in the same run")
-    parser.add_argument("--details", type=Path, default=REPO / "build" / "load.json",
-                        help="with --json: where every run's figures go (default build/load.json)")
+    parser.add_argument("--details", type=Path, default=None,
+                        help="with --json or --tables: where every run's figures go "
+                             "(default build/load.json; with --tables build/load-tables.json)")
     parser.add_argument("--soak", type=float, default=None, metavar="MINUTES",
                         help="half the default load for MINUTES: memory, errors, finished games replay")
     parser.add_argument("--people", type=int, default=40, help="simulated people (default 40)")
@@ -756,7 +1057,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="each server on its own database of a throwaway PostgreSQL cluster (as the tests start: "
                              "fsync off) instead of a SQLite file (not with --soak)")
     parser.add_argument("--steer", choices=("address", "none"), default=None,
-                        help="one run: the server's --steer (default: its own default)")
+                        help="one run or --tables: the server's --steer (default: its own default)")
     parser.add_argument("--instant-people", type=int, nargs="+", default=[16, 32],
                         help="with --json: instant runs at each of these numbers of people (default 16 32)")
     parser.add_argument("--pairs", type=int, default=3,
@@ -764,11 +1065,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hogs", type=int, nargs="+", default=[0],
                         help="one run: CPU-bound processes beside the server; several numbers: a run at each, "
                              "and with --compare each checkout in turn (default 0)")
+    parser.add_argument("--tables", type=int, nargs="+", default=None, metavar="N",
+                        help="the single-person default run (--people), then a run of N tables of four people at "
+                             "each N (--seconds each): the step fan-out, and the most tables within "
+                             f"{FAN_OUT_P95_BOUND_MS:.0f} ms p95")
+    parser.add_argument("--table-clock", type=int, choices=(0, 15, 30, 60), default=None,
+                        help="with --tables: the tables' turn clock in seconds (default: the server's, 30 s)")
     parser.add_argument("--instant-seconds", type=float, default=20.0)
     parser.add_argument("--default-seconds", type=float, default=90.0)
     args = parser.parse_args(argv)
     if args.port is not None and (args.json or args.soak is not None or args.compare or args.hogs != [0]):
         parser.error("--port is one run against a running server: not with --json, --soak, --compare or --hogs")
+    if args.tables is not None and (args.soak is not None or args.compare or args.port is not None
+                                    or args.hogs != [0] or args.bot):
+        parser.error("--tables runs its own servers at the default level: not with --soak, --compare, --port, "
+                     "--hogs or --bot")
+    if args.tables is not None and min(args.tables) < 1:
+        parser.error("--tables: at least one table a run")
+    args.details = args.details or REPO / "build" / ("load-tables.json" if args.tables else "load.json")
     if args.postgresql and args.soak is not None:
         parser.error("--soak checks the finished games of its SQLite file: not with --postgresql")
     args.postgres = None
@@ -789,6 +1103,15 @@ def measured_and_printed(args: argparse.Namespace) -> int:
         result = soak(args.source.resolve(), args)
         print(json.dumps(result) if args.json else soak_text(result["soak"]))
         return 0 if result["soak"]["ok"] else 1
+    if args.tables is not None:
+        started = time.monotonic()
+        sweep = tables_sweep(args.source.resolve(), args)
+        args.details.parent.mkdir(parents=True, exist_ok=True)
+        args.details.write_text(json.dumps({**sweep, "meta": {"seconds": round(time.monotonic() - started, 1),
+                                                              "cores": os.cpu_count(),
+                                                              "load_average": os.getloadavg()}}, indent=1))
+        print(json.dumps(sweep["summary"]))
+        return 0
     if not args.json:
         sources = [args.source, *([args.compare] if args.compare else [])]
         for hogs in args.hogs:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
 import time
@@ -15,7 +16,10 @@ from tricktable.catalog import ENTRIES
 from tricktable.core.protocol import Deal
 from tricktable.core.rng import derive_seed
 from tricktable.server import create_app
+from tricktable.store import Store
 from tricktable.server.http import table_routes
+from tricktable.server.live.channel import Event, LocalChannel
+from tricktable.server.live.feed import ChangeFeed
 from tricktable.server.play import commit
 from tricktable.server.play.scheduler import forced_bot
 from tricktable.server.play.tables import REACTIONS
@@ -188,3 +192,91 @@ def test_a_watcher_is_told_which_step_the_turn_clock_decided(client, monkeypatch
             assert "auto" not in next_of(inbox, "step", version=version)["steps"][0]
     finally:
         stop.set()
+
+
+def test_the_cap_on_watchers_counts_every_server_process(make_client, monkeypatch):
+    """Two processes on one database: watchers on either count against one cap."""
+    monkeypatch.setattr(table_routes, "MAX_WATCHERS", 2)
+    here, there = make_client(forced_bot("random")), make_client(forced_bot("random"))
+    table = new_table(here)
+    game = start(here, table)
+    stop = threading.Event()
+    path = f"/api/watch/{table['watch']}/events"
+    try:
+        listen(TestClient(here.app), game["id"], 0, queue.Queue(), stop, path=path)
+        listen(TestClient(there.app), game["id"], 0, queue.Queue(), stop, path=path)
+        for process in (here, there):
+            refused = TestClient(process.app).get(path, params={"version": 0})
+            assert refused.status_code == 429 and "2 watchers" in refused.json()["detail"]
+    finally:
+        stop.set()
+
+
+def test_a_watchers_lease_is_given_back_or_lapses(database_url):
+    """On both databases: a place given back, or not renewed in time (its
+    process killed), is free again; a renewed one holds."""
+    store = Store(database_url)
+    try:
+        store.create_table("t", "AAAAAA", "h1", "euchre", {}, "easy", "host", ("host", None, None, None), None, "w1")
+        now = 1_000_000.0
+        assert store.admit_watcher("t", "a", 2, now, now + 90) and store.admit_watcher("t", "b", 2, now, now + 90)
+        assert not store.admit_watcher("t", "c", 2, now, now + 90)
+        assert store.admit_watcher("other", "x", 2, now, now + 90)  # another table's cap is its own
+        store.drop_watcher("a")
+        assert store.admit_watcher("t", "c", 2, now, now + 90)
+        store.renew_watcher("b", now + 200)
+        later = now + 100  # c lapsed (not renewed), b renewed
+        assert store.admit_watcher("t", "d", 2, later, later + 90)
+        assert not store.admit_watcher("t", "e", 2, later, later + 90)
+    finally:
+        store.close()
+
+
+def test_a_reaction_reaches_the_streams_on_another_server_process(make_client):
+    """The host reacts through one process; his friend's stream is on another."""
+    here, there = make_client(forced_bot("random")), make_client(forced_bot("random"))
+    friend = TestClient(there.app)
+    table = new_table(here)
+    join(friend, table["code"])
+    game = start(here, table)
+    state = wait_for_people(here, game["id"], {0, 1})
+    inbox: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    listen(friend, game["id"], state["version"], inbox, stop)
+    try:
+        assert here.post(f"/api/tables/{table['id']}/reactions", json={"key": "oops"}).status_code == 200
+        assert next_of(inbox, "reaction") == {"seat": 0, "key": "oops"}
+    finally:
+        stop.set()
+
+
+def test_the_change_feed_tells_reactions_stored_by_another_process(database_url):
+    """On both databases (SQLite's poll, PostgreSQL's NOTIFY): another
+    process's reaction is published here once; this process's own is not
+    told again (it told its streams itself), nor one of a game not watched here."""
+    sender, here = Store(database_url), Store(database_url)
+    channel = LocalChannel()
+    feed = ChangeFeed(here, channel)
+
+    async def heard() -> list[Event]:
+        subscription = channel.subscribe("g", 2)
+        feed.start()
+        await asyncio.sleep(0.3)  # the feed listens (PostgreSQL) or has read where to start (SQLite)
+        sender.add_reaction("g", 1, "thanks", time.time())
+        here.add_reaction("g", 2, "sorry", time.time())  # told by this process itself, not by the feed
+        sender.add_reaction("other", 3, "oops", time.time())  # a game nobody here watches
+        got = []
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            event = await subscription.next(0.2)
+            if event is not None:
+                got.append(event)
+        return got
+
+    try:
+        got = asyncio.run(heard())
+        assert [(e.kind, e.data) for e in got] == [("reaction", {"seat": 1, "key": "thanks"})]
+    finally:
+        feed.stop()
+        sender.close()
+        here.close()

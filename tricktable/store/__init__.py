@@ -24,17 +24,21 @@ from tricktable.store.games import GameRow, GameStore, StaleVersion
 from tricktable.store.history import HistoryStore
 from tricktable.store.passkeys import PasskeyStore
 from tricktable.store.people import PeopleStore
+from tricktable.store.reactions import ReactionStore
 from tricktable.store.stats import StatsStore
 from tricktable.store.tables import TableStore
+from tricktable.store.watchers import WatcherStore
 
 
-class Store(GameStore, PeopleStore, PasskeyStore, DailyStore, HistoryStore, AnalysisStore, StatsStore, TableStore):
+class Store(GameStore, PeopleStore, PasskeyStore, DailyStore, HistoryStore, AnalysisStore, StatsStore, TableStore,
+            WatcherStore, ReactionStore):
     """All database access of the server, by what it keeps: games, frames and
     leases (``games.py``), people (``people.py``) and their passkeys
     (``passkeys.py``), the daily leaderboard (``daily.py``), a person's
     history (``history.py``), finished games' analyses (``analyses.py``),
-    summaries for statistics (``stats.py``) and tables of friends
-    (``tables.py``), on one database (``engine.py``; the tables in
+    summaries for statistics (``stats.py``), tables of friends
+    (``tables.py``), their watchers (``watchers.py``) and reactions
+    (``reactions.py``), on one database (``engine.py``; the tables in
     ``schema.py``)."""
 
 

@@ -224,6 +224,34 @@ tables = Table(
     Index("tables_quick", "game", "quick_until"),
 )
 
+# A table's open watch streams, in every server process (``Store.admit_watcher``):
+# a stream holds a row while it is open and renews ``until`` (Unix seconds)
+# while it lasts, so a killed process's watchers count only until then.
+watchers = Table(
+    "watchers",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("table_id", String(40), nullable=False),
+    Column("until", Float, nullable=False),
+    Index("watchers_table", "table_id"),
+    Index("watchers_until", "until"),
+)
+
+# Quick reactions at tables' matches, kept a minute so that server processes
+# other than the sender's tell their streams (``Store.add_reaction``); ``writer``
+# is the sending process (``Store.writer``), which told its own streams itself.
+reactions = Table(
+    "reactions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(40), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("key", String(20), nullable=False),
+    Column("writer", String(12), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("reactions_at", "at"),
+)
+
 # Each analysed decision of an analysis, one row each: storing one more is an
 # insert, not a rewrite of all of them.
 analysis_decisions = Table(
@@ -237,4 +265,4 @@ analysis_decisions = Table(
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
            "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "tables",
-           "analysis_decisions"]
+           "analysis_decisions", "watchers", "reactions"]

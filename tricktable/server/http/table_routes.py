@@ -6,7 +6,8 @@ table by its watch link (``play/watch.py``)."""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import Any, AsyncIterator
 
 from fastapi import BackgroundTasks, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import StreamingResponse
@@ -24,7 +25,7 @@ from tricktable.server.play.errors import GameNotFound, SeatTaken
 from tricktable.server.play.quick import QuickMatch
 from tricktable.server.play.room import Room
 from tricktable.server.play.tables import CLOCKS, REACTIONS, Tables, is_code
-from tricktable.server.play.watch import MAX_WATCHERS, WATCHER, watched
+from tricktable.server.play.watch import MAX_WATCHERS, WATCHER, WatchLease, watched
 from tricktable.server.trust.identity import Identity
 from tricktable.server.trust.limits import OpenStreams, TooMany, address_block
 
@@ -168,10 +169,10 @@ def table_routes(app: FastAPI, room: Room) -> None:
         game_id = table.game_id
         backlog = [await run_in_threadpool(room.watch_state, game_id)]
         streams: OpenStreams = request.app.state.streams
-        release = streams.open(None, address_block(client_host(request)))
-        # No await between the count and the subscription: no other watcher comes in between.
-        if room.channel.listeners(game_id, WATCHER) >= MAX_WATCHERS:
-            release()
+        release_stream = streams.open(None, address_block(client_host(request)))
+        lease = WatchLease(room.store, table.id)
+        if not await run_in_threadpool(lease.take, MAX_WATCHERS):
+            release_stream()
             raise TooMany(f"this table has {MAX_WATCHERS} watchers already; try again later",
                           WATCHERS_FULL_RETRY_SECONDS)
         subscription = room.channel.subscribe(game_id, WATCHER)
@@ -179,8 +180,20 @@ def table_routes(app: FastAPI, room: Room) -> None:
         async def refresh(seen: int) -> list[Any]:
             return await run_in_threadpool(room.watch_refresh, game_id, seen)
 
-        return CountedStream(event_stream(subscription, backlog, version, refresh), release=release,
+        def release() -> None:
+            release_stream()
+            asyncio.get_running_loop().run_in_executor(None, lease.give_back)
+
+        return CountedStream(leased(event_stream(subscription, backlog, version, refresh), lease), release=release,
                              media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+async def leased(stream: AsyncIterator[bytes], lease: WatchLease) -> AsyncIterator[bytes]:
+    """``stream``, renewing the watcher's place as it sends (at least every keep-alive)."""
+    async for chunk in stream:
+        if lease.due():
+            await run_in_threadpool(lease.renew)
+        yield chunk
 
 
 def _member(request: Request) -> str:

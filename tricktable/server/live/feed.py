@@ -14,6 +14,8 @@ itself are not told again: the channel has them already.  PostgreSQL tells
 us through LISTEN/NOTIFY (the store NOTIFYs in the committing transaction);
 SQLite, on one machine, is polled: one query for all watched games every
 ``POLL_SECONDS``, and one for the frames of those another process moved on.
+Quick reactions sent through another process come the same ways (a NOTIFY of
+their own; SQLite: the poll reads the reactions stored since the last it saw).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Callable
 from tricktable.server.live.channel import Event, LocalChannel
 from tricktable.store import Store
 from tricktable.store.games import CHANGES_CHANNEL
+from tricktable.store.reactions import REACTIONS_CHANNEL
 
 log = logging.getLogger("tricktable.server")
 
@@ -38,6 +41,11 @@ RECONNECT_SECONDS = 1.0
 def changed(game_id: str, version: int, seat: int | None = None) -> Event:
     """Another process moved the game to ``version`` (for the streams of ``seat``; None: of every seat)."""
     return Event(game_id, "changed", version, {}, seat=seat)
+
+
+def reaction(game_id: str, seat: int, key: str) -> Event:
+    """A seated person's quick reaction (``play/tables.py``), for every stream of the game."""
+    return Event(game_id, "reaction", 0, {"seat": seat, "key": key})
 
 
 def forwarded(game_id: str, version: int, frame: bytes) -> Event:
@@ -88,11 +96,13 @@ class ChangeFeed:
     # -- SQLite -------------------------------------------------------------------
     def _poll(self) -> None:
         known: dict[str, tuple[int, float | None]] = {}
+        last_reaction = self._last_reaction()
         while not self._stop.wait(POLL_SECONDS):
             watched = self.channel.games()
             if not watched:
                 known.clear()
                 continue
+            last_reaction = self._tell_reactions(last_reaction, watched)
             try:
                 now = self.store.versions(watched)
             except Exception:  # noqa: BLE001 - a busy database: try again at the next tick
@@ -117,6 +127,24 @@ class ChangeFeed:
                     for game_id, version in [*((game_id, upto) for game_id, (_since, upto) in moved.items()), *claimed]:
                         self.channel.publish(changed(game_id, version))
 
+    def _last_reaction(self) -> int:
+        try:
+            return self.store.last_reaction()
+        except Exception:  # noqa: BLE001 - a busy database: every fresh reaction is told instead
+            log.debug("change feed: could not read the last reaction", exc_info=True)
+            return 0
+
+    def _tell_reactions(self, after: int, watched: list[str]) -> int:
+        """Publish other processes' reactions stored after number ``after``: the newest number read."""
+        try:
+            newest, found = self.store.reactions_after(after, watched, time.time())
+        except Exception:  # noqa: BLE001 - a busy database: look again at the next tick
+            log.debug("change feed: could not read reactions", exc_info=True)
+            return after
+        for game_id, seat, key in found:
+            self.channel.publish(reaction(game_id, seat, key))
+        return newest
+
     # -- PostgreSQL -----------------------------------------------------------------
     def _listen(self) -> None:
         import psycopg
@@ -126,12 +154,22 @@ class ChangeFeed:
             try:
                 with psycopg.connect(url, autocommit=True, connect_timeout=2) as connection:
                     connection.execute(f"LISTEN {CHANGES_CHANNEL}")
+                    connection.execute(f"LISTEN {REACTIONS_CHANNEL}")
                     while not self._stop.is_set():
                         for note in connection.notifies(timeout=0.5):
-                            self._noted(note.payload)
+                            if note.channel == REACTIONS_CHANNEL:
+                                self._reacted(note.payload)
+                            else:
+                                self._noted(note.payload)
             except Exception:  # noqa: BLE001 - the database went away: listen again
                 log.warning("change feed: lost the database; listening again", exc_info=True)
                 time.sleep(RECONNECT_SECONDS)
+
+    def _reacted(self, payload: str) -> None:
+        """One reaction's NOTIFY: ``"<game> <seat> <key> <writer>"``."""
+        game_id, seat, key, writer = payload.split(" ")
+        if writer != self.store.writer and self.channel.listeners(game_id):
+            self.channel.publish(reaction(game_id, int(seat), key))
 
     def _noted(self, payload: str) -> None:
         """One NOTIFY: ``"<game> <version> <writer> <since>"`` (a server from

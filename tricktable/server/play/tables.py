@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.catalog import get_spec
 from tricktable.errors import GameError
-from tricktable.server.live.channel import Event
+from tricktable.server.live.feed import reaction
 from tricktable.server.play.errors import GameNotFound, NotHost, SeatTaken
 from tricktable.server.play.room import Room
 from tricktable.store import Store
@@ -123,15 +123,17 @@ class Tables:
 
     def react(self, table_id: str, who: str, key: str) -> dict[str, Any]:
         """A seated person's quick reaction, published to every stream of the
-        table's match (its seats' and its watchers'); nothing is stored."""
+        table's match (its seats' and its watchers'), on this server process
+        at once and on the others through the store (kept a minute)."""
         if key not in REACTIONS:
             raise GameError(f"unknown reaction {key!r}; choose one of {', '.join(REACTIONS)}")
         table = self.get(table_id, who)
         if table.game_id is None:
             raise SeatTaken("the match has not started; reactions are for the match")
-        told = {"seat": self._seat_of(table, who), "key": key}
-        self.room.channel.publish(Event(table.game_id, "reaction", 0, told))
-        return told
+        seat = self._seat_of(table, who)
+        self.store.add_reaction(table.game_id, seat, key, self._clock())  # for the streams on other processes
+        self.room.channel.publish(reaction(table.game_id, seat, key))
+        return {"seat": seat, "key": key}
 
     def find(self, code_or_invite: str) -> TableRow:
         """The live table a code or invite names (``GameNotFound`` for none, or one gone)."""

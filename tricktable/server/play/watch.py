@@ -10,13 +10,15 @@ read them alike (an action's text may differ: a face-down card).
 
 Watchers' streams subscribe to the game's channel as seat ``WATCHER``: the
 room publishes a public step event for them only while some watcher here
-listens (``Room._announce``).
+listens (``Room._announce``).  A table's cap on watchers counts the streams of
+every server process: each holds a lease in the store (``WatchLease``).
 """
 
 from __future__ import annotations
 
+import secrets
 import time
-from typing import Any
+from typing import Any, Callable
 
 from tricktable.core.protocol import NUM_SEATS, GameState
 from tricktable.core.step import Step
@@ -24,11 +26,47 @@ from tricktable.server.live.channel import Event
 from tricktable.server.play.commit import Position
 from tricktable.server.play.replay import split_views
 from tricktable.server.play.view import AUTO, bot_to_move, people_at, step_json
+from tricktable.store import Store
 
 WATCHER = -1
 """The channel seat of watchers' streams (no player sits there)."""
 MAX_WATCHERS = 20
-"""Watchers' streams a table's match has at once (in one server process)."""
+"""Watchers' streams a table's match has at once (in all server processes together)."""
+LEASE_SECONDS = 90.0
+"""How long a watch stream's place outlives its last renewal (its process killed)."""
+RENEW_SECONDS = 30.0
+"""How often an open stream renews its place (it sends something at least every
+``sse.KEEP_ALIVE_SECONDS``, and renews as it sends)."""
+
+
+class WatchLease:
+    """One watch stream's place among its table's watchers, in every process."""
+
+    def __init__(self, store: Store, table_id: str, clock: Callable[[], float] = time.time):
+        self._store = store
+        self._table_id = table_id
+        self._clock = clock
+        self._id = secrets.token_urlsafe(18)
+        self._renewed_at = float("-inf")
+
+    def take(self, cap: int) -> bool:
+        """Hold a place if the table has fewer than ``cap`` watchers (False: none taken)."""
+        now = self._clock()
+        taken = self._store.admit_watcher(self._table_id, self._id, cap, now, now + LEASE_SECONDS)
+        if taken:
+            self._renewed_at = now
+        return taken
+
+    def due(self) -> bool:
+        return self._clock() - self._renewed_at >= RENEW_SECONDS
+
+    def renew(self) -> None:
+        now = self._clock()
+        self._store.renew_watcher(self._id, now + LEASE_SECONDS)
+        self._renewed_at = now
+
+    def give_back(self) -> None:
+        self._store.drop_watcher(self._id)
 
 
 def public_view(state: GameState) -> dict[str, Any]:
@@ -65,4 +103,4 @@ def watch_state_event(position: Position) -> Event:
     return Event(position.row.id, "state", position.row.version, watched(position), seat=WATCHER)
 
 
-__all__ = ["MAX_WATCHERS", "WATCHER", "public_step", "public_view", "watch_state_event", "watch_step_event", "watched"]
+__all__ = ["MAX_WATCHERS", "WATCHER", "WatchLease", "public_step", "public_view", "watch_state_event", "watch_step_event", "watched"]
