@@ -7,6 +7,7 @@ import asyncio
 import queue
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,6 +20,7 @@ from tricktable.store import Store
 from tricktable.server.http import table_routes
 from tricktable.server.live.channel import Event, LocalChannel
 from tricktable.server.live.feed import ChangeFeed
+from tricktable.server.play import commit
 from tricktable.server.play.scheduler import forced_bot
 from tricktable.server.play.tables import REACTIONS
 from tricktable.server.play.watch import public_view
@@ -86,6 +88,7 @@ def test_a_watcher_sees_no_card_of_any_hand_and_cannot_act(client):
     assert "code" not in seen["table"] and "invite" not in seen["table"]
     match = seen["match"]
     assert match["version"] == state["version"] and "hand" not in match["view"] and "legal" not in match["view"]
+    assert 20 < match["deadline_in"] <= 30  # the person to move's turn clock, as the seats see it
     hidden = hidden_cards(room, game["id"], match["version"])
     assert hidden and not hidden & strings_in({k: v for k, v in match["view"].items() if k != "match"})
 
@@ -161,6 +164,32 @@ def test_a_table_takes_at_most_so_many_watchers(client, monkeypatch):
             listen(friend_of(client), game["id"], 0, queue.Queue(), stop, path=path)
         refused = friend_of(client).get(path, params={"version": 0})
         assert refused.status_code == 429 and "2 watchers" in refused.json()["detail"]
+    finally:
+        stop.set()
+
+
+def test_a_watcher_is_told_which_step_the_turn_clock_decided(client, monkeypatch):
+    """A step the turn clock had a computer player decide is marked ``auto`` on
+    the watchers' stream too (their page marks the seat "(auto)", as the seats' pages do)."""
+    friend, watcher = friend_of(client), friend_of(client)
+    table = new_table(client)
+    join(friend, table["code"])
+    game = start(client, table)
+    state = wait_for_people(client, game["id"], {0, 1})
+    inbox: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    listen(watcher, game["id"], state["version"], inbox, stop, path=f"/api/watch/{table['watch']}/events")
+    try:
+        # The referee's clock a minute on: the person to move has run out of time.
+        monkeypatch.setattr(commit, "time", SimpleNamespace(time=lambda: time.time() + 60, monotonic=time.monotonic))
+        client.app.state.room.resume(game["id"])
+        told = next_of(inbox, "step", timeout=20, version=state["version"] + 1)
+        monkeypatch.undo()
+        assert told["steps"][0]["seat"] == state["view"]["to_move"] and told["steps"][0]["auto"] is True
+        mover = told["view"]["to_move"]
+        if mover in (0, 1):  # a person's own decision is not marked
+            version = play_first_legal({0: client, 1: friend}[mover], game["id"])
+            assert "auto" not in next_of(inbox, "step", version=version)["steps"][0]
     finally:
         stop.set()
 

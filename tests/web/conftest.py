@@ -63,12 +63,13 @@ class Page:
     console errors so every test can require that there were none."""
 
     def __init__(self, browser, server, viewport=DESKTOP, locale="en-US", reduced_motion="no-preference",
-                 first_visit=False, auto_play=False, service_workers="block"):
+                 first_visit=False, auto_play=False, service_workers="block", storage_state=None):
         self.server = server
         # The page's service worker (sw.js) has its own test; elsewhere it would hide
-        # the requests from the tests' page.route.
+        # the requests from the tests' page.route.  ``storage_state``: another profile's
+        # cookies and storage (the same person back in a new browser).
         self.context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=reduced_motion,
-                                           service_workers=service_workers)
+                                           service_workers=service_workers, storage_state=storage_state)
         if not first_visit:
             # The first-visit "how to play" dialog has its own test; the others
             # play as a returning visitor.

@@ -164,7 +164,8 @@ def test_settings_are_remembered_and_change_the_table(make_page):
     page.locator("#setting-sound").check()
     page.locator("#save-settings").click()
     saved = json.loads(page.evaluate("localStorage.getItem('tt.settings')"))
-    assert saved == {"pace": "instant", "sort": "suit", "fourColour": True, "autoPlay": True, "sound": True}
+    assert saved == {"pace": "instant", "sort": "suit", "fourColour": True, "autoPlay": True, "sound": True,
+                     "muteReactions": False}
     p.open("#/play/euchre")
     rng = random.Random(2)
     play_cards_until(p, rng, lambda: bool(game_state(p, "euchre")["view"]["trump"]) and page.locator(".hand button.legal").count() > 0

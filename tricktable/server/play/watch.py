@@ -25,7 +25,7 @@ from tricktable.core.step import Step
 from tricktable.server.live.channel import Event
 from tricktable.server.play.commit import Position
 from tricktable.server.play.replay import split_views
-from tricktable.server.play.view import bot_to_move, people_at, step_json
+from tricktable.server.play.view import AUTO, bot_to_move, people_at, step_json
 from tricktable.store import Store
 
 WATCHER = -1
@@ -74,20 +74,23 @@ def public_view(state: GameState) -> dict[str, Any]:
     return split_views([state.view(seat) for seat in range(NUM_SEATS)])[0]
 
 
-def public_step(step: Step, views: list[dict[str, Any]]) -> dict[str, Any]:
-    """A step's fields as all four seats (their ``views`` after it) read them alike."""
-    told = [step_json(step, view, seat) for seat, view in enumerate(views)]
+def public_step(step: Step, views: list[dict[str, Any]], auto: bool = False) -> dict[str, Any]:
+    """A step's fields as all four seats (their ``views`` after it) read them alike;
+    ``auto``: the turn clock had a computer player decide it (everyone is told)."""
+    told = [step_json(step, view, seat, auto) for seat, view in enumerate(views)]
     return {key: value for key, value in told[0].items() if all(other.get(key) == value for other in told[1:])}
 
 
 def watched(position: Position, step: Step | None = None) -> dict[str, Any]:
     """A watcher's answer: the match's public view at its stored version,
-    with ``step`` (the one that led there) as every seat reads it."""
+    with ``step`` (the one that led there) as every seat reads it, and the
+    seconds left on the turn clock of the person to move (as every seat sees them)."""
     row, state = position.row, position.state
     views = [position.view_of(seat) for seat in range(NUM_SEATS)]  # each seat's, asked once
     return {"id": row.id, "version": row.version, "game": row.game, "view": split_views(views)[0],
-            "steps": [public_step(step, views)] if step is not None else [],
-            "thinking": bot_to_move(state, people_at(row)), "over": state.is_terminal()}
+            "steps": [public_step(step, views, row.version in row.record.get(AUTO, ()))] if step is not None else [],
+            "thinking": bot_to_move(state, people_at(row)), "over": state.is_terminal(),
+            "deadline_in": max(0.0, row.deadline - time.time()) if row.deadline is not None else None}
 
 
 def watch_step_event(position: Position, step: Step) -> Event:

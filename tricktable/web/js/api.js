@@ -60,6 +60,10 @@ export const api = {
   replay: (id) => request("GET", `api/games/${encodeURIComponent(id)}/replay`),
   sharedReplay: (token) => request("GET", `api/shared/${encodeURIComponent(token)}/replay`),
   uploadReplay: (record) => request("POST", "api/records/replay", { record }),
+  // Tables of friends' match: a quick reaction, a watch link's table, play with anyone.
+  react: (tableId, key) => request("POST", `api/tables/${encodeURIComponent(tableId)}/reactions`, { key }),
+  watch: (token) => request("GET", `api/watch/${encodeURIComponent(token)}`),
+  quickMatch: (game, options) => request("POST", "api/quick-match", { game, options }),
   // The routes of "learn from your games" the replay viewer reads by path (analysis, play on, share).
   get: (path) => request("GET", path),
   post: (path, body) => request("POST", path, body),

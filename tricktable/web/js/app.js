@@ -1,6 +1,6 @@
 // The page's entry: language, routes (#/, #/play/GAME, #/daily/GAME (today's), #/daily/GAME/ID,
 // #/rules/GAME, #/leaderboard/GAME, #/stats/GAME, #/games, #/replay/ID, #/shared/TOKEN,
-// #/record) and the Rules button.
+// #/record, a table of friends' #/table/ID, #/join/TOKEN and #/watch/TOKEN) and the Rules button.
 
 import { api, ApiError, memory } from "./api.js";
 import { fairNewGame } from "./fairness.js";
@@ -18,7 +18,7 @@ import { setRenderers } from "./games/index.js";
 import { settings, settingsForm } from "./settings.js";
 import { dailyIntro, openDialog } from "./sheets.js";
 import { problemText, Table } from "./table.js";
-import { joinByInvite, Lobby } from "./friends.js";
+import { joinByInvite, Lobby, WatchLobby } from "./friends.js";
 
 const main = document.getElementById("main");
 const rulesButton = document.getElementById("rules-button");
@@ -80,13 +80,22 @@ async function playAgain(game, options, level) {
  * next match ("play again") is shown by its lobby's route, which finds it. */
 function showTable(state, seated = null) {
   leaveTable();
-  const shown = (table = new Table(main, state, playAgain, seated && seated.seats, seated, () => route()));
+  const shown = (table = new Table(main, state, playAgain, seated && seated.seats,
+                                   { seated, onNextMatch: () => route() }));
   rulesButton.hidden = false;
   // Not awaited: the first-visit help and the replay of the computer players'
   // first moves may wait for the person; the page is ready meanwhile.
   howToPlay(state.game, specOf(state.game))
     .then(() => table === shown && dailyIntro(state))
     .then(() => table === shown && shown.start());
+}
+
+/** A watch link's table, read-only, once its match has started. */
+function showWatched(answer, token) {
+  leaveTable();
+  const shown = (table = new Table(main, answer.match, null, answer.table.seats,
+                                   { watch: token, onNextMatch: () => route() }));
+  shown.start();
 }
 
 async function route() {
@@ -115,6 +124,10 @@ async function route() {
     else if (page === "join") await joinByInvite(decodeURIComponent(game));
     else if (page === "table") {
       lobby = new Lobby(main, decodeURIComponent(game), (state, seated) => showTable(state, seated));
+      await lobby.start();
+    } else if (page === "watch") {
+      const token = decodeURIComponent(game);
+      lobby = new WatchLobby(main, token, (answer) => showWatched(answer, token));
       await lobby.start();
     }
     else await renderHome(main, catalog, identity, signedIn);

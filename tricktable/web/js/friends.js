@@ -2,7 +2,9 @@
 // table, join one by its code), the lobby at #/table/ID (the code in large letters,
 // the invite link, the four seats, the host's moves and Start), and the invite
 // link #/join/TOKEN.  Once the host starts, the lobby turns into the card table,
-// each person at his own seat.
+// each person at his own seat.  Also "Play with anyone" (a quick-match table: its
+// lobby counts down to its start) and the watch link #/watch/TOKEN (the table
+// read-only, as every seat sees it).
 
 import { api, ApiError, memory } from "./api.js";
 import { clear, el, toast } from "./dom.js";
@@ -16,6 +18,7 @@ const CODE_LENGTH = 6;
 const CLOCKS = [0, 15, 30, 60];
 const DEFAULT_CLOCK = 30;
 const POLL_MS = 2000;
+const QUICK_POLL_MS = 1000; // a quick-match table starts by itself: its people follow it closely
 
 /** A typed code as the server reads it (spaces and dashes dropped, either case), or null if it cannot be one. */
 export function cleanCode(text) {
@@ -35,6 +38,7 @@ export const tables = {
 // The invite token is shown once (the server keeps only its hash): the host's
 // page keeps it to show the link again in the lobby.
 const inviteKey = (id) => `tt.table.invite.${id}`;
+const watchKey = (id) => `tt.table.watch.${id}`; // the watch link's token, likewise shown once
 
 /** The home page's box: create a table (game, level, turn clock) or join one by its code. */
 export function friendsBox(catalog) {
@@ -52,12 +56,24 @@ export function friendsBox(catalog) {
       // The game's options as its Rules dialog last set them on this device.
       const made = await tables.create(games.value, memory.options(games.value), level.value, Number(clock.value));
       localStorage.setItem(inviteKey(made.id), made.invite);
+      localStorage.setItem(watchKey(made.id), made.watch);
       location.hash = `#/table/${encodeURIComponent(made.id)}`;
     } catch (error) {
       toast(problemText(error));
       create.disabled = false;
     }
   } }, t("friends.create"));
+  // Play with anyone: the game chosen above, with its remembered options; the lobby counts down to its start.
+  const quick = el("button", { type: "button", class: "action", id: "quick-match", onclick: async () => {
+    quick.disabled = true;
+    try {
+      const seated = await api.quickMatch(games.value, memory.options(games.value));
+      location.hash = `#/table/${encodeURIComponent(seated.id)}`;
+    } catch (error) {
+      toast(problemText(error));
+      quick.disabled = false;
+    }
+  } }, t("quick.play"));
   const codeInput = el("input", { id: "join-code", type: "text", autocomplete: "off", autocapitalize: "characters",
     spellcheck: "false", maxlength: "12", inputmode: "text", "aria-describedby": "join-problem" });
   const problem = el("p", { class: "join-problem", id: "join-problem", "aria-live": "polite" });
@@ -82,6 +98,7 @@ export function friendsBox(catalog) {
       el("span", { class: "field" }, el("label", { for: "friends-game" }, t("friends.game")), games),
       el("span", { class: "field" }, el("label", { for: "friends-level" }, t("level.label")), level),
       el("span", { class: "field" }, el("label", { for: "friends-clock" }, t("friends.clock")), clock), create),
+    el("div", { class: "quick-box" }, el("p", { class: "blurb", id: "quick-blurb" }, t("quick.blurb")), quick),
     el("form", { class: "join-form", onsubmit: join },
       el("label", { for: "join-code" }, t("friends.join_label")),
       el("div", { class: "join-row" }, codeInput,
@@ -116,12 +133,13 @@ export class Lobby {
   async start() {
     window.scrollTo(0, 0); // from the home page's box, far down on a phone
     await this.refresh();
-    this.poller = setInterval(() => this.refresh(), POLL_MS);
+    this.poller = setInterval(() => this.refresh(), this.table && this.table.quick ? QUICK_POLL_MS : POLL_MS);
   }
 
   stop() {
     this.stopped = true;
     clearInterval(this.poller);
+    clearInterval(this.ticker);
   }
 
   async refresh() {
@@ -150,10 +168,24 @@ export class Lobby {
       this.onStarted(await api.load(table.game_id), table);
       return;
     }
-    const key = JSON.stringify(table);
+    if (table.starts_in !== null && table.starts_in !== undefined) this.countDown(table.starts_in);
+    const key = JSON.stringify({ ...table, starts_in: null }); // the countdown ticks on its own
     if (key === this.drawn) return;
     this.drawn = key;
     this.render(table);
+  }
+
+  /** A quick-match table's seconds to its start, counted down between the polls. */
+  countDown(seconds) {
+    this.startsAt = performance.now() + seconds * 1000;
+    const tick = () => {
+      const box = this.root.querySelector("#quick-countdown");
+      const left = Math.max(0, Math.ceil((this.startsAt - performance.now()) / 1000));
+      if (box) box.textContent = left ? t("quick.starts_in", { n: left }) : t("quick.starting");
+    };
+    clearInterval(this.ticker);
+    this.ticker = setInterval(tick, 250);
+    queueMicrotask(tick); // (after a render that makes the box)
   }
 
   say(message) {
@@ -179,25 +211,31 @@ export class Lobby {
 
   render(table) {
     const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
-    const invite = localStorage.getItem(inviteKey(table.id));
+    const invite = table.quick ? null : localStorage.getItem(inviteKey(table.id));
     const link = invite ? `${location.origin}${location.pathname}#/join/${invite}` : null;
+    const watch = table.quick ? null : localStorage.getItem(watchKey(table.id));
+    const watchLink = watch ? `${location.origin}${location.pathname}#/watch/${watch}` : null;
+    // A quick-match table seats and starts by itself: no code to pass on, no host's moves.
+    const hosting = table.host && !table.quick;
     const teams = renderer(table.game).teams !== false;
     const you = table.seats.find((s) => s.you);
     clear(this.root).append(el("section", { class: "page lobby", "aria-labelledby": "lobby-title" },
-      el("h1", { id: "lobby-title" }, t("friends.lobby_title", { game: t(`game.${table.game}`) })),
+      el("h1", { id: "lobby-title" }, t(table.quick ? "quick.title" : "friends.lobby_title", { game: t(`game.${table.game}`) })),
       el("p", { class: "lobby-facts" }, t(`level.${table.level}`), " · ",
         table.clock ? t("friends.clock_seconds", { n: table.clock }) : t("friends.clock_off")),
-      el("div", { class: "code-box" }, el("p", { class: "code-label", id: "code-label" }, t("friends.code_label")),
-        el("p", { class: "code", id: "table-code", "aria-labelledby": "code-label", lang: "en" }, table.code)),
-      link ? this.inviteBox(link) : null,
+      table.quick ? el("p", { class: "quick-countdown", id: "quick-countdown", role: "timer" }, t("quick.starting"))
+        : el("div", { class: "code-box" }, el("p", { class: "code-label", id: "code-label" }, t("friends.code_label")),
+          el("p", { class: "code", id: "table-code", "aria-labelledby": "code-label", lang: "en" }, table.code)),
+      link ? linkBox("invite", t("friends.invite_label"), link) : null,
+      watchLink ? linkBox("watch", t("watch.link_label"), watchLink) : null,
       el("h2", {}, t("friends.seats")),
       el("div", { class: `lobby-seats${teams ? " teams" : ""}` },
         ...(teams ? [[0, 2], [1, 3]] : [[0, 1, 2, 3]]).map((group, index) => el("div", { class: "team" },
           teams ? el("h3", {}, t("friends.team", { n: index + 1 }),
             group.some((s) => table.seats[s].you) ? ` · ${t("table.us")}` : "") : null,
-          ...group.map((seat) => this.seatBox(table, seat, you))))),
-      table.host
-        ? el("p", { class: "lobby-start" }, el("button", { type: "button", class: "action primary", id: "start-table",
+          ...group.map((seat) => this.seatBox(table, seat, you, hosting))))),
+      table.quick ? el("p", { class: "lobby-wait", id: "lobby-wait" }, t("quick.waiting"))
+        : hosting ? el("p", { class: "lobby-start" }, el("button", { type: "button", class: "action primary", id: "start-table",
           onclick: () => this.change(async () => {
             await tables.start(table.id);
             return tables.get(table.id);
@@ -208,27 +246,8 @@ export class Lobby {
     if (focused) document.getElementById(focused)?.focus();
   }
 
-  inviteBox(link) {
-    const share = navigator.share ? t("friends.share") : t("friends.copy");
-    return el("div", { class: "invite-box" },
-      el("label", { for: "invite-link" }, t("friends.invite_label")),
-      el("div", { class: "join-row" },
-        el("input", { id: "invite-link", type: "text", readonly: true, value: link, onfocus: (e) => e.target.select() }),
-        el("button", { type: "button", class: "action", id: "copy-invite", onclick: async () => {
-          try {
-            if (navigator.share) await navigator.share({ title: t("app.title"), url: link });
-            else {
-              await navigator.clipboard.writeText(link);
-              toast(t("friends.copied"));
-            }
-          } catch {
-            document.getElementById("invite-link")?.select(); // copying refused: the link is selected to copy by hand
-          }
-        } }, share)));
-  }
-
   /** One seat: who sits there (you, the host, a friend, a computer player) and, for the host, its moves. */
-  seatBox(table, seat, you) {
+  seatBox(table, seat, you, hosting) {
     const holder = table.seats[seat];
     const role = holder.host ? t("friends.seat_host") : t("friends.seat_friend");
     const who = holder.you ? t("friends.seat_you") : !holder.person ? t("friends.seat_computer")
@@ -238,7 +257,7 @@ export class Lobby {
       dataset: { seat } },
     el("p", { class: "seat-number" }, t("friends.seat_number", { n: seat + 1 }), where && !holder.you ? ` · ${where}` : ""),
     el("p", { class: "seat-who" }, who));
-    if (!table.host || !holder.person) return box;
+    if (!hosting || !holder.person) return box;
     const moves = el("select", { id: `move-${seat}`, "aria-label": t("friends.move_label", { who, n: seat + 1 }),
       onchange: () => moves.value !== "" && this.change(() => tables.move(table.id, seat, Number(moves.value))) },
     el("option", { value: "" }, t("friends.move")),
@@ -249,5 +268,78 @@ export class Lobby {
         onclick: () => this.change(() => tables.computer(table.id, seat)) }, t("friends.to_computer")));
     }
     return box;
+  }
+}
+
+/** A link to pass on (``name``: "invite" or "watch"): shown, and shared or copied with one button. */
+function linkBox(name, label, link) {
+  const share = navigator.share ? t("friends.share") : t("friends.copy");
+  return el("div", { class: "invite-box" },
+    el("label", { for: `${name}-link` }, label),
+    el("div", { class: "join-row" },
+      el("input", { id: `${name}-link`, type: "text", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+      el("button", { type: "button", class: "action", id: `copy-${name}`, "aria-label": `${share}: ${label}`, onclick: async () => {
+        try {
+          if (navigator.share) await navigator.share({ title: t("app.title"), url: link });
+          else {
+            await navigator.clipboard.writeText(link);
+            toast(t("friends.copied"));
+          }
+        } catch {
+          document.getElementById(`${name}-link`)?.select(); // copying refused: the link is selected to copy by hand
+        }
+      } }, share)));
+}
+
+/** #/watch/TOKEN before its match starts: the table's seats, polled until the
+ * match starts; then ``onStarted(answer)`` (``GET /api/watch/TOKEN``'s answer)
+ * shows the table read-only. */
+export class WatchLobby {
+  constructor(root, token, onStarted) {
+    this.root = root;
+    this.token = token;
+    this.onStarted = onStarted;
+  }
+
+  async start() {
+    await this.refresh(true);
+    this.poller = setInterval(() => this.refresh(false), POLL_MS);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.poller);
+  }
+
+  async refresh(first) {
+    if (this.stopped) return;
+    let answer;
+    try {
+      answer = await api.watch(this.token);
+    } catch (error) {
+      if (first) throw error; // the route says what went wrong (an unknown or expired link: 404)
+      return; // offline a moment: the next poll tries again
+    }
+    if (this.stopped) return;
+    if (answer.match) {
+      this.stop();
+      this.onStarted(answer);
+      return;
+    }
+    const key = JSON.stringify(answer.table);
+    if (key !== this.drawn) this.render(answer.table);
+    this.drawn = key;
+  }
+
+  render(table) {
+    clear(this.root).append(el("section", { class: "page lobby", "aria-labelledby": "lobby-title" },
+      el("h1", { id: "lobby-title" }, t("watch.title", { game: t(`game.${table.game}`) })),
+      el("p", { class: "lobby-facts" }, t(`level.${table.level}`), " · ",
+        table.clock ? t("friends.clock_seconds", { n: table.clock }) : t("friends.clock_off")),
+      el("ul", { class: "watch-seats" }, ...table.seats.map((seat) => el("li", { class: "lobby-seat", dataset: { seat: seat.seat } },
+        el("span", { class: "seat-number" }, t("friends.seat_number", { n: seat.seat + 1 })),
+        el("span", { class: "seat-who" }, seat.person ? t("watch.person") : t("friends.seat_computer"))))),
+      el("p", { class: "lobby-wait", id: "lobby-wait" }, t("watch.waiting")),
+      el("p", {}, el("a", { class: "action subtle", href: "#/" }, t("friends.leave")))));
   }
 }

@@ -3,7 +3,9 @@
 // soon as it is committed (`step`), says who starts thinking (`thinking`), and
 // on a reconnect sends what was missed (or the whole `state`).  Reconnects pick
 // up from the newest version this page knows.  Should the stream be unreachable
-// the page asks for the game itself while it waits, so it never hangs.
+// the page asks for the game itself while it waits, so it never hangs.  At a
+// table of friends the stream also tells the people's quick reactions
+// (`reaction`); a watcher's page follows the watch link's stream the same way.
 
 import { api } from "./api.js";
 
@@ -12,16 +14,23 @@ const POLL_MS = 1500;
 
 export class GameFeed {
   /** ``known()`` gives the newest version the page has; ``onResponse(r)`` gets
-   * every response (step or full state); ``onThinking({seat, version})``; at a
-   * table of friends ``onNext({game_id})`` (the table plays again) and
-   * ``onRemoved()`` (the host gave the seat to a computer player: the feed ends). */
-  constructor(id, { known, onResponse, onThinking, waiting, onNext = () => {}, onRemoved = () => {} }) {
+   * every response (step or full state); ``onThinking({seat, version})``;
+   * ``onReaction({seat, key})``; at a table of friends ``onNext({game_id})``
+   * (the table plays again) and ``onRemoved()`` (the host gave the seat to a
+   * computer player: the feed ends).  ``events``: the stream's path without its
+   * version (the game's own by default); ``load()``: the whole game, when the
+   * stream is down. */
+  constructor(id, { known, onResponse, onThinking, onReaction = () => {}, waiting, events = null, load = null,
+                    onNext = () => {}, onRemoved = () => {} }) {
     this.id = id;
     this.known = known;
     this.onResponse = onResponse;
     this.onThinking = onThinking;
     this.onNext = onNext;
     this.onRemoved = onRemoved;
+    this.onReaction = onReaction;
+    this.events = events || `api/games/${encodeURIComponent(id)}/events`;
+    this.load = load || (() => api.load(id));
     this.waiting = waiting; // whether the page waits for the computer players now
     this.failures = 0;
     this.closed = false;
@@ -31,7 +40,7 @@ export class GameFeed {
 
   connect() {
     if (this.closed || typeof EventSource === "undefined") return;
-    const url = `api/games/${encodeURIComponent(this.id)}/events?version=${encodeURIComponent(this.known())}`;
+    const url = `${this.events}?version=${encodeURIComponent(this.known())}`;
     const source = new EventSource(url);
     this.source = source;
     source.addEventListener("open", () => {
@@ -54,6 +63,7 @@ export class GameFeed {
       this.close(); // the game no longer answers to this person: no reconnecting
       this.onRemoved();
     });
+    source.addEventListener("reaction", (event) => handle(event, this.onReaction));
     source.addEventListener("error", () => {
       // EventSource would retry with the old URL; reconnect from what we know now.
       source.close();
@@ -72,7 +82,7 @@ export class GameFeed {
     const open = this.source && this.source.readyState === EventSource.OPEN;
     if (open && performance.now() - (this.lastEvent || 0) < 20000) return;
     try {
-      this.onResponse(await api.load(this.id));
+      this.onResponse(await this.load());
     } catch {
       // offline: the next poll tries again
     }

@@ -37,20 +37,24 @@ const closeButton = (label, value = "ok", cls = "action primary") =>
 // The person's seat in the match on screen (a table of friends seats him anywhere;
 // alone he is seat 0): the sheets name the seats and teams from where he sits.
 let personSeat = 0;
+let watching = false; // a watcher's page: no seat is his, seats and teams go by number
 
-/** The table on screen tells the sheets where the person sits (0 again when it is left). */
-export function setPersonSeat(seat) {
+/** The table on screen tells the sheets where the person sits (0 again when it is left), or that he watches. */
+export function setPersonSeat(seat, watcher = false) {
   personSeat = seat || 0;
+  watching = watcher;
 }
 
-/** A seat's name as the person sees it ("You", "Partner", ...). */
+/** A seat's name as the person sees it ("You", "Partner", ...; a watcher's "Seat 3"). */
 function seatNameOf(game, seat) {
+  if (watching) return t("friends.seat_number", { n: seat + 1 });
   return renderer(game).seatName((seat - personSeat + 4) % 4);
 }
 
 /** The columns of a sheet: two teams (the first is seats 0 and 2), or four seats for games without fixed teams. */
 function columns(game) {
   if (renderer(game).teams === false) return [0, 1, 2, 3].map((s) => seatNameOf(game, s));
+  if (watching) return [t("friends.team", { n: 1 }), t("friends.team", { n: 2 })];
   return personSeat % 2 ? [t("table.them"), t("table.us")] : [t("table.us"), t("table.them")];
 }
 

@@ -29,6 +29,9 @@ const MIN_STEP = 46; // px of every overlapped card in the hand that stays visib
 const MIN_CARD = 56; // px: the hand's cards at their smallest and biggest
 const MAX_CARD = 88;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
+export const REACTIONS = ["well_played", "thanks", "sorry", "oops", "hurry_up"]; // the server's keys, in the menu's order
+const REACTION_SHOWN_MS = 4000; // a reaction beside its sender's seat
+const NO_SEAT = null; // a watcher's "own seat": no seat is his, nor the referee's (a view's to_move may be negative)
 
 /** A fact beside the trick as a ``dd``: text, or a suit ({suit, text}) shown with its symbol. */
 export function factValue(value) {
@@ -63,6 +66,23 @@ class TooLate extends Error {
   }
 }
 
+/** The game's renderer as a watcher reads it: every seat by its number, no "You". */
+function watchingRenderer(r) {
+  const watching = Object.create(r);
+  watching.seatName = (seat) => t("friends.seat_number", { n: seat + 1 });
+  // The view's ``teams`` read from seat 0 give "your team": a watcher has none.
+  watching.facts = (view) => r.facts.call(watching, { ...view, teams: null });
+  return watching;
+}
+
+/** A watched match's answer (``GET /api/watch/TOKEN``'s ``match``, or its stream's
+ * events) as the table reads a seat's: the public view holds no hand, no
+ * decision of its own and no action list (they differ from seat to seat). */
+export function watchedMatch(match) {
+  if (match && match.view) match.view = { hand: [], legal: [], actions: [], ...match.view };
+  return match;
+}
+
 /** The game's renderer as a person at ``me`` reads it: seats named from where he
  * sits (his own is "You", the one across is his partner), team figures his
  * team's first.  Seat 0 (a game alone) is the renderer itself. */
@@ -80,21 +100,27 @@ export class Table {
   /** ``friends``: at a table of friends, its seats as ``GET /api/tables/ID`` gives
    * them (who is a person, the host, the caller); null for a game alone.
    * ``seated``: that table (its ``id``, whether the caller is its ``host``);
-   * ``onNextMatch()``: show the table's next match (it plays again). */
-  constructor(root, state, onNewGame, friends = null, seated = null, onNextMatch = () => {}) {
+   * ``onNextMatch()``: show the table's next match (it plays again); ``watch``:
+   * a watch link's token, for a watcher's read-only table (seat 0 drawn at the
+   * bottom, every hand face down, no decision). */
+  constructor(root, state, onNewGame, friends = null, { seated = null, onNextMatch = () => {}, watch = null } = {}) {
     this.root = root;
+    this.watch = watch;
+    if (watch) watchedMatch(state);
     this.state = state; // the response on screen: {id, version, game, daily, level, view, steps, deadline_in}
     this.state.receivedAt = performance.now();
     this.previousDeal = null; // {finished, deal}: the previous deal's observation, for the frames that leave it out
     this.completeMatch(state);
     this.game = state.game;
-    this.me = (state.view && state.view.seat) || 0; // the person's seat (the server's number); drawn at the bottom
+    this.me = watch ? NO_SEAT : (state.view && state.view.seat) || 0; // the person's seat (the server's number)
+    this.at = watch ? 0 : this.me; // the seat drawn at the bottom
     this.friends = friends;
     this.seated = seated;
+    this.tableId = seated ? seated.id : null; // its people's reactions go there
     this.onNextMatch = onNextMatch;
-    setPersonSeat(this.me);
+    setPersonSeat(this.at, !!watch);
     this.autoSeats = new Set(); // seats whose last decision the turn clock made
-    this.r = seatedRenderer(renderer(this.game), this.me);
+    this.r = watch ? watchingRenderer(renderer(this.game)) : seatedRenderer(renderer(this.game), this.me);
     this.known = state.version; // the newest version received (may be ahead of the screen)
     this.queue = []; // responses received and not yet shown, by version
     this.showing = false;
@@ -131,7 +157,10 @@ export class Table {
       known: () => this.known,
       onResponse: (response) => this.accept(response),
       onThinking: (info) => this.onThinking(info),
+      onReaction: (reaction) => this.showReaction(reaction),
       waiting: () => this.waitingForBots(),
+      events: this.watch ? `api/watch/${encodeURIComponent(this.watch)}/events` : null,
+      load: () => this.load(),
       onNext: () => this.followNextMatch(),
       onRemoved: () => this.removed(),
     });
@@ -166,6 +195,12 @@ export class Table {
     this.onNextMatch();
   }
 
+  /** The whole game as this page may see it: the person's seat's, or a watcher's public view. */
+  async load() {
+    if (!this.watch) return api.load(this.state.id);
+    return watchedMatch((await api.watch(this.watch)).match);
+  }
+
   /** Leave the table (another game or page takes the screen). */
   stop() {
     this.stopped = true;
@@ -177,12 +212,12 @@ export class Table {
 
   /** Where ``seat`` is drawn: the person's own at the bottom, the others clockwise from his left. */
   place(seat) {
-    return SEAT_CLASS[(seat - this.me + 4) % 4];
+    return SEAT_CLASS[(seat - this.at + 4) % 4];
   }
 
   /** The seat drawn at ``position`` (0 bottom, 1 left, 2 top, 3 right). */
   seatAt(position) {
-    return (this.me + position) % 4;
+    return (this.at + position) % 4;
   }
 
   // -- the order of things -----------------------------------------------------
@@ -191,6 +226,7 @@ export class Table {
   accept(response) {
     if (this.stopped || !response || response.id !== this.state.id || response.version <= this.known) return;
     response.receivedAt = performance.now();
+    if (this.watch) watchedMatch(response);
     this.completeMatch(response);
     // The person's own move that this tab did not send: he plays on in another
     // tab, so a score sheet waiting here for him is closed (both tabs follow).
@@ -223,7 +259,7 @@ export class Table {
     if (this.fetchingPrevious === finished) return;
     this.fetchingPrevious = finished;
     try {
-      const whole = await api.load(this.state.id);
+      const whole = await this.load();
       const match = whole.view.match;
       if (!match || (match.results || []).length !== finished) return; // the game moved on: its next frames bring it
       for (const response of [this.state, ...this.queue]) {
@@ -303,6 +339,7 @@ export class Table {
   async afterShown() {
     if (this.stopped) return;
     const view = this.state.view;
+    if (this.watch) return this.updateBusy(); // nothing to decide; the deals' sheets were shown with their steps
     if (view.terminal && !this.summaryShown) {
       // Busy until the summary is open, so nobody sees a table with nothing to do.
       this.summaryShown = true;
@@ -333,7 +370,9 @@ export class Table {
     this.fairness = el("span", { class: "fairness" });
     this.seats = [0, 1, 2, 3].map((seat) =>
       el("div", { class: `seat ${this.place(seat)}`, dataset: { seat } },
-        el("div", { class: "name" }), el("div", { class: "tally" }), el("div", { class: "backs" }), el("div", { class: "bubble" })));
+        el("div", { class: "name" }), el("div", { class: "tally" }), el("div", { class: "backs" }), el("div", { class: "bubble" }),
+        el("div", { class: "reaction", dataset: { seat } })));
+    this.reactionMenu = this.buildReactionMenu();
     this.trick = el("div", { class: "trick", "aria-label": t("table.trick"), role: "group" },
       ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${this.place(seat)}`, dataset: { seat } })));
     this.centre = el("div", { class: "centre-extra" });
@@ -347,9 +386,11 @@ export class Table {
     // Decisions sit on the felt, under the trick, so a phone shows them with the whole hand.
     const felt = this.felt = el("div", { class: "felt" }, this.seats[this.seatAt(2)], this.seats[this.seatAt(1)], this.seats[this.seatAt(3)],
       el("div", { class: "middle" }, this.trick, this.centre), this.facts,
-      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[this.me], this.hintBox);
-    this.root.append(el("section", { class: `table game-${this.game}`, "aria-labelledby": "table-title" },
-      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.hand, felt, this.announcer));
+      el("div", { class: "decide" }, this.prompt, this.notice, this.actions), this.seats[this.at], this.hintBox);
+    this.hand.hidden = !!this.watch; // a watcher sees every hand face down, on its seat
+    this.root.append(el("section", { class: `table game-${this.game}${this.watch ? " watching" : ""}`, "aria-labelledby": "table-title" },
+      el("h1", { class: "sr", id: "table-title" }, t(`game.${this.game}`)), this.scorebar, this.reactionMenu, this.hand, felt,
+      this.announcer));
     this.render();
   }
 
@@ -460,7 +501,7 @@ export class Table {
   /** Ask the server for the game again (after a timeout) and show what happened. */
   async refresh() {
     try {
-      this.accept(await api.load(this.state.id));
+      this.accept(await this.load());
     } catch (error) {
       this.showProblem(problemText(error), () => this.refresh());
     }
@@ -475,23 +516,84 @@ export class Table {
     clear(this.scorebar).append(
       el("span", { class: "standing" }, el("span", { class: "scores" }, ...this.scores(view)),
         el("span", { class: "deal" }, deal, target, this.state.daily ? ` · ${t("daily.badge")}` : "",
-          this.state.level ? ` · ${t(`level.${this.state.level}`)}` : "")),
+          this.state.level ? ` · ${t(`level.${this.state.level}`)}` : "", this.watch ? ` · ${t("watch.badge")}` : "")),
       el("span", { class: "tools-right" },
         el("button", { type: "button", class: "tool", id: "trick-history", onclick: () => showTrickHistory(this.state.view, this.game) },
           t("table.history")),
         el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
           t("table.last_trick")),
+        this.reactable() ? this.reactButton() : null,
         this.fairness));
   }
 
-  /** The match score: per team, or per seat where teams change every deal. */
+  /** The match score: per team, or per seat where teams change every deal (a watcher's teams by number). */
   scores(view) {
     const totals = (view.match && view.match.totals) || [0, 0, 0, 0];
     const [us, them] = this.r.teamTotals(view);
+    const [first, second] = this.watch ? [t("friends.team", { n: 1 }), t("friends.team", { n: 2 })] : [t("table.us"), t("table.them")];
     return this.r.teams === false
       ? [0, 1, 2, 3].map((s) => el("span", { class: `score seat-${s}` }, this.r.seatName(s), " ", el("strong", {}, totals[s])))
-      : [el("span", { class: "score us" }, t("table.us"), " ", el("strong", {}, us)),
-        el("span", { class: "score them" }, t("table.them"), " ", el("strong", {}, them))];
+      : [el("span", { class: "score us" }, first, " ", el("strong", {}, us)),
+        el("span", { class: "score them" }, second, " ", el("strong", {}, them))];
+  }
+
+  // -- quick reactions ---------------------------------------------------------
+  /** Whether the person may send quick reactions: seated at a table with another person. */
+  reactable() {
+    return !this.watch && !!this.friends && this.friends.filter((s) => s.person).length > 1;
+  }
+
+  /** The button that opens the reactions (one element, kept across renders so it keeps its focus). */
+  reactButton() {
+    if (!this.reactToggle) {
+      this.reactToggle = el("button", { type: "button", class: "tool", id: "react-button", "aria-haspopup": "true",
+        "aria-expanded": "false", "aria-controls": "reaction-menu", onclick: () => this.toggleReactions() }, t("reaction.button"));
+    }
+    this.reactToggle.textContent = t("reaction.button"); // (a language change)
+    return this.reactToggle;
+  }
+
+  buildReactionMenu() {
+    const menu = el("div", { class: "reaction-menu", id: "reaction-menu", role: "group", "aria-label": t("reaction.menu"),
+      hidden: true, onkeydown: (event) => event.key === "Escape" && this.toggleReactions(false) },
+    ...REACTIONS.map((key) => el("button", { type: "button", class: "action", dataset: { reaction: key },
+      onclick: () => this.sendReaction(key) }, t(`reaction.${key}`))));
+    return menu;
+  }
+
+  toggleReactions(open = this.reactionMenu.hidden) {
+    if (!open && this.reactionMenu.hidden) return;
+    clear(this.reactionMenu).append(...this.buildReactionMenu().children); // in the language shown now
+    this.reactionMenu.hidden = !open;
+    this.reactToggle?.setAttribute("aria-expanded", String(open));
+    if (open) this.reactionMenu.querySelector("button")?.focus();
+    else this.reactToggle?.focus();
+  }
+
+  /** Send a reaction; the server tells every stream of the match (this page's too). */
+  async sendReaction(key) {
+    this.toggleReactions(false);
+    try {
+      this.showReaction(await api.react(this.tableId, key));
+    } catch (error) {
+      toast(error instanceof ApiError && error.status === 429 ? t("reaction.too_many") : problemText(error));
+    }
+  }
+
+  /** A reaction beside its sender's seat for a few seconds (unless the person muted them; his own always). */
+  showReaction({ seat, key }) {
+    if (this.stopped || !REACTIONS.includes(key) || !(seat >= 0 && seat < 4)) return;
+    if (seat !== this.me && settings().muteReactions) return;
+    const box = this.seats[seat].querySelector(".reaction");
+    const text = t(`reaction.${key}`);
+    box.textContent = text;
+    box.dataset.key = key;
+    this.announce(`${this.r.seatName(seat)}: ${text}`);
+    clearTimeout(box.timer);
+    box.timer = setTimeout(() => {
+      box.textContent = "";
+      delete box.dataset.key;
+    }, REACTION_SHOWN_MS);
   }
 
   /** While a finished deal's sheet is open the bar counts that deal, as the
@@ -537,7 +639,7 @@ export class Table {
     }
     const holder = this.friends[seat] || {};
     // (The person's own seat is named "You" already: only its "(auto)" is added.)
-    const role = holder.host ? t("friends.seat_host") : t("friends.seat_friend");
+    const role = this.watch ? t("watch.person") : holder.host ? t("friends.seat_host") : t("friends.seat_friend");
     const label = holder.you ? "" : !holder.person ? t("friends.seat_computer")
       : holder.nickname ? `${holder.nickname} · ${role}` : role;
     box.classList.toggle("person", !!holder.person);
@@ -678,7 +780,7 @@ export class Table {
       this.actions.append(el("button", { type: "button", class: "action subtle", id: "hint-button",
         onclick: () => this.askHint() }, t("hint.button")));
     }
-    if (view.terminal) {
+    if (view.terminal && !this.watch) {
       this.actions.append(el("button", { type: "button", class: "action primary", id: "summary-button",
         onclick: () => showMatchSummary(this) }, t("sheet.summary")));
     }
@@ -732,6 +834,7 @@ export class Table {
   }
 
   renderHand(view) {
+    if (this.watch) return;
     const mine = view.to_move === this.me && !view.terminal && this.settled();
     const byCard = new Map();
     for (const action of view.legal || []) {
@@ -927,7 +1030,9 @@ export class Table {
       await this.waitGap();
       if (this.stopped) return;
       this.markAuto(step);
-      if (step.text.startsWith("play ")) await this.showCard(step);
+      // (A watcher's step has no text where the seats read it differently: a face-down card.)
+      if (step.text === undefined) this.gap = paced(WORD_GAP_MS);
+      else if (step.text.startsWith("play ")) await this.showCard(step);
       else this.showWord(step);
       if (step.deal_over) {
         const result = results[sheetIndex++];

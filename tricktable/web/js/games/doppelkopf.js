@@ -92,7 +92,7 @@ export const doppelkopf = {
     const facts = [[t("table.dealer"), this.seatName(view.dealer)]];
     if (view.contract) facts.push([t("doppelkopf.contract"), contractName(view.contract)]);
     if (view.declarer !== null && view.declarer !== undefined) facts.push([t("doppelkopf.declarer"), this.seatName(view.declarer)]);
-    const mine = (view.teams || [])[0];
+    const mine = (view.teams || [])[this.me || 0]; // the person's own seat (a table of friends seats him anywhere)
     if (mine) facts.push([t("doppelkopf.your_team"), t(`doppelkopf.team.${mine}`)]);
     // Bock rounds (a house rule): this deal's multiplier and the bock deals still to come.
     const match = view.match || {};
