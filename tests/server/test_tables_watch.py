@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import queue
 import threading
 import time
@@ -274,7 +275,9 @@ def test_the_change_feed_tells_reactions_stored_by_another_process(database_url)
         return got
 
     try:
-        got = asyncio.run(heard())
+        # On a thread of its own: a browser test before may have left this thread's event loop running.
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:
+            got = thread.submit(asyncio.run, heard()).result()
         assert [(e.kind, e.data) for e in got] == [("reaction", {"seat": 1, "key": "thanks"})]
     finally:
         feed.stop()
