@@ -18,8 +18,8 @@ from sqlalchemy import Integer, Text, and_, bindparam, case, delete, func, inser
 
 from tricktable.store.daily import ADD_SCORE
 from tricktable.store.engine import Database, RawTransaction
-from tricktable.store.schema import frames, games, shared_records, tables
-from tricktable.store.tables import seats_of, seats_text
+from tricktable.store.schema import frames, game_seats, games, shared_records, tables
+from tricktable.store.tables import Seats, seats_of, seats_text
 
 CHANGES_CHANNEL = "tricktable_games"
 """The PostgreSQL NOTIFY channel: payload ``"<game id> <version> <writer> <since>"``
@@ -38,8 +38,15 @@ ROW_COLUMNS = ("id", "game", "record", "version", "status", "daily_day", "device
 ``seats`` and ``clock`` are its table's)."""
 _UNLESS_KNOWN = games.c.version == bindparam("known", type_=Integer)
 """The game is still at the version whose record the reader holds (a version names one record)."""
+SEATS = 4
+HELD_COLUMNS = tuple(f"held_{seat}" for seat in range(SEATS))
+"""A game's people by seat as ``game_seats`` keeps them (read where its table is gone, or it never had one)."""
+HELD = tuple(select(game_seats.c.identity).where(game_seats.c.game_id == games.c.id, game_seats.c.seat == seat)
+             .scalar_subquery().label(name) for seat, name in enumerate(HELD_COLUMNS))
+"""The ``HELD_COLUMNS`` of a select from ``games`` (``_row`` reads them as the row's seats)."""
 LOAD_GAME = (select(*(case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name) if name in ("record", "actions")
-                      else tables.c[name] if name in ("seats", "clock") else games.c[name] for name in ROW_COLUMNS))
+                      else tables.c[name] if name in ("seats", "clock") else games.c[name] for name in ROW_COLUMNS),
+                    *HELD)
              .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id))
              .where(games.c.id == bindparam("game_id")))
 GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
@@ -181,17 +188,20 @@ class GameStore(Database):
 
     def create_game(
         self, record: dict[str, Any], status: str, daily_day: str | None = None, device: str | None = None,
-        deadline: float | None = None, table: TableStart | None = None, **secrets_and_owner: Any,
+        deadline: float | None = None, table: TableStart | None = None, seats: Seats | None = None,
+        **secrets_and_owner: Any,
     ) -> GameRow:
         """Insert a new game at version 1; ``IntegrityError`` if the identity
         already has that day's daily game or the commitment was used before.
         ``table``: the table whose match this is, started in the same write
         (``StaleVersion``, nothing stored, if it started one already or its
-        seats changed meanwhile).  ``secrets_and_owner``: the ``GameRow`` fields
+        seats changed meanwhile); its seats are kept with the game too, so they
+        outlive the table.  ``seats``: the people of a game without a table, by
+        seat (a person playing on from his seat at a table).  ``secrets_and_owner``: the ``GameRow`` fields
         ``owner``, ``ranked``, ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
+        seats = table.seats if table is not None else seats
         row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
-                      seats=table.seats if table is not None else None, clock=table.clock if table is not None else None,
-                      **secrets_and_owner)
+                      seats=seats, clock=table.clock if table is not None else None, **secrets_and_owner)
         with self._writing() as db:
             db.execute(
                 insert(games).values(
@@ -208,6 +218,10 @@ class GameStore(Database):
                                      .values(game_id=row.id, clock=table.clock, touched_at=time.time()))
                 if started.rowcount != 1:
                     raise StaleVersion("the table started its match already, or its seats changed: look again")
+            people = [{"game_id": row.id, "seat": seat, "identity": holder}
+                      for seat, holder in enumerate(seats or ()) if holder is not None]
+            if people:
+                db.execute(insert(game_seats), people)
         return row
 
     def open_games(self, owner: str) -> int:
@@ -225,7 +239,7 @@ class GameStore(Database):
             found = db.run(LOAD_GAME, values).fetchone()
         if not found:
             return None
-        columns = dict(zip(ROW_COLUMNS, found))
+        columns = dict(zip(ROW_COLUMNS + HELD_COLUMNS, found))
         return _row(columns, known.record if columns["record"] is None and known is not None else None)
 
     def version_of(self, game_id: str) -> int | None:
@@ -396,15 +410,17 @@ class GameStore(Database):
                                    "game_id": row.id, "finished_at": time.time()})
         return saved_row(row, record, status, deadline, lease, versions)
 
-    def share(self, token_hash: str, game_id: str) -> None:
+    def share(self, token_hash: str, game_id: str, seat: int = 0) -> None:
+        """Keep a share link of ``seat``'s person: it shows the game from his seat."""
         with self._writing() as db:
-            db.execute(insert(shared_records).values(token_hash=token_hash, game_id=game_id))
+            db.execute(insert(shared_records).values(token_hash=token_hash, game_id=game_id, seat=seat))
 
-    def shared_game(self, token_hash: str) -> str | None:
-        """The id of the game a share link's token opens, if any."""
+    def shared_game(self, token_hash: str) -> tuple[str, int] | None:
+        """The game a share link's token opens and the seat it shows, if any."""
         with self.engine.begin() as db:
-            return db.execute(select(shared_records.c.game_id)
-                              .where(shared_records.c.token_hash == token_hash)).scalar()
+            found = db.execute(select(shared_records.c.game_id, shared_records.c.seat)
+                               .where(shared_records.c.token_hash == token_hash)).first()
+        return (found[0], found[1] or 0) if found is not None else None
 
 
 def saved_row(row: GameRow, record: dict[str, Any], status: str, deadline: float | None = None,
@@ -455,9 +471,15 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
         found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
-        seats_of(found.get("seats")), found.get("clock"),
+        seats_of(found.get("seats")) or _held(found), found.get("clock"),
     )
 
 
-__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart",
+def _held(found: Any) -> Seats | None:
+    """The seats ``game_seats`` keeps for a game (None: none kept, the owner's game at seat 0)."""
+    held = tuple(found.get(name) for name in HELD_COLUMNS)
+    return held if any(holder is not None for holder in held) else None
+
+
+__all__ = ["ANY_LEASE", "HELD", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart",
            "joined_record", "saved_row"]

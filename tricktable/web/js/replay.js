@@ -69,6 +69,8 @@ export class Replay {
     this.source = source;
     this.game = body.game;
     this.r = renderer(body.game);
+    // The seat the replay is told from (the person's own; at a table's game, the one it gave him): drawn at the bottom.
+    this.me = body.seat || 0;
     this.frames = body.frames;
     this.snaps = snapshots(body.frames);
     this.position = 0;
@@ -89,9 +91,14 @@ export class Replay {
 
   seatName(seat) {
     if (seat < 0) return t("replay.referee");
-    if (seat === 0 && this.body.players[0]) return this.body.players[0];
-    if (seat === 0 && this.source.kind !== "own") return t("replay.player");
-    return this.r.seatName(seat);
+    if (this.body.players[seat]) return this.body.players[seat];
+    if (seat === this.me && this.source.kind !== "own") return t("replay.player");
+    return this.r.seatName(this.around(seat)); // named from where the person sits: "You", "Partner" …
+  }
+
+  /** Where ``seat`` is drawn: 0 at the bottom (the person's own), then clockwise as at the table. */
+  around(seat) {
+    return (seat - this.me + 4) % 4;
   }
 
   // -- building ------------------------------------------------------------------
@@ -101,9 +108,9 @@ export class Replay {
     this.dealSelect = el("select", { id: "replay-deal", onchange: () => this.show(this.body.deals[Number(this.dealSelect.value)]) },
       this.body.deals.map((_, deal) => el("option", { value: String(deal) }, t("replay.deal_n", { n: deal + 1 }))));
     this.where = el("p", { class: "replay-where", id: "replay-where", "aria-live": "polite" });
-    this.seats = [0, 1, 2, 3].map((seat) => el("div", { class: `replay-seat ${SEAT_CLASS[seat]}`, dataset: { seat } }));
+    this.seats = [0, 1, 2, 3].map((seat) => el("div", { class: `replay-seat ${SEAT_CLASS[this.around(seat)]}`, dataset: { seat } }));
     this.trick = el("div", { class: "trick", role: "group", "aria-label": t("table.trick") },
-      ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${SEAT_CLASS[seat]}` })));
+      ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${SEAT_CLASS[this.around(seat)]}` })));
     this.facts = el("dl", { class: "facts" });
     this.sheet = el("div", { class: "replay-sheet", id: "replay-sheet" });
     this.panel = el("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": t("replay.analysis") });
@@ -167,7 +174,7 @@ export class Replay {
     this.showWhere(frame);
     views.forEach((view, seat) => this.showSeat(seat, view, pub));
     this.showTrick(pub);
-    this.showFacts(views[0]);
+    this.showFacts(views[this.me]);
     const sheet = sheetOf(frame, pub);
     clear(this.sheet).append(sheet ? el("div", { class: "score-sheet" },
       el("h2", {}, t("replay.sheet", { n: frame.deal + 1 })), scoreSheetTable(this.game, sheet),
@@ -309,7 +316,7 @@ export class Replay {
   showDone(data) {
     const frame = this.frames[this.position];
     const deal = frame.deal;
-    const mine = (data.decisions || []).filter((d) => d.seat === 0 && d.deal === deal).sort((a, b) => a.index - b.index);
+    const mine = (data.decisions || []).filter((d) => d.seat === this.me && d.deal === deal).sort((a, b) => a.index - b.index);
     const current = (data.decisions || []).find((d) => d.index === frame.at && d.deal === deal);
     const dealFacts = (data.deals || []).find((d) => d.deal === deal);
     if (data.accuracy !== null && data.accuracy !== undefined) {
