@@ -10,7 +10,7 @@ import { clear, downloadJSON, el, scaled, svgBox, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { scoreSheetTable } from "./sheets.js";
-import { factValue, problemText } from "./table.js";
+import { factValue, problemText, seatedRenderer } from "./table.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
 const POLL_MS = 1000;
@@ -68,9 +68,10 @@ export class Replay {
     this.body = body;
     this.source = source;
     this.game = body.game;
-    this.r = renderer(body.game);
-    // The seat the replay is told from (the person's own; at a table's game, the one it gave him): drawn at the bottom.
+    // The seat the replay is told from (the person's own; at a table's game, the one it gave him): drawn at
+    // the bottom, and the others named from it ("Partner" across), as at the table.
     this.me = body.seat || 0;
+    this.r = seatedRenderer(renderer(body.game), this.me);
     this.frames = body.frames;
     this.snaps = snapshots(body.frames);
     this.position = 0;
@@ -93,7 +94,7 @@ export class Replay {
     if (seat < 0) return t("replay.referee");
     if (this.body.players[seat]) return this.body.players[seat];
     if (seat === this.me && this.source.kind !== "own") return t("replay.player");
-    return this.r.seatName(this.around(seat)); // named from where the person sits: "You", "Partner" …
+    return this.r.seatName(seat);
   }
 
   /** Where ``seat`` is drawn: 0 at the bottom (the person's own), then clockwise as at the table. */
@@ -121,7 +122,7 @@ export class Replay {
       button("replay-next", t("replay.next"), "▶", () => this.show(this.position + 1)),
       button("replay-next-trick", t("replay.next_trick"), "▶▶", () => this.show(this.trickStep(1))),
       button("replay-last", t("replay.last"), "▶|", () => this.show(this.frames.length - 1)));
-    const players = [0, 1, 2, 3].map((seat) => this.seatName(seat)).join(" · ");
+    const players = [0, 1, 2, 3].map((n) => this.seatName((this.me + n) % 4)).join(" · "); // from the person's seat on
     clear(this.root).append(el("section", { class: "replay" },
       el("h1", {}, t("replay.title", { game: t(`game.${this.game}`) })),
       el("p", { class: "replay-players" }, players, this.body.daily ? ` · ${t("history.daily", { day: this.body.daily })}` : ""),
