@@ -250,7 +250,13 @@ class Room:
         position = self.referee.load_at(game_id, version)
         if position is None:
             raise GameNotFound("no such game")
-        seat = seat_of(position.row, who)
+        try:
+            seat = seat_of(position.row, who)
+        except GameNotFound:
+            # A cached row may name the game's former owner (a browser's games brought along to a
+            # passkey's identity since): the stored row decides.
+            position = self._position(game_id)
+            seat = seat_of(position.row, who)
         if version != position.row.version:
             raise StaleVersion(f"this game is at version {position.row.version}, not {version}: reload it")
         if position.state.is_terminal():

@@ -1,0 +1,95 @@
+"""Bringing a browser's games along to a passkey's identity: the person who
+signs in with a passkey on a browser whose own identity has no passkey holds
+both, and may move that identity's games (with their analyses, share links
+and statistics) to the passkey's.  One transaction: all of it moves, or
+nothing (``docs/decisions/passkey-on-a-used-browser.md``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import and_, delete, func, select, update
+from sqlalchemy.engine import Connection
+
+from tricktable.store.engine import Database
+from tricktable.store.schema import game_seats, game_summaries, games, passkeys, scores
+
+
+@dataclass(frozen=True)
+class Held:
+    """What an identity holds that a passkey sign-in would leave behind."""
+
+    games: int
+    """Its games: those it created and the tables' matches it sat at."""
+    passkey: bool
+    """It has a passkey of its own (then its games are never brought along: sign in with that one)."""
+
+
+@dataclass(frozen=True)
+class Brought:
+    games: int
+    """Games that moved to the passkey's identity."""
+    practice_dailies: int
+    """Daily attempts of a day the passkey's identity had its own attempt of: moved as practice."""
+
+
+class BringStore(Database):
+    """Moving one identity's games to another's."""
+
+    def held(self, who: str) -> Held:
+        with self.engine.begin() as db:
+            return Held(_games_of(db, who), _has_passkey(db, who))
+
+    def bring_along(self, source: str, target: str) -> Brought | None:
+        """Move ``source``'s games to ``target``: the games it created, its
+        seats at tables' matches (where ``target`` has none in the same
+        match), its daily attempts and their leaderboard rows.  A daily of a
+        game and day ``target`` played too stays at one ranked attempt: the
+        target's own; the source's moves as practice and leaves the
+        leaderboard.  The source's summaries are dropped (the statistics
+        summarise the moved games again, from the target's seat).  None,
+        moving nothing, if ``source`` has a passkey of its own: two identities
+        that each have one are never merged."""
+        with self._writing() as db:
+            if _has_passkey(db, source):
+                return None
+            practice = self._move_dailies(db, source, target)
+            moved = db.execute(update(games).where(games.c.owner == source).values(owner=target)).rowcount
+            targets = select(game_seats.c.game_id).where(game_seats.c.identity == target)
+            db.execute(update(game_seats).where(game_seats.c.identity == source, game_seats.c.game_id.not_in(targets))
+                       .values(identity=target))
+            db.execute(delete(game_summaries).where(game_summaries.c.owner == source))
+        return Brought(moved, practice)
+
+    @staticmethod
+    def _move_dailies(db: Connection, source: str, target: str) -> int:
+        """The source's daily attempts as the target's (before their owner
+        moves); how many became practice because the target had one that day."""
+        attempts = db.execute(select(games.c.id, games.c.game, games.c.daily_day, games.c.device)
+                              .where(games.c.owner == source, games.c.daily_day.is_not(None))).all()
+        practice = 0
+        for game_id, game, day, device in attempts:
+            theirs = db.execute(select(games.c.id).where(games.c.game == game, games.c.daily_day == day,
+                                                         games.c.device == target)).first()
+            mine = and_(scores.c.game == game, scores.c.day == day, scores.c.device == device)
+            if theirs is None:  # the day's only attempt: it and its leaderboard row are the target's now
+                db.execute(update(games).where(games.c.id == game_id).values(device=target))
+                db.execute(update(scores).where(mine).values(device=target))
+            else:  # one ranked attempt a day: the target's stays; this one is practice, off the leaderboard
+                practice += 1
+                db.execute(update(games).where(games.c.id == game_id).values(ranked=False))
+                db.execute(delete(scores).where(mine))
+        return practice
+
+
+def _has_passkey(db: Connection, who: str) -> bool:
+    return db.execute(select(func.count()).select_from(passkeys).where(passkeys.c.identity == who)).scalar_one() > 0
+
+
+def _games_of(db: Connection, who: str) -> int:
+    seated = select(game_seats.c.game_id).where(game_seats.c.identity == who)
+    query = select(func.count()).select_from(games).where((games.c.owner == who) | games.c.id.in_(seated))
+    return int(db.execute(query).scalar_one())
+
+
+__all__ = ["BringStore", "Brought", "Held"]
