@@ -11,10 +11,10 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import orjson
-from sqlalchemy import Integer, Text, and_, bindparam, case, delete, func, insert, null, or_, select, update
+from sqlalchemy import Integer, Text, and_, bindparam, case, delete, exists, func, insert, null, or_, select, update
 
 from tricktable.store.daily import ADD_SCORE
 from tricktable.store.engine import Database, RawTransaction
@@ -39,14 +39,14 @@ ROW_COLUMNS = ("id", "game", "record", "version", "status", "daily_day", "device
 _UNLESS_KNOWN = games.c.version == bindparam("known", type_=Integer)
 """The game is still at the version whose record the reader holds (a version names one record)."""
 SEATS = 4
-HELD_COLUMNS = tuple(f"held_{seat}" for seat in range(SEATS))
-"""A game's people by seat as ``game_seats`` keeps them (read where its table is gone, or it never had one)."""
-HELD = tuple(select(game_seats.c.identity).where(game_seats.c.game_id == games.c.id, game_seats.c.seat == seat)
-             .scalar_subquery().label(name) for seat, name in enumerate(HELD_COLUMNS))
-"""The ``HELD_COLUMNS`` of a select from ``games`` (``_row`` reads them as the row's seats)."""
+KEPT = exists().where(game_seats.c.game_id == games.c.id).label("kept")
+"""Whether ``game_seats`` keeps the game's people (a table's match, a copy of
+a seat): one index probe; only then are they read (``KEPT_SEATS``), where the
+table is gone or there never was one."""
+KEPT_SEATS = select(game_seats.c.seat, game_seats.c.identity).where(game_seats.c.game_id == bindparam("game_id"))
 LOAD_GAME = (select(*(case((_UNLESS_KNOWN, null()), else_=games.c[name]).label(name) if name in ("record", "actions")
                       else tables.c[name] if name in ("seats", "clock") else games.c[name] for name in ROW_COLUMNS),
-                    *HELD)
+                    KEPT)
              .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id))
              .where(games.c.id == bindparam("game_id")))
 GAME_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
@@ -237,9 +237,11 @@ class GameStore(Database):
         values = {"game_id": game_id, "known": known.version if known is not None and known.id == game_id else None}
         with self._raw() as db:
             found = db.run(LOAD_GAME, values).fetchone()
-        if not found:
-            return None
-        columns = dict(zip(ROW_COLUMNS + HELD_COLUMNS, found))
+            if not found:
+                return None
+            columns = dict(zip(ROW_COLUMNS + ("kept",), found))
+            if columns["kept"] and columns["seats"] is None:
+                columns["seats"] = seats_text(held_seats(db.run(KEPT_SEATS, {"game_id": game_id}).fetchall()))
         return _row(columns, known.record if columns["record"] is None and known is not None else None)
 
     def version_of(self, game_id: str) -> int | None:
@@ -471,15 +473,17 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
         found["version"], found["status"],
         found["daily_day"], found["device"], found["deadline"], found["owner"], None if ranked is None else bool(ranked),
         found["bot_secret"], found["server_seed"], found["client_seed"], found["commitment"], found["lease_until"],
-        seats_of(found.get("seats")) or _held(found), found.get("clock"),
+        seats_of(found.get("seats")), found.get("clock"),
     )
 
 
-def _held(found: Any) -> Seats | None:
-    """The seats ``game_seats`` keeps for a game (None: none kept, the owner's game at seat 0)."""
-    held = tuple(found.get(name) for name in HELD_COLUMNS)
-    return held if any(holder is not None for holder in held) else None
+def held_seats(rows: Iterable[tuple[int, str]]) -> Seats:
+    """A game's seats from its ``game_seats`` rows (seat, identity): None where no person sits."""
+    held: list[str | None] = [None] * SEATS
+    for seat, identity in rows:
+        held[seat] = identity
+    return tuple(held)
 
 
-__all__ = ["ANY_LEASE", "HELD", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart",
+__all__ = ["ANY_LEASE", "KEPT", "KEPT_SEATS", "held_seats", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart",
            "joined_record", "saved_row"]

@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 
 from tricktable.store.engine import Database
-from tricktable.store.games import HELD, GameRow, _row
+from tricktable.store.games import KEPT, GameRow, _row, held_seats
+from tricktable.store.tables import seats_text
 from tricktable.store.schema import game_seats, games
 
 HISTORY_MAX = 50
@@ -31,7 +32,7 @@ class HistoryStore(Database):
         limit = max(1, min(limit, HISTORY_MAX))
         mine = or_(games.c.owner == owner,
                    games.c.id.in_(select(game_seats.c.game_id).where(game_seats.c.identity == owner)))
-        query = (select(games, *HELD).where(mine)
+        query = (select(games, KEPT).where(mine)
                  .order_by(games.c.created_at.desc(), games.c.id.desc()).limit(limit))
         if game is not None:
             query = query.where(games.c.game == game)
@@ -40,7 +41,16 @@ class HistoryStore(Database):
             query = query.where(or_(games.c.created_at < cursor,
                                     and_(games.c.created_at == cursor, games.c.id < before)))
         with self.engine.begin() as db:
-            found = db.execute(query).mappings().all()
+            found = [dict(row) for row in db.execute(query).mappings().all()]
+            kept = [row["id"] for row in found if row["kept"]]
+            people: dict[str, list[tuple[int, str]]] = {}
+            if kept:
+                for game_id, seat, holder in db.execute(select(game_seats.c.game_id, game_seats.c.seat,
+                                                               game_seats.c.identity)
+                                                        .where(game_seats.c.game_id.in_(kept))):
+                    people.setdefault(game_id, []).append((seat, holder))
+        for row in found:
+            row["seats"] = seats_text(held_seats(people[row["id"]])) if row["id"] in people else None
         return [(_row(row), row["created_at"]) for row in found]
 
 
