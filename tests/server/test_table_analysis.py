@@ -102,6 +102,9 @@ def test_each_person_gets_the_analysis_of_his_own_seat_with_the_hints_values(cli
             expected = hard_hint(state.observe(seat), hint_seed(record["seed"], decision["index"]))
             assert ranked(expected) == [(r["action"], r["value"]) for r in decision["ranked"]]
     assert not {d["index"] for d in reports[1]["decisions"]} & {d["index"] for d in reports[3]["decisions"]}
+    for seat, person in people.items():  # his statistics' accuracy is his own seat's analysis
+        stats = person.get("/api/stats", params={"game": "euchre"}).json()
+        assert stats["accuracy"] == [{"game_id": game_id, "accuracy": reports[seat]["accuracy"]}]
     store = client.app.state.room.store
     assert store.analysis(game_id, 0) is None and store.analysis(game_id, 2) is None  # the computer players' seats
     for answer in (stranger_of(client).get(f"/api/games/{game_id}/analysis"),

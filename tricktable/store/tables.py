@@ -85,7 +85,7 @@ class TableStore(Database):
     def delete_expired_tables(self, before: float) -> int:
         """Delete the tables whose last change and whose match's last step are
         both before ``before`` (Unix seconds): their codes are free again.
-        Their matches stay, their seat-0 person's alone.  How many went."""
+        Their matches stay their people's (``game_seats`` keeps who sat where).  How many went."""
         stepped = select(games.c.id).where(games.c.updated_at < datetime.fromtimestamp(before, timezone.utc))
         with self._writing() as db:
             done = db.execute(delete(tables).where(tables.c.touched_at < before,
