@@ -258,3 +258,26 @@ def test_a_day_with_an_attempt_on_both_sides_stays_at_one_ranked_attempt(client)
         assert browser.post("/api/daily/double-sar").json()["id"] == only["id"]  # his attempt of that day now
         history = {g["id"]: g for g in browser.get("/api/history", params={"limit": 50}).json()["games"]}
         assert history[theirs["id"]]["ranked"] is False and history[only["id"]]["ranked"] is True
+
+
+def test_a_table_and_its_match_being_played_come_along(client):
+    """The browser's identity hosts a table whose match is under way: brought
+    along, the passkey's identity holds its seat (and hosts it) while the table lives."""
+    from tests.server.test_tables import friend_of, join, new_table, start
+
+    credential = register(client)
+    with TestClient(client.app) as browser:
+        friend = friend_of(client)
+        table = new_table(browser, clock=0)
+        join(friend, table["code"], seat=2)
+        game = start(browser, table)
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        assert options["here"] == {"games": 1, "passkey": False}
+        answer = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN),
+                                                             "bring": True})
+        assert answer.status_code == 200 and answer.json()["brought"]["games"] == 1, answer.text
+        mine = browser.get(f"/api/games/{game['id']}")
+        assert mine.status_code == 200 and mine.json()["view"]["seat"] == 0
+        described = browser.get(f"/api/tables/{table['id']}").json()
+        assert described["host"] and [s["you"] for s in described["seats"]] == [True, False, False, False]
+        assert friend.get(f"/api/games/{game['id']}").json()["view"]["seat"] == 2  # the friend keeps his

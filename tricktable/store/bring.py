@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, func, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from tricktable.store.engine import Database
-from tricktable.store.schema import game_seats, game_summaries, games, passkeys, scores
+from tricktable.store.schema import game_seats, game_summaries, games, passkeys, scores, tables
+from tricktable.store.tables import seats_of, seats_text
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,8 @@ class BringStore(Database):
 
     def bring_along(self, source: str, target: str) -> Brought | None:
         """Move ``source``'s games to ``target``: the games it created, its
-        seats at tables' matches (where ``target`` has none in the same
-        match), its daily attempts and their leaderboard rows.  A daily of a
+        seats at tables and their matches (where ``target`` has none at the
+        same one), its daily attempts and their leaderboard rows.  A daily of a
         game and day ``target`` played too stays at one ranked attempt: the
         target's own; the source's moves as practice and leaves the
         leaderboard.  The source's summaries are dropped (the statistics
@@ -53,13 +54,30 @@ class BringStore(Database):
         with self._writing() as db:
             if _has_passkey(db, source):
                 return None
+            moved = _games_of(db, source)
             practice = self._move_dailies(db, source, target)
-            moved = db.execute(update(games).where(games.c.owner == source).values(owner=target)).rowcount
+            db.execute(update(games).where(games.c.owner == source).values(owner=target))
             targets = select(game_seats.c.game_id).where(game_seats.c.identity == target)
             db.execute(update(game_seats).where(game_seats.c.identity == source, game_seats.c.game_id.not_in(targets))
                        .values(identity=target))
+            self._move_table_seats(db, source, target)
             db.execute(delete(game_summaries).where(game_summaries.c.owner == source))
         return Brought(moved, practice)
+
+    @staticmethod
+    def _move_table_seats(db: Connection, source: str, target: str) -> None:
+        """The source's seats (and hosting) at live tables as the target's: a
+        started match reads its seats from its table while it lives.  Not at a
+        table where the target sits too (one person, one seat)."""
+        found = db.execute(select(tables.c.id, tables.c.seats, tables.c.host).where(
+            or_(tables.c.seats.contains(f'"{source}"', autoescape=True), tables.c.host == source))).all()
+        for table_id, text, host in found:
+            seats = seats_of(text) or ()
+            if target in seats:
+                continue
+            db.execute(update(tables).where(tables.c.id == table_id).values(
+                seats=seats_text(tuple(target if holder == source else holder for holder in seats)),
+                host=target if host == source else host))
 
     @staticmethod
     def _move_dailies(db: Connection, source: str, target: str) -> int:
