@@ -1,6 +1,6 @@
 """The replay viewer with a finished game's analysis, for a whole Doppelkopf
 match (the person alone, seat 0) and a Double Sar match of a table (the person
-at seat 2, drawn at the bottom): stepping by action and by trick with the
+at seat 3, drawn at the bottom, his team first on the score sheets): stepping by action and by trick with the
 keyboard's arrows moves the current decision with it (its bar, its ranked
 actions, the graph's marker); the bar of points lost per decision, the graph of
 the expected score and the three biggest mistakes say what the analysis says.
@@ -95,9 +95,11 @@ def check_deal_panel(page, frames: list[dict], decisions: list[dict]) -> None:
         for (_, y_b), b in zip(points, mine):
             if a["value"] > b["value"] + 1e-9:
                 assert y_a < y_b
-    # The biggest mistakes: at most three, most lost first, each its decision's words.
-    assert 1 <= len(facts["mistakes"]) <= 3
+    # The biggest mistakes: at most three, most lost first, each its decision's words (none: said so).
+    assert len(facts["mistakes"]) <= 3
     items = page.locator("#mistakes li").all_inner_texts()
+    if not facts["mistakes"]:
+        assert not items and page.locator("#mistakes p").count() == 1
     assert len(items) == len(facts["mistakes"])
     worst = [next(d for d in decisions if d["index"] == i) for i in facts["mistakes"]]
     assert [d["lost"] for d in worst] == sorted((d["lost"] for d in mine if d["lost"] > 0), reverse=True)[:3]
@@ -124,7 +126,7 @@ def check_current(page, frames: list[dict], decisions: list[dict]) -> bool:
     return True
 
 
-@pytest.mark.parametrize("game, seat, seed", [("doppelkopf", 0, 5), ("double-sar", 2, 4)])
+@pytest.mark.parametrize("game, seat, seed", [("doppelkopf", 0, 5), ("double-sar", 3, 4)])
 def test_stepping_through_an_analysed_game_by_action_and_by_trick(make_page, game, seat, seed):
     p = make_page(viewport=DESKTOP)
     game_id, record, decisions = analysed_game(p, game, seat, seed)
@@ -163,9 +165,16 @@ def test_stepping_through_an_analysed_game_by_action_and_by_trick(make_page, gam
         check_current(page, frames, decisions)
     page.keyboard.press("ArrowUp")
     check_current(page, frames, decisions)
+    page.keyboard.press("End")  # the last deal's sheet: his team is "Us", wherever he sits
+    heads = page.locator("#replay-sheet table.sheet thead th").all_inner_texts()
+    if game != "doppelkopf":
+        assert heads[1:] == (["Them", "Us"] if seat % 2 else ["Us", "Them"])
+    page.keyboard.press("Home")
 
-    # The deal of most decisions: its figures, and each of its biggest mistakes opens its decision.
-    deal = max(deals_of(decisions), key=lambda d: sum(1 for e in decisions if e["deal"] == d["deal"]))
+    # The deal of most mistakes (then decisions): its figures, and each of its biggest mistakes opens its decision.
+    deal = max(deals_of(decisions), key=lambda d: (len(d["mistakes"]),
+                                                   sum(1 for e in decisions if e["deal"] == d["deal"])))
+    assert len(deal["mistakes"]) == 3
     page.select_option("#replay-deal", str(deal["deal"]))
     check_deal_panel(page, frames, decisions)
     assert f"{js_round(deal['accuracy'])}%" in page.locator("#deal-accuracy").inner_text()

@@ -9,7 +9,7 @@ import { cardName, cardSVG } from "./cards.js";
 import { clear, downloadJSON, el, scaled, svgBox, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
-import { scoreSheetTable } from "./sheets.js";
+import { scoreSheetTable, setPersonSeat } from "./sheets.js";
 import { factValue, problemText, seatedRenderer } from "./table.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
@@ -72,6 +72,7 @@ export class Replay {
     // the bottom, and the others named from it ("Partner" across), as at the table.
     this.me = body.seat || 0;
     this.r = seatedRenderer(renderer(body.game), this.me);
+    setPersonSeat(this.me); // the score sheets' "us" is his team
     this.frames = body.frames;
     this.snaps = snapshots(body.frames);
     this.position = 0;
@@ -86,6 +87,7 @@ export class Replay {
 
   stop() {
     this.stopped = true;
+    setPersonSeat(0);
     clearTimeout(this.pollTimer);
     document.removeEventListener("keydown", this.onKey);
   }
