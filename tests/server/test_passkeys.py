@@ -281,3 +281,22 @@ def test_a_table_and_its_match_being_played_come_along(client):
         described = browser.get(f"/api/tables/{table['id']}").json()
         assert described["host"] and [s["you"] for s in described["seats"]] == [True, False, False, False]
         assert friend.get(f"/api/games/{game['id']}").json()["view"]["seat"] == 2  # the friend keeps his
+
+
+def test_a_practice_daily_never_takes_the_days_ranked_attempt(client):
+    """The browser's identity is new: its daily is practice.  Brought along, it
+    is the passkey identity's game, but not its attempt of the day: that one
+    may still be ranked."""
+    store = client.app.state.room.store
+    credential = register(client)
+    backdate_identities(store, days=1, cookie=client.cookies[COOKIE])
+    with TestClient(client.app) as browser:
+        practice = settle(browser, browser.post("/api/daily/euchre").json())
+        assert practice["daily"]["ranked"] is False
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        answer = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN),
+                                                             "bring": True})
+        assert answer.status_code == 200 and answer.json()["brought"]["practice_dailies"] == 0, answer.text
+        assert practice["id"] in games_of(browser)
+        ranked = browser.post("/api/daily/euchre").json()
+        assert ranked["id"] != practice["id"] and ranked["daily"]["ranked"] is True

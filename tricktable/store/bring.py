@@ -81,12 +81,17 @@ class BringStore(Database):
 
     @staticmethod
     def _move_dailies(db: Connection, source: str, target: str) -> int:
-        """The source's daily attempts as the target's (before their owner
-        moves); how many became practice because the target had one that day."""
-        attempts = db.execute(select(games.c.id, games.c.game, games.c.daily_day, games.c.device)
+        """The source's ranked daily attempts as the target's (before their
+        owner moves); how many became practice because the target had an
+        attempt that day.  A practice attempt stays no one's attempt of its
+        day (its owner moves, not its ``device``): it must not take the
+        target's chance of a ranked one."""
+        attempts = db.execute(select(games.c.id, games.c.game, games.c.daily_day, games.c.device, games.c.ranked)
                               .where(games.c.owner == source, games.c.daily_day.is_not(None))).all()
         practice = 0
-        for game_id, game, day, device in attempts:
+        for game_id, game, day, device, ranked in attempts:
+            if ranked is not None and not ranked:  # (SQLite gives 0; NULL: from before practice, ranked)
+                continue
             theirs = db.execute(select(games.c.id).where(games.c.game == game, games.c.daily_day == day,
                                                          games.c.device == target)).first()
             mine = and_(scores.c.game == game, scores.c.day == day, scores.c.device == device)
