@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from tricktable.server.trust.identity import COOKIE
 from tricktable.server.trust.passkeys import CHALLENGE_SECONDS
-from tests.harness import identity_of
+from tests.harness import act, backdate_identities, finish, identity_of, settle
 from tests.server.soft_authenticator import create, get
 
 ORIGIN = "http://testserver"  # the TestClient's
@@ -158,3 +158,145 @@ def test_without_an_identity_there_is_no_passkey_to_list_or_remove(client):
         assert nobody.delete(f"/api/passkeys/{answer_id(credential)}").status_code == 404
         assert COOKIE not in nobody.cookies  # neither made an identity
     assert len(client.get("/api/passkeys").json()["passkeys"]) == 1
+
+
+# -- a passkey on a browser whose own identity has games ---------------------------------------
+def games_of(person: TestClient) -> list[str]:
+    return [g["id"] for g in person.get("/api/history", params={"limit": 50}).json()["games"]]
+
+
+def finished_daily(person: TestClient, game: str = "euchre") -> dict:
+    return finish(person, settle(person, person.post(f"/api/daily/{game}").json()))
+
+
+def test_the_browsers_games_come_along_when_the_person_asks(client):
+    """A browser with its own identity (no passkey, games played) signs in
+    with a passkey and brings its games along: its finished and its open game
+    are the passkey identity's now (history, statistics, playing on), and the
+    old identity keeps none."""
+    credential = register(client)
+    own = finish(client, settle(client, client.post("/api/games", json={"game": "euchre"}).json()))
+    with TestClient(client.app) as browser:
+        old_cookie = browser.post("/api/identity").cookies.get(COOKIE) or browser.cookies[COOKIE]
+        played = finish(browser, settle(browser, browser.post("/api/games", json={"game": "euchre"}).json()), seed=5)
+        assert browser.post(f"/api/games/{played['id']}/analysis").status_code == 202
+        open_game = settle(browser, browser.post("/api/games", json={"game": "euchre"}).json())
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        assert options["here"] == {"games": 2, "passkey": False}  # what the page warns of
+        answer = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN),
+                                                             "bring": True})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["brought"] == {"games": 2, "practice_dailies": 0}
+        assert browser.cookies[COOKIE] == client.cookies[COOKIE]
+        assert set(games_of(browser)) == {own["id"], played["id"], open_game["id"]}
+        assert browser.get("/api/stats", params={"game": "euchre"}).json()["games"] == 2
+        assert browser.get(f"/api/games/{played['id']}/analysis").status_code == 200  # its analysis came too
+        act(browser, open_game, open_game["view"]["legal"][0])  # the open game plays on as the passkey's
+        browser.cookies.set(COOKIE, old_cookie)
+        assert games_of(browser) == [] and browser.get(f"/api/games/{played['id']}").status_code == 404
+
+
+def test_without_asking_the_games_stay_with_the_browsers_identity(client):
+    credential = register(client)
+    with TestClient(client.app) as browser:
+        game = settle(browser, browser.post("/api/games", json={"game": "euchre"}).json())
+        old_cookie = browser.cookies[COOKIE]
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        answer = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN)})
+        assert answer.status_code == 200 and answer.json()["brought"] is None
+        assert games_of(browser) == []
+        browser.cookies.set(COOKIE, old_cookie)
+        assert games_of(browser) == [game["id"]]
+
+
+def test_two_identities_that_each_have_a_passkey_are_never_merged(client):
+    credential = register(client)
+    with TestClient(client.app) as browser:
+        register(browser)
+        game = settle(browser, browser.post("/api/games", json={"game": "euchre"}).json())
+        old_cookie = browser.cookies[COOKIE]
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        assert options["here"] == {"games": 1, "passkey": True}
+        refused = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN),
+                                                              "bring": True})
+        assert refused.status_code == 409 and "passkey of its own" in refused.json()["detail"]
+        assert browser.cookies[COOKIE] == old_cookie and games_of(browser) == [game["id"]]  # nothing changed
+        assert game["id"] not in games_of(client)
+        for bad in ({"credential": {}, "bring": "yes"}, {"credential": {}, "bring": True, "more": 1}):
+            assert browser.post("/api/passkeys/sign-in", json=bad).status_code == 422
+
+
+def test_a_day_with_an_attempt_on_both_sides_stays_at_one_ranked_attempt(client):
+    """Both identities played today's Euchre daily, ranked: the passkey's own
+    attempt stays the day's ranked one; the browser's comes along as practice
+    and leaves the leaderboard.  The browser's Double Sar daily, the only one
+    of its day, comes along ranked, its leaderboard row with it."""
+    store = client.app.state.room.store
+    credential = register(client)
+    assert client.put("/api/nickname", json={"nickname": "Keeper"}).status_code == 200
+    backdate_identities(store, days=1, cookie=client.cookies[COOKIE])
+    mine = finished_daily(client)
+    with TestClient(client.app) as browser:
+        browser.post("/api/identity")
+        backdate_identities(store, days=1, cookie=browser.cookies[COOKIE])
+        theirs = finished_daily(browser)
+        only = finished_daily(browser, "double-sar")
+        assert theirs["daily"]["ranked"] and only["daily"]["ranked"] and mine["daily"]["ranked"]
+        assert len(client.get("/api/daily/euchre/leaderboard").json()["entries"]) == 2
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        answer = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN),
+                                                             "bring": True})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["brought"]["practice_dailies"] == 1
+        board = browser.get("/api/daily/euchre/leaderboard").json()
+        assert [(e["nickname"], e["score"], e["you"]) for e in board["entries"]] == [
+            ("Keeper", mine["daily"]["score"], True)]  # one attempt of the day on the board: the passkey's own
+        assert browser.post("/api/daily/euchre").json()["id"] == mine["id"]  # the day's attempt is still his own
+        assert not store.load(theirs["id"]).counts_on_leaderboard and store.load(mine["id"]).counts_on_leaderboard
+        sar = browser.get("/api/daily/double-sar/leaderboard").json()["entries"]
+        assert [(e["nickname"], e["score"], e["you"]) for e in sar] == [("Keeper", only["daily"]["score"], True)]
+        assert browser.post("/api/daily/double-sar").json()["id"] == only["id"]  # his attempt of that day now
+        history = {g["id"]: g for g in browser.get("/api/history", params={"limit": 50}).json()["games"]}
+        assert history[theirs["id"]]["ranked"] is False and history[only["id"]]["ranked"] is True
+
+
+def test_a_table_and_its_match_being_played_come_along(client):
+    """The browser's identity hosts a table whose match is under way: brought
+    along, the passkey's identity holds its seat (and hosts it) while the table lives."""
+    from tests.server.test_tables import friend_of, join, new_table, start
+
+    credential = register(client)
+    with TestClient(client.app) as browser:
+        friend = friend_of(client)
+        table = new_table(browser, clock=0)
+        join(friend, table["code"], seat=2)
+        game = start(browser, table)
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        assert options["here"] == {"games": 1, "passkey": False}
+        answer = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN),
+                                                             "bring": True})
+        assert answer.status_code == 200 and answer.json()["brought"]["games"] == 1, answer.text
+        mine = browser.get(f"/api/games/{game['id']}")
+        assert mine.status_code == 200 and mine.json()["view"]["seat"] == 0
+        described = browser.get(f"/api/tables/{table['id']}").json()
+        assert described["host"] and [s["you"] for s in described["seats"]] == [True, False, False, False]
+        assert friend.get(f"/api/games/{game['id']}").json()["view"]["seat"] == 2  # the friend keeps his
+
+
+def test_a_practice_daily_never_takes_the_days_ranked_attempt(client):
+    """The browser's identity is new: its daily is practice.  Brought along, it
+    is the passkey identity's game, but not its attempt of the day: that one
+    may still be ranked."""
+    store = client.app.state.room.store
+    credential = register(client)
+    backdate_identities(store, days=1, cookie=client.cookies[COOKIE])
+    with TestClient(client.app) as browser:
+        practice = settle(browser, browser.post("/api/daily/euchre").json())
+        assert practice["daily"]["ranked"] is False
+        options = browser.post("/api/passkeys/sign-in/options").json()
+        answer = browser.post("/api/passkeys/sign-in", json={"credential": get(credential, options, ORIGIN),
+                                                             "bring": True})
+        assert answer.status_code == 200 and answer.json()["brought"]["practice_dailies"] == 0, answer.text
+        assert practice["id"] in games_of(browser)
+        ranked = browser.post("/api/daily/euchre").json()
+        assert ranked["id"] != practice["id"] and ranked["daily"]["ranked"] is True

@@ -108,3 +108,54 @@ def test_the_migration_turns_each_stored_list_into_rows_and_back(database_url):
         stored = dict(db.execute(select(old.c.game_id, old.c.decisions)).all())
     engine.dispose()
     assert {game_id: json.loads(text) for game_id, text in stored.items()} == lists
+
+
+def test_an_analysis_is_one_per_seat_of_a_game(database_url):
+    store = Store(database_url)
+    try:
+        assert store.queue_analysis("g1", 3, "a", lease_until=100.0, seat=1)
+        assert store.queue_analysis("g1", 5, "a", lease_until=100.0, seat=3)  # another seat: its own analysis
+        assert not store.queue_analysis("g1", 3, "b", lease_until=100.0, seat=1)
+        assert store.analysis("g1") is None  # seat 0's: none
+        assert store.save_analysis("g1", "a", "done", [{"index": 4}], None, seat=1)
+        assert store.save_analysis("g1", "a", "running", [{"index": 6}], 100.0, seat=3)
+        assert store.analysis("g1", 1).decisions == [{"index": 4}] and store.analysis("g1", 1).status == "done"
+        assert store.analysis("g1", 3).decisions == [{"index": 6}] and store.analysis("g1", 3).total == 5
+        assert store.finished_decisions([("g1", 1), ("g1", 3)]) == {"g1": [{"index": 4}]}  # seat 3's is not done
+        assert store.finished_decisions([("g1", 0)]) == {}
+    finally:
+        store.close()
+
+
+def test_the_seats_migration_keeps_analyses_as_seat_0s_and_fills_the_tables_people(database_url):
+    """A database at 0013: its analyses and decisions become seat 0's, its
+    summaries stay their owners', a started table's people are kept with its
+    match; the downgrade gives back seat 0's analyses."""
+    alembic_to(database_url, "0013")
+    engine = create_engine(database_url.replace("postgresql://", "postgresql+psycopg://"))
+    analyses = table("analyses", column("game_id"), column("status"), column("done"), column("total"))
+    decisions = table("analysis_decisions", column("game_id"), column("action_index"), column("decision"))
+    summaries = table("game_summaries", column("game_id"), column("owner"), column("game"), column("finished_at"),
+                      column("format"), column("summary"))
+    tables = table("tables", column("id"), column("code"), column("invite_hash"), column("game"), column("options"),
+                   column("level"), column("host"), column("seats"), column("game_id"), column("touched_at"))
+    with engine.begin() as db:
+        db.execute(insert(analyses).values(game_id="g1", status="done", done=1, total=1))
+        db.execute(insert(decisions).values(game_id="g1", action_index=2, decision=json.dumps({"index": 2})))
+        db.execute(insert(summaries).values(game_id="g1", owner="me", game="euchre", finished_at=1.0, format=1,
+                                            summary="{}"))
+        db.execute(insert(tables).values(id="t1", code="ABCDEF", invite_hash="i", game="euchre", options="{}",
+                                         level="normal", host="host", seats=json.dumps([None, "host", None, "friend"]),
+                                         game_id="g2", touched_at=1.0))
+    store = Store(database_url)
+    try:
+        assert store.analysis("g1", 0).decisions == [{"index": 2}] and store.analysis("g1", 1) is None
+        assert [s.game_id for s in store.summaries("me", "euchre", 1)] == ["g1"]
+        assert store.seats_held("friend", ["g2"]) == {"g2": 3} and store.seats_held("host", ["g2"]) == {"g2": 1}
+    finally:
+        store.close()
+    alembic_to(database_url, "0013", down=True)
+    with engine.begin() as db:
+        assert db.execute(select(decisions.c.game_id, decisions.c.action_index)).all() == [("g1", 2)]
+        assert db.execute(select(summaries.c.game_id, summaries.c.owner)).all() == []  # (no game row: not the owner's)
+    engine.dispose()

@@ -19,7 +19,7 @@ from tricktable.server.play import commit
 from tricktable.server.play.scheduler import forced_bot
 from tricktable.server.play.tables import CODE_ALPHABET, CODE_LENGTH, TABLE_SECONDS
 from tricktable.server.trust.limits import Limits, Rate
-from tricktable.store.schema import games as games_table, tables
+from tricktable.store.schema import tables
 from tests.harness import identity_of, listen
 from tests.server.test_api import strings_in
 
@@ -332,22 +332,6 @@ def test_people_joining_at_once_each_get_a_seat_of_their_own(client):
         thread.join()
     assert sorted(answer.status_code for answer in answers) == [200, 200, 200]
     assert sorted(my_seat(answer.json()) for answer in answers) == [1, 2, 3]
-
-
-def test_looking_back_at_a_tables_game_is_refused_to_seats_the_analysis_does_not_cover(client):
-    """The analysis and playing on are of South's decisions (seat 0): another
-    seat at a table is refused in words (409), never shown South's analysis."""
-    people, game = four_people_at(client, "euchre")
-    store = client.app.state.room.store
-    with store.engine.begin() as db:
-        db.execute(update(games_table).where(games_table.c.id == game["id"]).values(status="over"))
-    for seat, person in enumerate(people[1:], start=1):
-        for method, path in (("post", "analysis"), ("get", "analysis"), ("post", "play-on")):
-            answer = getattr(person, method)(f"/api/games/{game['id']}/{path}",
-                                             **({"json": {"at": 1}} if path == "play-on" else {}))
-            assert answer.status_code == 409 and "South's seat only" in answer.text, (seat, answer.text)
-    answer = people[0].get(f"/api/games/{game['id']}/analysis")  # (a read: starts nothing)
-    assert answer.status_code == 200 and answer.json()["status"] == "none", answer.text
 
 
 def test_a_table_names_its_people_by_the_nicknames_they_chose_and_nothing_else(client):

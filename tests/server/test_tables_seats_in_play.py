@@ -10,8 +10,10 @@ import threading
 import time
 
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 
 from tricktable.server.play.scheduler import forced_bot
+from tricktable.store.schema import tables
 from tests.harness import listen, read_events
 from tests.server.test_tables import friend_of, join, load, my_seat, new_table, start, wait_for_people
 from tests.server.test_tables_watch import next_of
@@ -162,3 +164,22 @@ def test_a_removed_persons_stream_on_another_server_process_ends_at_its_next_loo
     assert here.post(f"/api/tables/{table['id']}/computer", json={"seat": 1}).status_code == 200
     assert stream.ended(10), "the removed person's stream on the other process stays open"
     assert stream.events[-1] == ("removed", {"seat": 1})
+
+
+def test_seats_changed_mid_match_are_the_ones_kept_once_the_table_is_gone(client):
+    """The game keeps its people with it (``game_seats``) for when its table is
+    deleted: the removed person stays removed, the newcomer keeps his seat."""
+    friend, newcomer = friend_of(client), friend_of(client)
+    table = new_table(client, clock=0)
+    join(friend, table["code"])
+    game = start(client, table)
+    assert client.post(f"/api/tables/{table['id']}/computer", json={"seat": 1}).status_code == 200
+    assert client.post(f"/api/tables/{table['id']}/open", json={"seat": 2}).status_code == 200
+    assert my_seat(join(newcomer, table["code"])) == 2
+    store = client.app.state.room.store
+    with store.engine.begin() as db:
+        db.execute(delete(tables).where(tables.c.id == table["id"]))
+    fresh = TestClient(client.app, cookies=newcomer.cookies)
+    assert load(fresh, game["id"])["view"]["seat"] == 2
+    assert TestClient(client.app, cookies=friend.cookies).get(f"/api/games/{game['id']}").status_code == 404
+    assert load(client, game["id"])["view"]["seat"] == 0

@@ -33,9 +33,9 @@ def small_controls(page, scope: str) -> list[str]:
         .filter(([, r]) => r.width < 44 || r.height < 44).map(([t, r]) => `${t}: ${r.width}x${r.height}`)""", scope)
 
 
-def finish_matches(p, game: str, seeds: list[str]) -> None:
-    """Matches of ``game`` played to their end by random legal actions, one per
-    seed, owned by this profile's identity as if it had played them."""
+def finish_matches(p, game: str, seeds: list[str], options: dict | None = None) -> None:
+    """Matches of ``game`` (with ``options``) played to their end by random
+    legal actions, one per seed, owned by this profile's identity as if it had played them."""
     import random
 
     from tricktable.core.record import record_of
@@ -46,7 +46,7 @@ def finish_matches(p, game: str, seeds: list[str]) -> None:
     try:
         for seed in seeds:
             spec = catalog.get_spec(game)
-            state = spec.new_match(seed, spec.normalize_options({}))
+            state = spec.new_match(seed, spec.normalize_options(options or {}))
             rng = random.Random(seed)
             while not state.is_terminal():
                 state.apply_any(rng.choice(list(state.referee_actions() or state.legal_actions())))

@@ -18,8 +18,10 @@ from tricktable.core.protocol import GameState
 
 DEALS = "deals"
 """In ``GameFacts.rates``: a share of every deal played."""
-SUMMARY_FORMAT = 1
-"""Stored with every summary: a summary of another format is computed again."""
+SUMMARY_FORMAT = 2
+"""Stored with every summary: a summary of another format is computed again
+(2: the counters read from the match's score sheets, such as Court Piece's
+streak bonuses)."""
 
 
 @dataclass(frozen=True)
@@ -32,12 +34,16 @@ class GameFacts:
     ``rates`` pairs a counter with the counter it is a share of
     (``"called_won": "called"``: how many calls were won), or with
     ``DEALS``, the deals played (``"re": DEALS``: how often one was Re).  ``won`` says
-    whether the seat won the match."""
+    whether the seat won the match.  ``sheet`` (where a game has one) gives
+    a counted deal's counters that the match, not the deal, decides: read
+    from the finished deal and the match's result of it (its score sheet:
+    Court Piece's streak bonus is a line the match adds there)."""
 
     deal: Callable[[GameState, int], Mapping[str, int]]
     won: Callable[[MatchState, int], bool]
     counters: tuple[str, ...]
     rates: Mapping[str, str] = field(default_factory=dict)
+    sheet: Callable[[GameState, Mapping[str, Any], int], Mapping[str, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,8 @@ def summarize(match: MatchState, deals: Sequence[GameState], seat: int, facts: G
         if not result["counts"]:
             continue  # dealt again under the same number: not a deal played
         points.append(int(result["points"][seat]))
-        for name, value in facts.deal(deal, seat).items():
+        found = {**facts.deal(deal, seat), **(facts.sheet(deal, result, seat) if facts.sheet is not None else {})}
+        for name, value in found.items():
             counters[name] = counters.get(name, 0) + value
     return GameSummary(len(points), tuple(points), facts.won(match, seat), counters)
 

@@ -18,6 +18,7 @@ SQLAlchemy Core.
 from __future__ import annotations
 
 from tricktable.store.analyses import AnalysisRow, AnalysisStore
+from tricktable.store.bring import BringStore
 from tricktable.store.daily import DailyStore
 from tricktable.store.engine import default_database_url
 from tricktable.store.games import GameRow, GameStore, StaleVersion
@@ -31,14 +32,15 @@ from tricktable.store.watchers import WatcherStore
 
 
 class Store(GameStore, PeopleStore, PasskeyStore, DailyStore, HistoryStore, AnalysisStore, StatsStore, TableStore,
-            WatcherStore, ReactionStore):
+            WatcherStore, ReactionStore, BringStore):
     """All database access of the server, by what it keeps: games, frames and
     leases (``games.py``), people (``people.py``) and their passkeys
     (``passkeys.py``), the daily leaderboard (``daily.py``), a person's
     history (``history.py``), finished games' analyses (``analyses.py``),
     summaries for statistics (``stats.py``), tables of friends
     (``tables.py``), their watchers (``watchers.py``) and reactions
-    (``reactions.py``), on one database (``engine.py``; the tables in
+    (``reactions.py``), and a browser's games brought along to a passkey's
+    identity (``bring.py``), on one database (``engine.py``; the tables in
     ``schema.py``)."""
 
 

@@ -11,15 +11,15 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import orjson
-from sqlalchemy import Integer, Text, and_, bindparam, case, delete, func, insert, null, or_, select, update
+from sqlalchemy import Integer, Text, and_, bindparam, case, delete, exists, func, insert, null, or_, select, update
 
 from tricktable.store.daily import ADD_SCORE
 from tricktable.store.engine import Database, RawTransaction
-from tricktable.store.schema import frames, games, past_matches, shared_records, tables
-from tricktable.store.tables import seats_of, seats_text
+from tricktable.store.schema import frames, game_seats, games, past_matches, shared_records, tables
+from tricktable.store.tables import Seats, keep_seats, seats_of, seats_text
 
 CHANGES_CHANNEL = "tricktable_games"
 """The PostgreSQL NOTIFY channel: payload ``"<game id> <version> <writer> <since>"``
@@ -58,7 +58,13 @@ def _load_column(name: str) -> Any:
     return games.c[name]
 
 
-LOAD_GAME = (select(*map(_load_column, ROW_COLUMNS)).select_from(_WITH_TABLE)
+SEATS = 4
+KEPT = exists().where(game_seats.c.game_id == games.c.id).label("kept")
+"""Whether ``game_seats`` keeps the game's people (a table's match, a copy of
+a seat): one index probe; only then are they read (``KEPT_SEATS``), where the
+table is gone or there never was one."""
+KEPT_SEATS = select(game_seats.c.seat, game_seats.c.identity).where(game_seats.c.game_id == bindparam("game_id"))
+LOAD_GAME = (select(*map(_load_column, ROW_COLUMNS), KEPT).select_from(_WITH_TABLE)
              .where(games.c.id == bindparam("game_id")))
 STREAM_STATE = (select(games.c.version, games.c.lease_until, _TABLE_COLUMNS["seats"], _TABLE_COLUMNS["next_id"])
                 .select_from(_WITH_TABLE).where(games.c.id == bindparam("game_id")))
@@ -209,7 +215,8 @@ class GameStore(Database):
 
     def create_game(
         self, record: dict[str, Any], status: str, daily_day: str | None = None, device: str | None = None,
-        deadline: float | None = None, table: TableStart | None = None, **secrets_and_owner: Any,
+        deadline: float | None = None, table: TableStart | None = None, seats: Seats | None = None,
+        **secrets_and_owner: Any,
     ) -> GameRow:
         """Insert a new game at version 1; ``IntegrityError`` if the identity
         already has that day's daily game or the commitment was used before.
@@ -217,10 +224,13 @@ class GameStore(Database):
         (``StaleVersion``, nothing stored, if it started one already, or
         another than ``table.previous``, or its seats changed meanwhile); the
         previous match keeps its seats and clock and names this one
-        (``past_matches``).  ``secrets_and_owner``: the ``GameRow`` fields
+        (``past_matches``); its seats are kept with the game too, so they
+        outlive the table.  ``seats``: the people of a game without a table, by
+        seat (a person playing on from his seat at a table).  ``secrets_and_owner``: the ``GameRow`` fields
         ``owner``, ``ranked``, ``bot_secret``, ``server_seed``, ``client_seed``, ``commitment``."""
+        seats = table.seats if table is not None else seats
         row = GameRow(secrets.token_urlsafe(18), record["game"], record, 1, status, daily_day, device, deadline,
-                      seats=table.seats if table is not None else None, clock=table.clock if table is not None else None,
+                      seats=seats, clock=table.clock if table is not None else None,
                       hints=table.hints if table is not None else None, **secrets_and_owner)
         with self._writing() as db:
             db.execute(
@@ -242,6 +252,8 @@ class GameStore(Database):
                 if table.previous is not None:
                     db.execute(insert(past_matches).values(game_id=table.previous, seats=seats_text(table.seats),
                                                            clock=table.clock, next_id=row.id))
+            if seats is not None:
+                keep_seats(db, row.id, seats)
         return row
 
     def open_games(self, owner: str) -> int:
@@ -257,9 +269,11 @@ class GameStore(Database):
         values = {"game_id": game_id, "known": known.version if known is not None and known.id == game_id else None}
         with self._raw() as db:
             found = db.run(LOAD_GAME, values).fetchone()
-        if not found:
-            return None
-        columns = dict(zip(ROW_COLUMNS, found))
+            if not found:
+                return None
+            columns = dict(zip(ROW_COLUMNS + ("kept",), found))
+            if columns["kept"] and columns["seats"] is None:
+                columns["seats"] = seats_text(held_seats(db.run(KEPT_SEATS, {"game_id": game_id}).fetchall()))
         return _row(columns, known.record if columns["record"] is None and known is not None else None)
 
     def stream_state(self, game_id: str) -> tuple[int, float | None, tuple[str | None, ...] | None, str | None] | None:
@@ -441,15 +455,17 @@ class GameStore(Database):
                                    "game_id": row.id, "finished_at": time.time()})
         return saved_row(row, record, status, deadline, lease, versions)
 
-    def share(self, token_hash: str, game_id: str) -> None:
+    def share(self, token_hash: str, game_id: str, seat: int = 0) -> None:
+        """Keep a share link of ``seat``'s person: it shows the game from his seat."""
         with self._writing() as db:
-            db.execute(insert(shared_records).values(token_hash=token_hash, game_id=game_id))
+            db.execute(insert(shared_records).values(token_hash=token_hash, game_id=game_id, seat=seat))
 
-    def shared_game(self, token_hash: str) -> str | None:
-        """The id of the game a share link's token opens, if any."""
+    def shared_game(self, token_hash: str) -> tuple[str, int] | None:
+        """The game a share link's token opens and the seat it shows, if any."""
         with self.engine.begin() as db:
-            return db.execute(select(shared_records.c.game_id)
-                              .where(shared_records.c.token_hash == token_hash)).scalar()
+            found = db.execute(select(shared_records.c.game_id, shared_records.c.seat)
+                               .where(shared_records.c.token_hash == token_hash)).first()
+        return (found[0], found[1] or 0) if found is not None else None
 
 
 def saved_row(row: GameRow, record: dict[str, Any], status: str, deadline: float | None = None,
@@ -505,5 +521,13 @@ def _row(found: Any, record: dict[str, Any] | None = None) -> GameRow:
     )
 
 
-__all__ = ["ANY_LEASE", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart",
+def held_seats(rows: Iterable[tuple[int, str]]) -> Seats:
+    """A game's seats from its ``game_seats`` rows (seat, identity): None where no person sits."""
+    held: list[str | None] = [None] * SEATS
+    for seat, identity in rows:
+        held[seat] = identity
+    return tuple(held)
+
+
+__all__ = ["ANY_LEASE", "KEPT", "KEPT_SEATS", "held_seats", "CHANGES_CHANNEL", "GameRow", "GameStore", "Lease", "StaleVersion", "TableStart",
            "joined_record", "saved_row"]

@@ -115,6 +115,7 @@ shared_records = Table(
     Column("token_hash", String(64), primary_key=True),
     Column("game_id", String(40), nullable=False),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Column("seat", Integer),  # the seat of the person who shared it (null: seat 0): the link shows his seat
     Index("shared_records_game", "game_id"),
 )
 
@@ -130,13 +131,14 @@ scores = Table(
     Column("finished_at", Float),  # Unix seconds: ties go to who finished first
 )
 
-# A finished game's analysis (``Store.analysis``): one row per game, the
-# decisions searched so far as JSON (appended as each is done, so a restarted
-# server goes on from there), and the lease of the server process working it.
+# A finished game's analysis of one seat's decisions (``Store.analysis``): one
+# row per game and seat (a table's match has one per person), its progress,
+# and the lease of the server process working it.
 analyses = Table(
     "analyses",
     metadata,
     Column("game_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
     Column("status", String(8), nullable=False),  # "queued", "running", "done" or "failed"
     Column("done", Integer, nullable=False),
     Column("total", Integer, nullable=False),
@@ -151,14 +153,14 @@ analyses = Table(
     Column("updated_at", DateTime(timezone=True), server_default=func.now()),
 )
 
-# A finished game summarised once for its owner's statistics
-# (``core.summary.GameSummary`` as JSON, of ``format``): statistics add these
-# up and never replay a game again.
+# A finished game summarised once for each of its people's statistics (its
+# ``owner``, here the person whose seat it sums up; ``core.summary.GameSummary``
+# as JSON, of ``format``): statistics add these up and never replay a game again.
 game_summaries = Table(
     "game_summaries",
     metadata,
     Column("game_id", String(40), primary_key=True),
-    Column("owner", String(40), nullable=False),
+    Column("owner", String(40), primary_key=True),
     Column("game", String(40), nullable=False),
     Column("finished_at", Float, nullable=False),  # Unix seconds
     Column("format", Integer, nullable=False),
@@ -274,11 +276,26 @@ analysis_decisions = Table(
     "analysis_decisions",
     metadata,
     Column("game_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
     Column("action_index", Integer, primary_key=True),  # its position in the record's actions
     Column("decision", Text, nullable=False),  # a JSON object, as the analysis reports it
+)
+
+# The people of a game with seats, one row per seat a person holds: a table's
+# match (written when it starts, kept when the table is gone) or a game of one
+# person not at seat 0 (playing on from such a seat).  A game without rows is
+# its owner's alone, at seat 0.  A person's history and statistics find the
+# tables' matches he played here, not only the games he created.
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("identity", String(40), nullable=False),
+    Index("game_seats_identity", "identity", "game_id"),
 )
 
 
 __all__ = ["metadata", "games", "frames", "meta", "nicknames", "identities", "transfer_codes", "shared_records",
            "scores", "analyses", "game_summaries", "passkeys", "passkey_challenges", "tables", "past_matches",
-           "analysis_decisions", "watchers", "reactions"]
+           "analysis_decisions", "watchers", "reactions", "game_seats"]

@@ -13,10 +13,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import Connection, delete, insert, or_, select, update
 
 from tricktable.store.engine import Database
-from tricktable.store.schema import games, tables
+from tricktable.store.schema import game_seats, games, tables
 
 Seats = tuple[str | None, ...]
 """Per seat the identity that holds it, or None (a computer player)."""
@@ -90,7 +90,7 @@ class TableStore(Database):
     def delete_expired_tables(self, before: float) -> int:
         """Delete the tables whose last change and whose match's last step are
         both before ``before`` (Unix seconds): their codes are free again.
-        Their matches stay, their seat-0 person's alone.  How many went."""
+        Their matches stay their people's (``game_seats`` keeps who sat where).  How many went."""
         stepped = select(games.c.id).where(games.c.updated_at < datetime.fromtimestamp(before, timezone.utc))
         with self._writing() as db:
             done = db.execute(delete(tables).where(tables.c.touched_at < before,
@@ -107,6 +107,8 @@ class TableStore(Database):
             values["open_seats"] = open_seats
         with self._writing() as db:
             done = db.execute(update(tables).where(*_unchanged(table)).values(**values))
+            if done.rowcount == 1 and table.game_id is not None:
+                keep_seats(db, table.game_id, seats)  # what the match answers to once the table is gone
         return done.rowcount == 1
 
     def save_hints(self, table: TableRow, hints: bool) -> bool:
@@ -140,6 +142,16 @@ def _unchanged(table: TableRow) -> tuple[Any, ...]:
 def options_text(options: dict[str, Any]) -> str:
     """Options as stored (and compared: sorted keys, one spelling for one set)."""
     return orjson.dumps(options, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def keep_seats(db: Connection, game_id: str, seats: Seats) -> None:
+    """Keep the people of a game by seat with the game (``game_seats``): they
+    outlive its table."""
+    db.execute(delete(game_seats).where(game_seats.c.game_id == game_id))
+    people = [{"game_id": game_id, "seat": seat, "identity": holder}
+              for seat, holder in enumerate(seats) if holder is not None]
+    if people:
+        db.execute(insert(game_seats), people)
 
 
 def seats_text(seats: Seats) -> str:

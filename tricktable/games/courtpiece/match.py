@@ -28,6 +28,7 @@ from tricktable.games.courtpiece.rules import (
     NEW_CARDS_DEAL,
     NEXT,
     SCORE_TEXTS,
+    STREAK,
     STREAK_BONUS,
     STREAK_LENGTH,
 )
@@ -108,7 +109,7 @@ class CourtPieceMatch(MatchState):
             return 0
         self.streaks[winners] = 0
         bonus = STREAK_BONUS[self.counting]
-        self._bonus = ScoreLine("streak", SCORE_TEXTS["streak"], bonus, team=winners)
+        self._bonus = ScoreLine(STREAK, SCORE_TEXTS[STREAK], bonus, team=winners)
         return bonus
 
     def _finish_deal(self) -> None:

@@ -66,6 +66,8 @@ SCORE_TABLE: dict[str, dict[str, int]] = {
 }
 """What the winning team scores, per counting mode (the spec's table)."""
 
+STREAK = "streak"
+"""The streak bonus's key: its line on a deal's score sheet (``match.py``), read by the statistics."""
 STREAK_LENGTH = 7
 STREAK_BONUS = {"points": 2, "kots": 1}
 """Bonus for winning ``STREAK_LENGTH`` deals in a row, per counting mode."""

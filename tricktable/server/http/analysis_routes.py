@@ -46,14 +46,16 @@ def analysis_routes(app: FastAPI, room: Room) -> None:
     @app.get("/api/shared/{token}/analysis", **documented(200, 403, 404))
     def get_shared_analysis(token: str = Path(min_length=1, max_length=64)) -> dict[str, Any]:
         """The analysis of a shared game, read only: a link never starts one."""
-        return room.shared_analysis(shared_game(room, token).id)
+        row, seat = shared_game(room, token)
+        return room.shared_analysis(row.id, seat)
 
     @app.post("/api/games/{game_id}/play-on", status_code=201,
               **documented(201, 403, 404, 409, 429, identity=True, body=True))
     def play_on_game(request: Request, game_id: str, body: PlayOn, later: BackgroundTasks,
                      who: Identity = Depends(identity)) -> dict[str, Any]:
         """A new practice game from the first ``at`` actions of the caller's
-        finished game: the same seat and cards, the same computer players."""
+        finished game: his own seat and cards (at a table's game too: the
+        other seats go to computer players), the same level."""
         with new_game_allowed(request, room, who.id):
             started = room.play_on_game(game_id, body.at, who.id)
         later.add_task(room.resume, started["id"])

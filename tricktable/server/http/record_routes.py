@@ -45,27 +45,27 @@ def record_routes(app: FastAPI, room: Room) -> None:
         if row is None:
             raise GameNotFound("no such game")
         who = caller(request)
-        seat_of(row, who)
+        seat = seat_of(row, who)
         if row.status != "over":
             raise HTTPException(409, "a game is shared once it is over")
         with limited(request, "shares", who):
             token = secrets.token_urlsafe(SHARE_TOKEN_BYTES)
-            room.store.share(share_hash(token), row.id)
+            room.store.share(share_hash(token), row.id, seat)  # the link shows the game from the sharer's seat
         return {"token": token, "record": f"/api/shared/{token}"}
 
     @app.get("/api/shared/{token}", **documented(200, 403, 404))
     def shared_record(token: str = Path(min_length=1, max_length=64)) -> dict[str, Any]:
         """The record a share link opens (as ``/record`` gives its owner)."""
-        return _revealed(room, shared_game(room, token))
+        return _revealed(room, shared_game(room, token)[0])
 
 
-def shared_game(room: Room, token: str) -> GameRow:
-    """The game a share link opens (404 if none)."""
-    game_id = room.store.shared_game(share_hash(token))
-    row = room.store.load(game_id) if game_id is not None else None
-    if row is None:
+def shared_game(room: Room, token: str) -> tuple[GameRow, int]:
+    """The game a share link opens and the seat of the person who shared it (404 if none)."""
+    found = room.store.shared_game(share_hash(token))
+    row = room.store.load(found[0]) if found is not None else None
+    if row is None or found is None:
         raise HTTPException(404, "that link opens nothing; ask its owner for a new one")
-    return row
+    return row, found[1]
 
 
 def _revealed(room: Room, row: GameRow) -> dict[str, Any]:

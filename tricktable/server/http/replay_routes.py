@@ -47,7 +47,7 @@ def replay_routes(app: FastAPI, room: Room) -> None:
             raise HTTPException(422, f"unknown game {game!r}; known: {', '.join(GAMES)}")
         who = caller(request)
         rows = room.store.history(who, game, limit_, before) if who is not None else []
-        entries = [history_entry(row, created) for row, created in rows]
+        entries = [history_entry(row, created, seat_of(row, who)) for row, created in rows]
         return {"games": entries, "next": entries[-1]["id"] if len(entries) == limit_ else None}
 
     @app.get("/api/games/{game_id}/replay", **documented(200, 403, 404, 409, 429, identity=True))
@@ -59,19 +59,20 @@ def replay_routes(app: FastAPI, room: Room) -> None:
         row = room.store.load(game_id)
         if row is None:
             raise GameNotFound("no such game")
-        seat_of(row, who)
+        seat = seat_of(row, who)
         if row.status != "over":
             raise HTTPException(409, "a game is replayed once it is over")
         with limited(request, "replays", who):  # (one refused for its day is not counted)
-            return FastJSON({"id": row.id, **_replay_of(row)})
+            return FastJSON({"id": row.id, **_replay_of(row, seat)})
 
     @app.get("/api/shared/{token}/replay", **documented(200, 403, 404, 429))
     def shared_replay(request: Request, token: str = Path(min_length=1, max_length=64)) -> JSONResponse:
-        """The replay a share link opens: as its owner sees it, with the
-        owner's nickname (if any) and nothing else of who played."""
-        row = shared_game(room, token)
+        """The replay a share link opens: as the person who shared it sees it
+        (his seat at the bottom), with the people's nicknames (if any) and
+        nothing else of who played."""
+        row, seat = shared_game(room, token)
         with limited(request, "replays", caller(request)):
-            return FastJSON(_replay_of(row))
+            return FastJSON(_replay_of(row, seat))
 
     @app.post("/api/records/replay", **documented(200, 422, 429, body=True))
     def uploaded_replay(request: Request, body: Upload) -> JSONResponse:
@@ -79,16 +80,23 @@ def replay_routes(app: FastAPI, room: Room) -> None:
         that does not replay: 422 naming the action and the reason) and told
         as a stored game's replay is."""
         with limited(request, "replays", caller(request)):
-            return FastJSON({**_header(body.record), "players": [None] * 4, **_walkthrough_of(body.record)})
+            return FastJSON({**_header(body.record), "players": [None] * 4, "seat": HUMAN,
+                             **_walkthrough_of(body.record)})
 
-    def _replay_of(row: GameRow) -> dict[str, Any]:
+    def _replay_of(row: GameRow, seat: int) -> dict[str, Any]:
+        """``row``'s replay for the person at ``seat`` (``seat``: the viewer draws it at the bottom and
+        reads its analysis); ``players``: the nickname of each seat's person, if he chose one."""
         if row.status != "over" or (row.daily_day and not seed_revealed(row, room.referee.cache.take(row).state)):
             when = "when its UTC day has ended" if row.daily_day else "when the game is over"
             raise HTTPException(403, f"this game is replayed {when}")
-        owner = room.store.nickname(row.owner) if row.owner else None
-        return {**_header(row.record), "level": level_of(row), "daily": row.daily_day,
-                "players": [owner, None, None, None],
+        return {**_header(row.record), "level": level_of(row), "daily": row.daily_day, "seat": seat,
+                "players": _nicknames(row),
                 **walkthroughs.of(row.id, row.version, {k: v for k, v in row.record.items() if k != "level"})}
+
+    def _nicknames(row: GameRow) -> list[str | None]:
+        holders = list(row.seats) if row.seats is not None else [row.owner, None, None, None]
+        names = room.store.nicknames_of([holder for holder in holders if holder is not None])
+        return [names.get(holder) if holder is not None else None for holder in holders]
 
 
 def _walkthrough_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -105,27 +113,27 @@ def _header(record: dict[str, Any]) -> dict[str, Any]:
     return {"game": record.get("game"), "options": record.get("options", {}), "level": None, "daily": None}
 
 
-def history_entry(row: GameRow, created: Any) -> dict[str, Any]:
-    """One game of a person's history: what it was, where it stands, and its
-    result as the game tells it (the person's points and every seat's
-    totals; won or lost where the game names a winning team)."""
+def history_entry(row: GameRow, created: Any, seat: int = HUMAN) -> dict[str, Any]:
+    """One game of a person's history: what it was, his ``seat`` in it, where
+    it stands, and its result as the game tells it (the person's points and
+    every seat's totals; won or lost where the game names a winning team)."""
     return {"id": row.id, "game": row.game, "created": created.isoformat() if created is not None else None,
             "options": row.record.get("options", {}), "level": level_of(row), "status": row.status,
             "daily": row.daily_day, "ranked": row.counts_on_leaderboard, "actions": len(row.record["actions"]),
-            "result": _result(row)}
+            "seat": seat, "result": _result(row, seat)}
 
 
-def _result(row: GameRow) -> dict[str, Any] | None:
+def _result(row: GameRow, seat: int) -> dict[str, Any] | None:
     try:
         state = replay({k: v for k, v in row.record.items() if k != "level"})
     except GameError:
         return None  # (a stored record always replays; a history page never fails for one that would not)
-    match = state.view(HUMAN).get("match") or {}
+    match = state.view(seat).get("match") or {}
     totals = list(match.get("totals", state.returns()))
     winner = match.get("winner_team")
     teams = entry(row.game).seating is Seating.PARTNERS_OPPOSITE
-    won = None if winner is None or not teams or not state.is_terminal() else winner == HUMAN % 2
-    return {"points": totals[HUMAN], "totals": totals, "won": won, "deals": match.get("deal_number"),
+    won = None if winner is None or not teams or not state.is_terminal() else winner == seat % 2
+    return {"points": totals[seat] if len(totals) > seat else totals[seat % 2], "totals": totals, "won": won, "deals": match.get("deal_number"),
             "daily_score": match.get("daily_score") if row.daily_day else None}
 
 

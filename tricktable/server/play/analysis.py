@@ -1,5 +1,5 @@
-"""The analysis of a finished game: every decision of the person's seat
-searched as the hint would have searched it then, the points each lost
+"""The analysis of a finished game: every decision of one person's seat (his
+own: alone he is seat 0, at a table the seat the table gave him) searched as the hint would have searched it then, the points each lost
 against the best action, per deal the total lost and the biggest mistakes,
 and an accuracy figure (``docs/analysis.md``).
 
@@ -186,36 +186,39 @@ class Analyst:
         self._clock = clock
         self._slots = threading.BoundedSemaphore(at_once)
         self._stopped = threading.Event()
-        self._threads: dict[str, threading.Thread] = {}
+        self._threads: dict[tuple[str, int], threading.Thread] = {}
         self._lock = threading.Lock()
 
-    def resume_lapsed(self, game_id: str, record: Mapping[str, Any], found: AnalysisRow | None) -> AnalysisRow | None:
-        """``found`` (the stored analysis), taken over first if it is unfinished
-        and its lease has lapsed (its process stopped): a reader's poll writes
-        nothing while the analysis is being worked."""
+    def resume_lapsed(self, game_id: str, seat: int, record: Mapping[str, Any],
+                      found: AnalysisRow | None) -> AnalysisRow | None:
+        """``found`` (the stored analysis of ``seat``), taken over first if it
+        is unfinished and its lease has lapsed (its process stopped): a
+        reader's poll writes nothing while the analysis is being worked."""
         if found is None or found.status not in UNFINISHED:
             return found
         if found.lease_until is not None and found.lease_until >= self._clock():
             return found
-        return self.request(game_id, record)
+        return self.request(game_id, seat, record)
 
-    def request(self, game_id: str, record: Mapping[str, Any]) -> AnalysisRow | None:
-        """Start the game's analysis if it has none, take over an unfinished
-        one its process left (its lease lapsed), or retry a failed one that
-        may be retried; its row."""
-        found = self.store.analysis(game_id)
+    def request(self, game_id: str, seat: int, record: Mapping[str, Any]) -> AnalysisRow | None:
+        """Start the analysis of ``seat``'s decisions in the game if it has
+        none, take over an unfinished one its process left (its lease lapsed),
+        or retry a failed one that may be retried; its row."""
+        found = self.store.analysis(game_id, seat)
         lease = self._clock() + LEASE_SECONDS
         if found is None:
-            total = sum(1 for _ in decisions_of(record))
-            if self.store.queue_analysis(game_id, total, self.worker, lease):
-                self._launch(game_id, record)
-        elif found.status in UNFINISHED and self.store.claim_analysis(game_id, self.worker, lease, self._clock()):
-            log.info("analysis of %s taken over from %s", game_id, found.worker)
-            self._launch(game_id, record)
-        elif found.status == "failed" and found.retry and self.store.retry_analysis(game_id, self.worker, lease):
-            log.info("analysis of %s retried after: %s", game_id, found.error)
-            self._launch(game_id, record)
-        return self.store.analysis(game_id)
+            total = sum(1 for _ in decisions_of(record, seat))
+            if self.store.queue_analysis(game_id, total, self.worker, lease, seat=seat):
+                self._launch(game_id, seat, record)
+        elif found.status in UNFINISHED and self.store.claim_analysis(game_id, self.worker, lease, self._clock(),
+                                                                      seat=seat):
+            log.info("analysis of %s (seat %d) taken over from %s", game_id, seat, found.worker)
+            self._launch(game_id, seat, record)
+        elif found.status == "failed" and found.retry and self.store.retry_analysis(game_id, self.worker, lease,
+                                                                                    seat=seat):
+            log.info("analysis of %s (seat %d) retried after: %s", game_id, seat, found.error)
+            self._launch(game_id, seat, record)
+        return self.store.analysis(game_id, seat)
 
     def start(self) -> None:
         """Let analyses run again after a ``stop`` (a room started anew)."""
@@ -230,79 +233,93 @@ class Analyst:
         for thread in threads:
             thread.join(wait)
 
-    def _launch(self, game_id: str, record: Mapping[str, Any]) -> None:
+    def _launch(self, game_id: str, seat: int, record: Mapping[str, Any]) -> None:
         with self._lock:
             if self._stopped.is_set():
                 return
-            thread = threading.Thread(target=self._work, args=(game_id, dict(record)), daemon=True,
-                                      name=f"analysis-{game_id[:8]}")
-            self._threads[game_id] = thread
+            thread = threading.Thread(target=self._work, args=(_Job(game_id, seat), dict(record)), daemon=True,
+                                      name=f"analysis-{game_id[:8]}-{seat}")
+            self._threads[(game_id, seat)] = thread
         thread.start()
 
-    def _work(self, game_id: str, record: dict[str, Any]) -> None:
+    def _work(self, job: _Job, record: dict[str, Any]) -> None:
         try:
-            if self._wait_for_slot(game_id):
+            if self._wait_for_slot(job):
                 try:
-                    self._analyse(game_id, record)
+                    self._analyse(job, record)
                 finally:
                     self._slots.release()
         finally:
             with self._lock:
-                self._threads.pop(game_id, None)
+                self._threads.pop((job.game_id, job.seat), None)
 
-    def _wait_for_slot(self, game_id: str) -> bool:
+    def _wait_for_slot(self, job: _Job) -> bool:
         """Queue for one of the process's slots, renewing the lease meanwhile;
         False when the process stops (the lease is given back) or another
         process took the analysis over."""
         renewed = self._clock()
         while not self._slots.acquire(timeout=SLOT_POLL_SECONDS):
             if self._stopped.is_set():
-                self.store.renew_analysis(game_id, self.worker, None)
+                self._renew(job, None)
                 return False
             if self._clock() - renewed > LEASE_SECONDS / 3:
                 renewed = self._clock()
-                if not self.store.renew_analysis(game_id, self.worker, renewed + LEASE_SECONDS):
+                if not self._renew(job, renewed + LEASE_SECONDS):
                     return False
         if self._stopped.is_set():
             self._slots.release()
-            self.store.renew_analysis(game_id, self.worker, None)
+            self._renew(job, None)
             return False
         return True
 
-    def _analyse(self, game_id: str, record: dict[str, Any]) -> None:
-        found = self.store.analysis(game_id)
-        if found is None or not self.store.save_analysis(game_id, self.worker, "running", (),
-                                                         self._clock() + LEASE_SECONDS):
+    def _renew(self, job: _Job, lease_until: float | None) -> bool:
+        return self.store.renew_analysis(job.game_id, self.worker, lease_until, seat=job.seat)
+
+    def _save(self, job: _Job, status: str, decisions: tuple[dict[str, Any], ...], lease_until: float | None,
+              error: str | None = None, retry: bool = False) -> bool:
+        return self.store.save_analysis(job.game_id, self.worker, status, decisions, lease_until, error=error,
+                                        retry=retry, seat=job.seat)
+
+    def _analyse(self, job: _Job, record: dict[str, Any]) -> None:
+        found = self.store.analysis(job.game_id, job.seat)
+        if found is None or not self._save(job, "running", (), self._clock() + LEASE_SECONDS):
             return
         searched = {d["index"] for d in found.decisions}  # before a restart or a failed attempt
         try:
-            for decision in decisions_of(record):
+            for decision in decisions_of(record, job.seat):
                 if decision.index in searched:
                     continue
                 if self._stopped.is_set():
-                    self.store.save_analysis(game_id, self.worker, "running", (), None)
+                    self._save(job, "running", (), None)
                     return
                 ranked = self.search(decision.observation, decision.seed)
                 judgement = judged(decision, ranked, hint_worlds(decision.observation))
-                if not self.store.save_analysis(game_id, self.worker, "running", (judgement,),
-                                                self._clock() + LEASE_SECONDS):
+                if not self._save(job, "running", (judgement,), self._clock() + LEASE_SECONDS):
                     return  # another process took it over
         except Exception as error:  # noqa: BLE001 — a stop ends the search under way; anything else fails it
             if self._stopped.is_set():
-                self.store.save_analysis(game_id, self.worker, "running", (), None)
+                self._save(job, "running", (), None)
                 return
-            self._failed(game_id, found.attempts, error)
+            self._failed(job, found.attempts, error)
             return
-        self.store.save_analysis(game_id, self.worker, "done", (), None)
+        self._save(job, "done", (), None)
 
-    def _failed(self, game_id: str, attempts: int, error: Exception) -> None:
+    def _failed(self, job: _Job, attempts: int, error: Exception) -> None:
         """Store the attempt's failure; another may follow if the machinery
         failed (``PASSING_FAULTS``) and attempts are left."""
         retry = isinstance(error, PASSING_FAULTS) and attempts < MAX_ATTEMPTS
-        log.exception("analysis of %s failed (attempt %d of %d%s)", game_id, attempts, MAX_ATTEMPTS,
-                      "" if retry else ", for good")
+        log.exception("analysis of %s (seat %d) failed (attempt %d of %d%s)", job.game_id, job.seat, attempts,
+                      MAX_ATTEMPTS, "" if retry else ", for good")
         message = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-        self.store.save_analysis(game_id, self.worker, "failed", (), None, error=message, retry=retry)
+        self._save(job, "failed", (), None, error=message, retry=retry)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One analysis being worked: a game's seat."""
+
+    game_id: str
+    seat: int
 
 
 __all__ = ["ANALYSES_AT_ONCE", "MAX_ATTEMPTS", "PASSING_FAULTS", "Analyst", "Decision", "accuracy_of", "decision_accuracy", "decisions_of", "deals_of",

@@ -26,6 +26,7 @@ from tricktable.server.live.channel import Event
 from tricktable.server.play.view import AUTO, HUMAN, SOLO, bot_to_move, people_at, person_view
 from tricktable.store import GameRow, Store
 from tricktable.store.games import Lease, TableStart, saved_row
+from tricktable.store.tables import Seats
 
 DEFAULT_DECISION_SECONDS = 20
 MAX_CATCH_UP = 200
@@ -203,7 +204,8 @@ class Referee:
         ``stored``: more ``GameRow`` fields (owner, secrets, seeds)."""
         record = dict(record, version_base={"version": 1, "actions": len(record["actions"])})
         row = self.store.create_game(record, status_of(state), daily_day=daily_day, device=device,
-                                     deadline=deadline_of(state, *clocked(stored.get("table"))), **stored)
+                                     deadline=deadline_of(state, *clocked(stored.get("table"), stored.get("seats"))),
+                                     **stored)
         self.cache.put(row, state)
         return Position(row, state)
 
@@ -358,11 +360,12 @@ def status_of(state: GameState) -> str:
     return "over" if state.is_terminal() else "open"
 
 
-def clocked(table: TableStart | None) -> tuple[frozenset[int], None, int | None]:
-    """``deadline_of``'s people and clock for a new game: its table's, else the one person's and none."""
-    if table is None:
-        return SOLO, None, None
-    return frozenset(seat for seat, holder in enumerate(table.seats) if holder is not None), None, table.clock
+def clocked(table: TableStart | None, seats: Seats | None = None) -> tuple[frozenset[int], None, int | None]:
+    """``deadline_of``'s people and clock for a new game: its table's, else
+    its ``seats``' people (or the one person's at seat 0) and none."""
+    held = table.seats if table is not None else seats
+    people = SOLO if held is None else frozenset(seat for seat, holder in enumerate(held) if holder is not None)
+    return people, None, table.clock if table is not None else None
 
 
 def deadline_of(state: GameState, people: frozenset[int] = SOLO, view: Mapping[str, Any] | None = None,

@@ -26,10 +26,6 @@ class NotHost(GameError):
     """Only a table's host may do that (seat people, start the match)."""
 
 
-class SeatNotAnalysed(GameError):
-    """Looking back at a table's game from a seat the analysis does not cover yet."""
-
-
 class SeatTaken(GameError):
     """The seat (or the table) is taken, full, or started; or it changed meanwhile."""
 
@@ -39,5 +35,5 @@ class TimeRanOut(NotYourTurn):
     referee's timeout has been applied instead)."""
 
 
-__all__ = ["GameNotFound", "GameNotOver", "HintRefused", "NotHost", "SeatNotAnalysed", "SeatTaken", "TimeRanOut",
+__all__ = ["GameNotFound", "GameNotOver", "HintRefused", "NotHost", "SeatTaken", "TimeRanOut",
            "Withheld"]

@@ -30,12 +30,12 @@ from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS, hard_hint, hint_seed
 from tricktable.errors import GameError, GameOver, NotYourTurn, RecordError
 from tricktable.catalog import parse_record, replay
 from tricktable.core.observation import Observation
-from tricktable.core.protocol import GameSpec
+from tricktable.core.protocol import NUM_SEATS, GameSpec
 from tricktable.core.record import RECORD_FORMAT, record_of
 from tricktable.catalog import get_spec
 from tricktable.server.live.channel import NEXT, REMOVED, Event, LocalChannel
 from tricktable.server.play.analysis import Analyst, progress, report
-from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, SeatNotAnalysed, TimeRanOut, Withheld
+from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, TimeRanOut, Withheld
 from tricktable.server.live.feed import ChangeFeed, forwarded
 from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
@@ -262,7 +262,13 @@ class Room:
         position = self.referee.load_at(game_id, version)
         if position is None:
             raise GameNotFound("no such game")
-        seat = seat_of(position.row, who)
+        try:
+            seat = seat_of(position.row, who)
+        except GameNotFound:
+            # A cached row may name the game's former owner (a browser's games brought along to a
+            # passkey's identity since): the stored row decides.
+            position = self._position(game_id)
+            seat = seat_of(position.row, who)
         if version != position.row.version:
             raise StaleVersion(f"this game is at version {position.row.version}, not {version}: reload it")
         if position.state.is_terminal():
@@ -336,14 +342,13 @@ class Room:
         return list(self.thinking.run(hard_hint, obs, seed))
 
     # -- learning from finished games ---------------------------------------------
-    def _finished(self, game_id: str, who: str | None) -> GameRow:
-        """``who``'s finished game, once it may be looked back at.  The analysis
-        and playing on are of seat 0's decisions (the person's, alone): at a
-        table another seat is refused rather than shown seat 0's."""
+    def _finished(self, game_id: str, who: str | None) -> tuple[GameRow, int]:
+        """``who``'s finished game, once it may be looked back at, and his seat
+        in it: the analysis and playing on are of his own seat's decisions
+        (alone seat 0, at a table the seat it gave him), never another's."""
         row = self._row(game_id)
-        if seat_of(row, who) != HUMAN:
-            raise SeatNotAnalysed("the analysis and playing on are for South's seat only so far")
-        return self._looked_back_at(row)
+        seat = seat_of(row, who)
+        return self._looked_back_at(row), seat
 
     @staticmethod
     def _looked_back_at(row: GameRow) -> GameRow:
@@ -366,32 +371,33 @@ class Room:
         """Start the analysis of ``who``'s finished game (once: asked again it
         answers the progress), resume one a stopped server left, or retry one
         that failed and may be retried."""
-        row = self._finished(game_id, who)
-        return progress(self.analyst.request(row.id, row.record))
+        row, seat = self._finished(game_id, who)
+        return progress(self.analyst.request(row.id, seat, row.record))
 
     def analysis(self, game_id: str, who: str | None) -> dict[str, Any]:
         """The analysis of ``who``'s finished game as far as it has got; one a
         stopped server left unfinished is resumed."""
-        row = self._finished(game_id, who)
-        return report(self.analyst.resume_lapsed(row.id, row.record, self.store.analysis(row.id)))
+        row, seat = self._finished(game_id, who)
+        return report(self.analyst.resume_lapsed(row.id, seat, row.record, self.store.analysis(row.id, seat)))
 
-    def shared_analysis(self, game_id: str) -> dict[str, Any]:
-        """The analysis of a shared game, read only (a share link never starts one)."""
-        return report(self.store.analysis(self._looked_back_at(self._row(game_id)).id))
+    def shared_analysis(self, game_id: str, seat: int) -> dict[str, Any]:
+        """The analysis of ``seat`` (the sharer's) in a shared game, read only
+        (a share link never starts one)."""
+        return report(self.store.analysis(self._looked_back_at(self._row(game_id)).id, seat))
 
     def play_on_game(self, game_id: str, at: int, who: str) -> dict[str, Any]:
-        """``play_on`` from ``who``'s own finished game, at its level."""
-        row = self._finished(game_id, who)
-        return self.play_on(row.record, at, who, level=row.record.get("level"), copy_of=row.id)
+        """``play_on`` from ``who``'s own finished game, in his own seat, at its level."""
+        row, seat = self._finished(game_id, who)
+        return self.play_on(row.record, at, who, level=row.record.get("level"), copy_of=row.id, seat=seat)
 
     def play_on(self, record: Any, at: int, owner: str, level: object = None,
-                copy_of: str | None = None) -> dict[str, Any]:
+                copy_of: str | None = None, seat: int = HUMAN) -> dict[str, Any]:
         """A new practice game from the first ``at`` actions of a match record
         (checked by replaying it: ``RecordError`` names what is wrong): the
-        person in the same seat with the same cards, the computer players at
-        ``level`` (the default where it is not one).  Never ranked, never a
-        daily, and with no deal commitment: a copy of a position, as its record
-        (``copy_of``) says."""
+        person in ``seat`` with the same cards (the others' hidden as before),
+        computer players in every other seat at ``level`` (the default where
+        it is not one).  Never ranked, never a daily, and with no deal
+        commitment: a copy of a position, as its record (``copy_of``) says."""
         if not isinstance(record, dict) or record.get("kind") != "match":
             raise RecordError("only a match record can be played on (every game here is a match)")
         parsed = parse_record(record)
@@ -404,8 +410,10 @@ class Room:
         copy = {**kept.to_json(), "level": level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL,
                 "copy_of": {"game": copy_of, "at": at, "fairness": "none: a copy of another game's position, "
                                                                    "dealt by that game's seed"}}
-        position = self.referee.create(state, copy, owner=owner)
-        return self.respond(position, [])  # the caller ``resume``s: the computer players' moves
+        # Not seat 0: the game keeps its one person's seat (``seat_of``), and the computer players take the rest.
+        seats = None if seat == HUMAN else tuple(owner if s == seat else None for s in range(NUM_SEATS))
+        position = self.referee.create(state, copy, owner=owner, seats=seats)
+        return self.respond(position, [], seat)  # the caller ``resume``s: the computer players' moves
 
     # -- the live channel -----------------------------------------------------------
     def catch_up(self, game_id: str, version: int, who: str | None) -> list[Event]:

@@ -14,8 +14,6 @@ from tricktable.server.play.analysis import accuracy_of
 from tricktable.store import Store
 from tricktable.store.stats import NewSummary
 
-PERSON_SEAT = 0
-"""The person is always seat 0 (the room seats the computer players in the others)."""
 RECENT_GAMES = 20
 """How many of the last games the chart shows."""
 SUMMARIES_PER_REQUEST = 50
@@ -41,24 +39,26 @@ class Statistics:
         stored = self.store.summaries(owner, game, SUMMARY_FORMAT) if owner is not None else []
         figures = statistics([Finished(s.game_id, s.finished_at, GameSummary.from_json(s.summary))
                               for s in stored if LEFT_OUT not in s.summary], facts, RECENT_GAMES)
-        return {"game": game, **figures, "accuracy": self.accuracy([r["game_id"] for r in figures["recent"]]),
-                "complete": not pending}
+        accuracy = self.accuracy(owner, [r["game_id"] for r in figures["recent"]]) if owner is not None else []
+        return {"game": game, **figures, "accuracy": accuracy, "complete": not pending}
 
-    def accuracy(self, game_ids: list[str]) -> list[dict[str, Any]]:
+    def accuracy(self, who: str, game_ids: list[str]) -> list[dict[str, Any]]:
         """``[{"game_id", "accuracy"}]`` of those of ``game_ids`` whose analysis
-        is done (``play/analysis.py: accuracy_of``), in their order."""
-        decisions = self.store.finished_decisions(game_ids)
+        of ``who``'s seat is done (``play/analysis.py: accuracy_of``), in their order."""
+        seats = self.store.seats_held(who, game_ids)
+        decisions = self.store.finished_decisions([(game_id, seats[game_id]) for game_id in game_ids])
         scored = ((game_id, accuracy_of(decisions[game_id])) for game_id in game_ids if game_id in decisions)
         return [{"game_id": game_id, "accuracy": value} for game_id, value in scored if value is not None]
 
     def summarize_new(self, owner: str, game: str) -> bool:
-        """Summarise ``owner``'s finished games that have no summary yet;
-        whether more are left for the next request."""
+        """Summarise ``owner``'s finished games that have no summary yet, each
+        from his own seat (a table's match: the seat it gave him); whether more
+        are left for the next request."""
         found = self.store.unsummarized(owner, game, SUMMARY_FORMAT, SUMMARIES_PER_REQUEST + 1)
         made = []
         for row in found[:SUMMARIES_PER_REQUEST]:
             try:
-                summary = catalog.summarize_record(row.record, PERSON_SEAT).to_json()
+                summary = catalog.summarize_record(row.record, row.seat).to_json()
             except RecordError as error:
                 # A record this version cannot replay is left out of the figures,
                 # and kept as such so that it is not tried again on every request.

@@ -54,7 +54,7 @@ export const api = {
   passkeyRegisterOptions: () => request("POST", "api/passkeys/register/options"),
   passkeyRegister: (credential) => request("POST", "api/passkeys/register", { credential }),
   passkeySignInOptions: () => request("POST", "api/passkeys/sign-in/options"),
-  passkeySignIn: (credential) => request("POST", "api/passkeys/sign-in", { credential }),
+  passkeySignIn: (credential, bring = false) => request("POST", "api/passkeys/sign-in", { credential, bring }),
   removePasskey: (id) => request("DELETE", `api/passkeys/${encodeURIComponent(id)}`),
   history: (game, before) => request("GET", `api/history?${new URLSearchParams({ limit: "20", ...(game ? { game } : {}), ...(before ? { before } : {}) })}`),
   replay: (id) => request("GET", `api/games/${encodeURIComponent(id)}/replay`),

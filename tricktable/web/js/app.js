@@ -8,7 +8,7 @@ import { useFourColours } from "./cards.js";
 import { clear, el, toast } from "./dom.js";
 import { preferredLanguage, setLanguage, t, language } from "./i18n.js";
 import { renderHome, renderLeaderboard } from "./home.js";
-import { passkeyPanel } from "./passkeys.js";
+import { broughtText, passkeyPanel } from "./passkeys.js";
 import { renderStats } from "./stats.js";
 import { renderHistory } from "./history.js";
 import { Replay } from "./replay.js";
@@ -143,7 +143,8 @@ async function route() {
 function signedIn(who) {
   identity = who;
   memory.setNickname(who.nickname || "");
-  toast(who.nickname ? t("passkey.welcome_back", { name: who.nickname }) : t("passkey.signed_in"));
+  const welcome = who.nickname ? t("passkey.welcome_back", { name: who.nickname }) : t("passkey.signed_in");
+  toast([welcome, broughtText(who)].filter(Boolean).join(" "));
   route();
 }
 

@@ -19,7 +19,10 @@ function resultText(entry) {
   if (renderer(entry.game).teams === false) {
     parts.push(t("history.points", { points: result.points }));
   } else {
-    parts.push(t("table.us_them", { us: result.totals[0], them: result.totals[1] }));
+    // The person's own side first: at a table he may sit anywhere (totals are per team, or per seat).
+    const seat = entry.seat || 0;
+    const side = (s) => result.totals[s % result.totals.length];
+    parts.push(t("table.us_them", { us: side(seat), them: side(seat + 1) }));
   }
   if (result.daily_score !== null && result.daily_score !== undefined && entry.status === "over") {
     parts.push(t("daily.your_score", { score: result.daily_score }));

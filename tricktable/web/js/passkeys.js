@@ -5,7 +5,8 @@
 
 import { api, ApiError } from "./api.js";
 import { clear, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
+import { openDialog } from "./sheets.js";
 
 // This browser registered a passkey or signed in with one: its identity is
 // not a fresh one to offer "I have a passkey" to.
@@ -31,13 +32,39 @@ async function addPasskey() {
   return added;
 }
 
-/** Sign in with a passkey: this browser then plays as the passkey's identity. */
+/** Sign in with a passkey: this browser then plays as the passkey's identity.
+ * Where this browser's own identity has games, the person is told first how
+ * many stay behind, and may bring them along (when that identity has no
+ * passkey of its own); null if he cancelled. */
 export async function signInWithPasskey() {
-  const options = await api.passkeySignInOptions();
+  const { here, ...options } = await api.passkeySignInOptions();
+  const choice = here && here.games > 0 ? await askAboutGames(here) : "leave";
+  if (choice !== "bring" && choice !== "leave") return null;
   const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
-  const who = await api.passkeySignIn(credential.toJSON());
+  const who = await api.passkeySignIn(credential.toJSON(), choice === "bring");
   localStorage.setItem(KNOWN, "1");
   return who;
+}
+
+/** "bring", "leave" or "" (cancelled): what becomes of this browser's games. */
+function askAboutGames(here) {
+  const choice = (value, label, primary) => el("button", { type: "submit", value, id: `passkey-${value || "cancel"}`,
+    class: `action${primary ? " primary" : ""}` }, label);
+  const buttons = here.passkey
+    ? [choice("leave", t("passkey.sign_in_anyway"), true), choice("", t("rules.cancel"))]
+    : [choice("bring", t("passkey.bring"), true), choice("leave", t("passkey.leave")), choice("", t("rules.cancel"))];
+  return openDialog(el("form", { method: "dialog", class: "passkey-games", id: "passkey-games" },
+    el("h2", {}, t("passkey.here_title")),
+    el("p", {}, tn("passkey.here_games", here.games)),
+    el("p", {}, t(here.passkey ? "passkey.here_own_passkey" : "passkey.here_choose")),
+    el("div", { class: "buttons" }, ...buttons)));
+}
+
+/** What a sign-in brought along, in words ("" if nothing). */
+export function broughtText(who) {
+  if (!who.brought) return "";
+  const practice = who.brought.practice_dailies ? ` ${tn("passkey.brought_practice", who.brought.practice_dailies)}` : "";
+  return `${tn("passkey.brought", who.brought.games)}${practice}`;
 }
 
 const dateText = (seconds) => new Date(seconds * 1000).toLocaleDateString(document.documentElement.lang);
@@ -92,7 +119,8 @@ export function passkeySignIn(onSignedIn) {
   const out = el("p", { class: "passkey-out", id: "passkey-sign-in-out", "aria-live": "polite" });
   const go = async () => {
     try {
-      onSignedIn(await signInWithPasskey());
+      const who = await signInWithPasskey();
+      if (who) onSignedIn(who);
     } catch (error) {
       clear(out).append(problem(error));
     }

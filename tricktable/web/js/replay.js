@@ -9,8 +9,8 @@ import { cardName, cardSVG } from "./cards.js";
 import { clear, downloadJSON, el, scaled, svgBox, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
-import { scoreSheetTable } from "./sheets.js";
-import { factValue, problemText } from "./table.js";
+import { scoreSheetTable, setPersonSeat } from "./sheets.js";
+import { factValue, problemText, seatedRenderer } from "./table.js";
 
 const SEAT_CLASS = ["south", "west", "north", "east"];
 const POLL_MS = 1000;
@@ -68,7 +68,11 @@ export class Replay {
     this.body = body;
     this.source = source;
     this.game = body.game;
-    this.r = renderer(body.game);
+    // The seat the replay is told from (the person's own; at a table's game, the one it gave him): drawn at
+    // the bottom, and the others named from it ("Partner" across), as at the table.
+    this.me = body.seat || 0;
+    this.r = seatedRenderer(renderer(body.game), this.me);
+    setPersonSeat(this.me); // the score sheets' "us" is his team
     this.frames = body.frames;
     this.snaps = snapshots(body.frames);
     this.position = 0;
@@ -83,15 +87,21 @@ export class Replay {
 
   stop() {
     this.stopped = true;
+    setPersonSeat(0);
     clearTimeout(this.pollTimer);
     document.removeEventListener("keydown", this.onKey);
   }
 
   seatName(seat) {
     if (seat < 0) return t("replay.referee");
-    if (seat === 0 && this.body.players[0]) return this.body.players[0];
-    if (seat === 0 && this.source.kind !== "own") return t("replay.player");
+    if (this.body.players[seat]) return this.body.players[seat];
+    if (seat === this.me && this.source.kind !== "own") return t("replay.player");
     return this.r.seatName(seat);
+  }
+
+  /** Where ``seat`` is drawn: 0 at the bottom (the person's own), then clockwise as at the table. */
+  around(seat) {
+    return (seat - this.me + 4) % 4;
   }
 
   // -- building ------------------------------------------------------------------
@@ -101,9 +111,9 @@ export class Replay {
     this.dealSelect = el("select", { id: "replay-deal", onchange: () => this.show(this.body.deals[Number(this.dealSelect.value)]) },
       this.body.deals.map((_, deal) => el("option", { value: String(deal) }, t("replay.deal_n", { n: deal + 1 }))));
     this.where = el("p", { class: "replay-where", id: "replay-where", "aria-live": "polite" });
-    this.seats = [0, 1, 2, 3].map((seat) => el("div", { class: `replay-seat ${SEAT_CLASS[seat]}`, dataset: { seat } }));
+    this.seats = [0, 1, 2, 3].map((seat) => el("div", { class: `replay-seat ${SEAT_CLASS[this.around(seat)]}`, dataset: { seat } }));
     this.trick = el("div", { class: "trick", role: "group", "aria-label": t("table.trick") },
-      ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${SEAT_CLASS[seat]}` })));
+      ...[0, 1, 2, 3].map((seat) => el("div", { class: `slot ${SEAT_CLASS[this.around(seat)]}` })));
     this.facts = el("dl", { class: "facts" });
     this.sheet = el("div", { class: "replay-sheet", id: "replay-sheet" });
     this.panel = el("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": t("replay.analysis") });
@@ -114,7 +124,7 @@ export class Replay {
       button("replay-next", t("replay.next"), "▶", () => this.show(this.position + 1)),
       button("replay-next-trick", t("replay.next_trick"), "▶▶", () => this.show(this.trickStep(1))),
       button("replay-last", t("replay.last"), "▶|", () => this.show(this.frames.length - 1)));
-    const players = [0, 1, 2, 3].map((seat) => this.seatName(seat)).join(" · ");
+    const players = [0, 1, 2, 3].map((n) => this.seatName((this.me + n) % 4)).join(" · "); // from the person's seat on
     clear(this.root).append(el("section", { class: "replay" },
       el("h1", {}, t("replay.title", { game: t(`game.${this.game}`) })),
       el("p", { class: "replay-players" }, players, this.body.daily ? ` · ${t("history.daily", { day: this.body.daily })}` : ""),
@@ -167,7 +177,7 @@ export class Replay {
     this.showWhere(frame);
     views.forEach((view, seat) => this.showSeat(seat, view, pub));
     this.showTrick(pub);
-    this.showFacts(views[0]);
+    this.showFacts(views[this.me]);
     const sheet = sheetOf(frame, pub);
     clear(this.sheet).append(sheet ? el("div", { class: "score-sheet" },
       el("h2", {}, t("replay.sheet", { n: frame.deal + 1 })), scoreSheetTable(this.game, sheet),
@@ -309,7 +319,7 @@ export class Replay {
   showDone(data) {
     const frame = this.frames[this.position];
     const deal = frame.deal;
-    const mine = (data.decisions || []).filter((d) => d.seat === 0 && d.deal === deal).sort((a, b) => a.index - b.index);
+    const mine = (data.decisions || []).filter((d) => d.seat === this.me && d.deal === deal).sort((a, b) => a.index - b.index);
     const current = (data.decisions || []).find((d) => d.index === frame.at && d.deal === deal);
     const dealFacts = (data.deals || []).find((d) => d.deal === deal);
     if (data.accuracy !== null && data.accuracy !== undefined) {

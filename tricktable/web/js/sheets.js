@@ -17,6 +17,7 @@ export function openDialog(content, className = "") {
   if (box.open) box.close();
   clear(box).append(content);
   box.className = className;
+  box.returnValue = ""; // closed without a choice (Escape): not the last dialog's
   return new Promise((resolve) => {
     box.addEventListener("close", () => resolve(box.returnValue), { once: true });
     box.showModal();

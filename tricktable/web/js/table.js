@@ -86,7 +86,7 @@ export function watchedMatch(match) {
 /** The game's renderer as a person at ``me`` reads it: seats named from where he
  * sits (his own is "You", the one across is his partner), team figures his
  * team's first.  Seat 0 (a game alone) is the renderer itself. */
-function seatedRenderer(r, me) {
+export function seatedRenderer(r, me) {
   if (!me) return r;
   const seated = Object.create(r);
   seated.me = me;
