@@ -9,6 +9,7 @@ import { clear, el, reducedMotion, scaled, sleep, svgBox, toast } from "./dom.js
 import { language, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { renderFairness } from "./fairness.js";
+import { holderName, SeatsDialog, tables } from "./hosting.js";
 import { GameFeed } from "./live.js";
 import { paced, settings } from "./settings.js";
 import { closeScoreSheet, matchSummary, openDialog, setPersonSeat, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
@@ -31,6 +32,7 @@ const MAX_CARD = 88;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
 export const REACTIONS = ["well_played", "thanks", "sorry", "oops", "hurry_up"]; // the server's keys, in the menu's order
 const REACTION_SHOWN_MS = 4000; // a reaction beside its sender's seat
+const SEATS_POLL_MS = 3000; // the host's look at his table while a seat waits for a newcomer
 const NO_SEAT = null; // a watcher's "own seat": no seat is his, nor the referee's (a view's to_move may be negative)
 
 /** A fact beside the trick as a ``dd``: text, or a suit ({suit, text}) shown with its symbol. */
@@ -208,6 +210,7 @@ export class Table {
     window.removeEventListener("resize", this.onResize);
     if (this.feed) this.feed.close();
     clearInterval(this.timer);
+    clearTimeout(this.seatsTimer);
   }
 
   /** Where ``seat`` is drawn: the person's own at the bottom, the others clockwise from his left. */
@@ -523,6 +526,8 @@ export class Table {
         el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
           t("table.last_trick")),
         this.reactable() ? this.reactButton() : null,
+        this.hosting() ? el("button", { type: "button", class: "tool", id: "host-seats-button", "aria-haspopup": "dialog",
+          onclick: () => this.manageSeats() }, t("host.button")) : null,
         this.fairness));
   }
 
@@ -535,6 +540,47 @@ export class Table {
       ? [0, 1, 2, 3].map((s) => el("span", { class: `score seat-${s}` }, this.r.seatName(s), " ", el("strong", {}, totals[s])))
       : [el("span", { class: "score us" }, first, " ", el("strong", {}, us)),
         el("span", { class: "score them" }, second, " ", el("strong", {}, them))];
+  }
+
+  // -- the host's seats ----------------------------------------------------------
+  /** Whether the person hosts this table of friends (a quick-match table has no host's tools). */
+  hosting() {
+    return !this.watch && !!this.seated && this.seated.host && !this.seated.quick;
+  }
+
+  /** The host's dialog of the seats, from the table as it is now (a newcomer may have taken an open seat). */
+  async manageSeats() {
+    try {
+      this.seatsChanged(await tables.get(this.tableId));
+    } catch (error) {
+      toast(problemText(error));
+      return;
+    }
+    this.seatsDialog = new SeatsDialog(this.seated, (seat) => this.r.seatName(seat), (table) => this.seatsChanged(table));
+    await this.seatsDialog.open();
+    this.seatsDialog = null;
+    document.getElementById("host-seats-button")?.focus(); // (the bar was drawn anew meanwhile)
+  }
+
+  /** The table's seats changed: their labels, and, while a seat is open, a look every few seconds for its newcomer. */
+  seatsChanged(table) {
+    if (this.stopped) return;
+    this.seated = table;
+    this.friends = table.seats;
+    for (const seat of [0, 1, 2, 3]) this.renderWho(this.seats[seat], seat);
+    this.renderScorebar(this.state.view); // (the reactions' button: whether another person sits)
+    clearTimeout(this.seatsTimer);
+    if (table.seats.some((s) => s.open)) this.seatsTimer = setTimeout(() => this.lookAtSeats(), SEATS_POLL_MS);
+  }
+
+  async lookAtSeats() {
+    try {
+      const table = await tables.get(this.tableId);
+      if (this.seatsDialog) this.seatsDialog.update(table);
+      else this.seatsChanged(table);
+    } catch {
+      if (!this.stopped) this.seatsTimer = setTimeout(() => this.lookAtSeats(), SEATS_POLL_MS); // offline a moment
+    }
   }
 
   // -- quick reactions ---------------------------------------------------------
@@ -639,9 +685,7 @@ export class Table {
     }
     const holder = this.friends[seat] || {};
     // (The person's own seat is named "You" already: only its "(auto)" is added.)
-    const role = this.watch ? t("watch.person") : holder.host ? t("friends.seat_host") : t("friends.seat_friend");
-    const label = holder.you ? "" : !holder.person ? t("friends.seat_computer")
-      : holder.nickname ? `${holder.nickname} · ${role}` : role;
+    const label = holder.you ? "" : this.watch && holder.person ? t("watch.person") : holderName(holder);
     box.classList.toggle("person", !!holder.person);
     clear(who).append(label);
     if (this.autoSeats.has(seat)) who.append(label ? " " : "", el("span", { class: "auto-mark" }, t("friends.auto")));
