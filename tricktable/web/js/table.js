@@ -526,8 +526,7 @@ export class Table {
         el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
           t("table.last_trick")),
         this.reactable() ? this.reactButton() : null,
-        this.hosting() ? el("button", { type: "button", class: "tool", id: "host-seats-button", "aria-haspopup": "dialog",
-          onclick: () => this.manageSeats() }, t("host.button")) : null,
+        this.hosting() ? this.hostButton() : null,
         this.fairness));
   }
 
@@ -548,6 +547,16 @@ export class Table {
     return !this.watch && !!this.seated && this.seated.host && !this.seated.quick;
   }
 
+  /** The button that opens the host's dialog (one element, kept across renders so a tap never meets a new one). */
+  hostButton() {
+    if (!this.seatsButton) {
+      this.seatsButton = el("button", { type: "button", class: "tool", id: "host-seats-button", "aria-haspopup": "dialog",
+        onclick: () => this.manageSeats() });
+    }
+    this.seatsButton.textContent = t("host.button"); // (a language change)
+    return this.seatsButton;
+  }
+
   /** The host's dialog of the seats, from the table as it is now (a newcomer may have taken an open seat). */
   async manageSeats() {
     try {
@@ -559,7 +568,6 @@ export class Table {
     this.seatsDialog = new SeatsDialog(this.seated, (seat) => this.r.seatName(seat), (table) => this.seatsChanged(table));
     await this.seatsDialog.open();
     this.seatsDialog = null;
-    document.getElementById("host-seats-button")?.focus(); // (the bar was drawn anew meanwhile)
   }
 
   /** The table's seats changed: their labels, and, while a seat is open, a look every few seconds for its newcomer. */
