@@ -101,6 +101,7 @@ def test_the_host_gives_his_friends_seat_to_a_computer_player(make_page):
     assert dialog.locator("[data-seat='0'] button").count() == 0  # the host keeps his own seat
     dialog.locator("#host-computer-1").click()
     host.page.wait_for_selector("#confirm-computer-1:focus")  # a second, deliberate step: it is for good
+    assert "null" not in dialog.inner_text()
     assert small_controls(host) == []
     assert violations(host.page) == []
     shot(host, "host-remove-confirm-desktop")
@@ -148,3 +149,12 @@ def test_the_host_opens_a_seat_and_a_newcomer_joins_by_code(make_page):
     host.page.locator("#host-seats-close").click()
     shot(host, "host-newcomer-seated-390x844")
     shot(newcomer, "newcomer-seated-360x640")
+
+
+def test_the_lobby_names_the_seat_across_north_where_teams_are_not_fixed(make_page):
+    host = make_page(viewport=PHONE)
+    host.open("#/")
+    for game, across in (("doppelkopf", "North"), ("euchre", "Partner")):
+        table = call(host, "POST", "/api/tables", {"game": game, "level": "easy"})
+        host.open(f"#/table/{table['id']}")
+        assert host.page.locator(".lobby-seat[data-seat='2'] .seat-number").inner_text() == f"Seat 3 · {across}"

@@ -4,7 +4,7 @@
 // (give a person's seat to a computer player, open a computer's seat to a newcomer).
 
 import { api } from "./api.js";
-import { el, toast } from "./dom.js";
+import { append, clear, el, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { openDialog } from "./sheets.js";
 import { problemText } from "./table.js";
@@ -85,14 +85,14 @@ export class SeatsDialog {
     const focused = document.activeElement && this.body.contains(document.activeElement) ? document.activeElement.id : null;
     const open = this.table.seats.some((s) => s.open);
     const invite = keptLink(inviteKey(this.table.id), "join");
-    this.body.replaceChildren(
+    append(clear(this.body), [
       el("ul", { class: "host-seat-list" }, ...this.table.seats.map((holder) => this.seatRow(holder))),
       el("p", { class: "lobby-problem", id: "host-problem", role: "alert" }),
       open ? el("div", { class: "host-open", id: "host-open" },
         el("p", {}, t("host.open_note")),
         el("div", { class: "code-box" }, el("p", { class: "code-label", id: "host-code-label" }, t("friends.code_label")),
           el("p", { class: "code", id: "host-code", "aria-labelledby": "host-code-label", lang: "en" }, this.table.code)),
-        invite ? linkBox("invite", t("friends.invite_label"), invite) : null) : null);
+        invite ? linkBox("invite", t("friends.invite_label"), invite) : null) : null]);
     // Focus stays where it was; where its button went, on the next choice (or the dialog's close button).
     const next = this.body.querySelector(".confirm-box button");
     if (next) next.focus();
