@@ -209,7 +209,6 @@ export class Lobby {
       el("p", { class: "lobby-facts" }, t(`level.${table.level}`), " · ",
         table.clock ? t("friends.clock_seconds", { n: table.clock }) : t("friends.clock_off"),
         hosting ? "" : ` · ${t(table.hints ? "host.hints_on" : "host.hints_off")}`),
-      hosting ? this.hintsChoice(table) : null,
       table.quick ? el("p", { class: "quick-countdown", id: "quick-countdown", role: "timer" }, t("quick.starting"))
         : el("div", { class: "code-box" }, el("p", { class: "code-label", id: "code-label" }, t("friends.code_label")),
           el("p", { class: "code", id: "table-code", "aria-labelledby": "code-label", lang: "en" }, table.code)),
@@ -221,6 +220,7 @@ export class Lobby {
           teams ? el("h3", {}, t("friends.team", { n: index + 1 }),
             group.some((s) => table.seats[s].you) ? ` · ${t("table.us")}` : "") : null,
           ...group.map((seat) => this.seatBox(table, seat, you, hosting))))),
+      hosting ? this.hintsChoice(table) : null, // (chosen with the seats, before the start)
       table.quick ? el("p", { class: "lobby-wait", id: "lobby-wait" }, t("quick.waiting"))
         : hosting ? el("p", { class: "lobby-start" }, el("button", { type: "button", class: "action primary", id: "start-table",
           onclick: () => this.change(async () => {
@@ -235,7 +235,8 @@ export class Lobby {
 
   /** The host's choice whether the hint is offered while more than one person sits (alone it always is). */
   hintsChoice(table) {
-    const box = el("input", { type: "checkbox", id: "hints-allowed", checked: table.hints, "aria-describedby": "hints-note",
+    const box = el("input", { type: "checkbox", role: "switch", class: "switch", id: "hints-allowed", checked: table.hints,
+      "aria-describedby": "hints-note",
       onchange: () => this.change(() => tables.hints(table.id, box.checked)) });
     return el("div", { class: "hints-choice" },
       el("label", { class: "option", for: "hints-allowed" }, box, " ", t("host.hints_allow")),
