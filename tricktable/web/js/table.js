@@ -121,7 +121,7 @@ export class Table {
     this.tableId = seated ? seated.id : null; // its people's reactions go there
     this.onNextMatch = onNextMatch;
     setPersonSeat(this.at, !!watch);
-    this.autoSeats = new Set(); // seats whose last decision the turn clock made
+    this.autoSeats = new Set(state.auto_seats || []); // seats whose last decision the turn clock made (then each step says)
     this.r = watch ? watchingRenderer(renderer(this.game)) : seatedRenderer(renderer(this.game), this.me);
     this.known = state.version; // the newest version received (may be ahead of the screen)
     this.queue = []; // responses received and not yet shown, by version
