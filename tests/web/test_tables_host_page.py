@@ -121,9 +121,15 @@ def test_the_host_opens_a_seat_and_a_newcomer_joins_by_code(make_page):
     newcomer.open("#/")
     host.page.select_option("#friends-game", "euchre")
     host.page.select_option("#friends-clock", "0")
+    assert not host.page.locator("#friends-hints").is_checked()  # off unless the host allows them
+    host.page.get_by_label("Allow hints (the suggested move)").check()
+    host.page.locator("#friends-box").scroll_into_view_if_needed()
+    shot(host, "home-friends-create-390x844")
     host.page.locator("#friends-create").click()  # (the page keeps the invite token for the dialog)
     host.page.locator("#start-table").click()
     host.page.wait_for_selector(".table #host-seats-button", timeout=15000)
+    table_id = host.page.evaluate("location.hash").split("/")[-1]
+    assert call(host, "GET", f"/api/tables/{table_id}")["hints"] is True
 
     host.page.locator("#host-seats-button").click()
     host.page.locator("dialog[open] #host-open-2").click()

@@ -37,11 +37,13 @@ export function friendsBox(catalog) {
   const clock = el("select", { id: "friends-clock" },
     ...CLOCKS.map((s) => el("option", { value: String(s), selected: s === DEFAULT_CLOCK },
       s ? t("friends.clock_seconds", { n: s }) : t("friends.clock_off"))));
+  const hints = el("input", { type: "checkbox", role: "switch", class: "switch", id: "friends-hints" });
   const create = el("button", { type: "button", class: "action primary", id: "friends-create", onclick: async () => {
     create.disabled = true;
     try {
       // The game's options as its Rules dialog last set them on this device.
-      const made = await tables.create(games.value, memory.options(games.value), level.value, Number(clock.value));
+      const made = await tables.create(games.value, memory.options(games.value), level.value, Number(clock.value),
+        hints.checked);
       localStorage.setItem(inviteKey(made.id), made.invite);
       localStorage.setItem(watchKey(made.id), made.watch);
       location.hash = `#/table/${encodeURIComponent(made.id)}`;
@@ -84,7 +86,8 @@ export function friendsBox(catalog) {
     el("div", { class: "friends-create" },
       el("span", { class: "field" }, el("label", { for: "friends-game" }, t("friends.game")), games),
       el("span", { class: "field" }, el("label", { for: "friends-level" }, t("level.label")), level),
-      el("span", { class: "field" }, el("label", { for: "friends-clock" }, t("friends.clock")), clock), create),
+      el("span", { class: "field" }, el("label", { for: "friends-clock" }, t("friends.clock")), clock),
+      el("label", { class: "option", for: "friends-hints" }, hints, " ", t("host.hints_allow")), create),
     el("div", { class: "quick-box" }, el("p", { class: "blurb", id: "quick-blurb" }, t("quick.blurb")), quick),
     el("form", { class: "join-form", onsubmit: join },
       el("label", { for: "join-code" }, t("friends.join_label")),
