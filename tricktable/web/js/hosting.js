@@ -150,7 +150,8 @@ export class SeatsDialog {
   /** A newer description of the table (a change, or a newcomer who took an open seat). */
   update(table) {
     this.table = table;
-    this.confirming = null;
+    // A look that finds a newcomer leaves a removal waiting for "yes" as it is; a removal done ends it.
+    if (this.confirming !== null && !table.seats[this.confirming].person) this.confirming = null;
     this.onChange(table);
     if (this.body.isConnected) this.render();
   }
