@@ -262,6 +262,8 @@ def test_a_turn_clock_that_runs_out_has_a_computer_player_decide_once(client, mo
         monkeypatch.undo()
     record = room.store.load(game["id"]).record
     assert record["auto"] == [state["version"] + 1]
+    # A page that loads the game now (its person back after dropping) marks the seat too.
+    assert load(friend, game["id"])["auto_seats"] == [mover]
     # The seat is still his: at his next decision the clock runs again, and he acts himself.
     for _ in range(40):
         state = wait_for_people(client, game["id"], {0, 1})
@@ -276,6 +278,7 @@ def test_a_turn_clock_that_runs_out_has_a_computer_player_decide_once(client, mo
     answer = [client, friend][mover].post(f"/api/games/{game['id']}/actions",
                                           json={"action": mine["view"]["legal"][0], "version": mine["version"]})
     assert answer.status_code == 200 and "auto" not in answer.json()["steps"][0]
+    assert answer.json()["auto_seats"] == []  # he decided again himself
 
 
 def test_a_table_offers_only_its_clocks(client):

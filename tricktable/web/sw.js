@@ -8,7 +8,7 @@ const CACHE = "tricktable-v1";
 const FILES = [
   "./", "index.html", "offline.html", "style.css", "trust.css", "replay.css", "favicon.svg", "icon.svg", "icon-192.png", "icon-512.png",
   "manifest.json",
-  "js/api.js", "js/app.js", "js/cards.js", "js/dom.js", "js/fairness.js", "js/friends.js", "js/home.js", "js/i18n.js", "js/identity.js",
+  "js/api.js", "js/app.js", "js/cards.js", "js/dom.js", "js/fairness.js", "js/friends.js", "js/home.js", "js/hosting.js", "js/i18n.js", "js/identity.js",
   "js/history.js", "js/levels.js", "js/live.js", "js/passkeys.js", "js/replay.js", "js/rules.js", "js/settings.js",
   "js/sheets.js", "js/sound.js", "js/stats.js", "js/table.js",
   "js/games/base.js", "js/games/courtpiece.js", "js/games/doppelkopf.js", "js/games/euchre.js", "js/games/index.js",

@@ -23,7 +23,7 @@ from tricktable.core.protocol import GameState
 from tricktable.core.step import Step
 from tricktable.catalog import replay
 from tricktable.server.live.channel import Event
-from tricktable.server.play.view import AUTO, HUMAN, SOLO, bot_to_move, people_at, person_view
+from tricktable.server.play.view import AUTO, AUTO_SEATS, HUMAN, SOLO, auto_marks_after, bot_to_move, people_at, person_view
 from tricktable.store import GameRow, Store
 from tricktable.store.games import Lease, TableStart, saved_row
 from tricktable.store.tables import Seats
@@ -244,16 +244,18 @@ class Referee:
         people = people_at(row)
         entries: list[str] = []
         told: list[Event] = []
+        seats: list[int] = []
         while True:
             seat = state.to_move
             text = choose(state, seat, row.version + len(entries))
             entries.append(record_entry(state, seat, text))
             state.act(seat, text)
             step = state.last_step()
+            seats.append(step.seat)
             if bot_to_move(state, people) is None or len(entries) >= MAX_RUN:
                 break
             told.append(self.tell(Position(row, state), step, row.version + len(entries)))
-        return self._commit(position, entries, step, told, holder, claim=True), step, told
+        return self._commit(position, entries, step, told, holder, claim=True, seats=seats), step, told
 
     def time_out(self, position: Position) -> tuple[Position, Step]:
         """Apply the referee's timeout of the person's expired decision and commit."""
@@ -265,9 +267,11 @@ class Referee:
         return self._commit(position, [entry], step), step
 
     def _commit(self, position: Position, entries: list[str], step: Step, told: list[Event] | None = None,
-                holder: Holder | None = None, claim: bool = False, auto: bool = False) -> Position:
+                holder: Holder | None = None, claim: bool = False, auto: bool = False,
+                seats: list[int] | None = None) -> Position:
         """Store ``entries`` (one version each) after ``position``'s version;
-        ``claim``: only while no other process holds the turn (the write claims it).
+        ``claim``: only while no other process holds the turn (the write claims it);
+        ``seats``: the seat of each entry's step (default: the one ``step``'s).
         Where the game's streams may be on other processes (``forwards``), the
         last step's event is shaped before the write (the new position's
         ``event``), and it and ``told`` (the run's earlier steps) are stored
@@ -278,6 +282,9 @@ class Referee:
         record = dict(row.record, actions=[*row.record["actions"], *entries], version_base=base)
         if auto:
             record[AUTO] = [*row.record.get(AUTO, []), row.version + len(entries)]
+        marks = auto_marks_after(row.record, seats or [step.seat], auto)
+        if marks or AUTO_SEATS in row.record:  # (a game alone never has any)
+            record[AUTO_SEATS] = marks
         lease: Lease | None = None
         if holder is not None:
             lease = (holder[0], time.time() + holder[1]) if bot_to_move(state, people_at(row)) is not None \

@@ -29,6 +29,10 @@ A table's game seats people where its seats say (``people_at``)."""
 SOLO = frozenset({HUMAN})
 AUTO = "auto"
 """The record's list of the versions a computer player decided for a person whose turn clock ran out."""
+AUTO_SEATS = "auto_seats"
+"""The record's seats whose last decision the turn clock made (a computer
+player's, for a person whose time ran out): a page that loads the game marks
+them "(auto)", as the steps' ``auto`` marks them live, until they decide again."""
 PREVIOUS_DEAL = "previous_deal"
 """The match part's key of the previous deal's observation, which step frames
 leave out except where their step ended a deal (``step_view``)."""
@@ -146,6 +150,21 @@ def hints_offered(row: GameRow) -> bool:
     return len(people_at(row)) <= 1 or bool(row.hints)
 
 
+def auto_seats(row: GameRow) -> list[int]:
+    """The seats whose last decision the turn clock made (``AUTO_SEATS``)."""
+    return list(row.record.get(AUTO_SEATS, ()))
+
+
+def auto_marks_after(record: dict[str, Any], seats: list[int], auto: bool) -> list[int]:
+    """``AUTO_SEATS`` after steps of ``seats`` (in order; a referee's step of
+    no seat is -1), the last of them ``auto`` or not: a seat's mark lasts
+    until it decides again, as the page's live marks do."""
+    marked = set(record.get(AUTO_SEATS, ())) - set(seats)
+    if auto:
+        marked.add(seats[-1])
+    return sorted(marked)
+
+
 def person_view(state: GameState, seat: int = HUMAN) -> dict[str, Any]:
     """``state.view(seat)`` with its ``match`` part shared with the other
     views of the deal (``SharedMatches``): equal to it, but not the caller's
@@ -256,9 +275,9 @@ def shape(row: GameRow, state: GameState, steps: list[dict[str, Any]], daily_sco
     return {"id": row.id, "version": row.version if version is None else version, "game": row.game, "daily": daily,
             "level": level_of(row), "hints": hints_offered(row),
             "view": view if view is not None else person_view(state, seat), "steps": steps,
-            "deadline_in": deadline_in, "thinking": bot_to_move(state, people_at(row)),
+            "deadline_in": deadline_in, "thinking": bot_to_move(state, people_at(row)), "auto_seats": auto_seats(row),
             "fairness": fairness_of(row, state), "copy_of": row.record.get("copy_of"), "next_id": row.next_id}
 
 
-__all__ = ["AUTO", "HUMAN", "PREVIOUS_DEAL", "SOLO", "hints_offered", "people_at", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
+__all__ = ["AUTO", "AUTO_SEATS", "HUMAN", "auto_marks_after", "auto_seats", "PREVIOUS_DEAL", "SOLO", "hints_offered", "people_at", "bot_to_move", "encode", "person_view", "level_of", "shape", "shape_step",
            "step_json", "step_view"]

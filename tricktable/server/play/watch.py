@@ -25,7 +25,7 @@ from tricktable.core.step import Step
 from tricktable.server.live.channel import Event
 from tricktable.server.play.commit import Position
 from tricktable.server.play.replay import split_views
-from tricktable.server.play.view import AUTO, bot_to_move, people_at, step_json
+from tricktable.server.play.view import AUTO, auto_seats, bot_to_move, people_at, step_json
 from tricktable.store import Store
 
 WATCHER = -1
@@ -89,7 +89,7 @@ def watched(position: Position, step: Step | None = None) -> dict[str, Any]:
     views = [position.view_of(seat) for seat in range(NUM_SEATS)]  # each seat's, asked once
     return {"id": row.id, "version": row.version, "game": row.game, "view": split_views(views)[0],
             "steps": [public_step(step, views, row.version in row.record.get(AUTO, ()))] if step is not None else [],
-            "thinking": bot_to_move(state, people_at(row)), "over": state.is_terminal(),
+            "thinking": bot_to_move(state, people_at(row)), "auto_seats": auto_seats(row), "over": state.is_terminal(),
             "deadline_in": max(0.0, row.deadline - time.time()) if row.deadline is not None else None}
 
 

@@ -8,6 +8,7 @@
 
 import { api, ApiError, memory } from "./api.js";
 import { clear, el, toast } from "./dom.js";
+import { holderName, inviteKey, keptLink, linkBox, tables, watchKey } from "./hosting.js";
 import { t } from "./i18n.js";
 import { chosenLevel } from "./levels.js";
 import { renderer } from "./games/index.js";
@@ -26,20 +27,6 @@ export function cleanCode(text) {
   return code.length === CODE_LENGTH && [...code].every((c) => CODE_ALPHABET.includes(c)) ? code : null;
 }
 
-export const tables = {
-  create: (game, options, level, clock) => api.post("api/tables", { game, options, level, clock }),
-  get: (id) => api.get(`api/tables/${encodeURIComponent(id)}`),
-  join: (codeOrInvite) => api.post(`api/tables/${encodeURIComponent(codeOrInvite)}/join`, {}),
-  move: (id, seat, to) => api.post(`api/tables/${encodeURIComponent(id)}/seats`, { seat, to }),
-  computer: (id, seat) => api.post(`api/tables/${encodeURIComponent(id)}/computer`, { seat }),
-  start: (id) => api.post(`api/tables/${encodeURIComponent(id)}/start`),
-};
-
-// The invite token is shown once (the server keeps only its hash): the host's
-// page keeps it to show the link again in the lobby.
-const inviteKey = (id) => `tt.table.invite.${id}`;
-const watchKey = (id) => `tt.table.watch.${id}`; // the watch link's token, likewise shown once
-
 /** The home page's box: create a table (game, level, turn clock) or join one by its code. */
 export function friendsBox(catalog) {
   const games = el("select", { id: "friends-game" },
@@ -50,11 +37,13 @@ export function friendsBox(catalog) {
   const clock = el("select", { id: "friends-clock" },
     ...CLOCKS.map((s) => el("option", { value: String(s), selected: s === DEFAULT_CLOCK },
       s ? t("friends.clock_seconds", { n: s }) : t("friends.clock_off"))));
+  const hints = el("input", { type: "checkbox", role: "switch", class: "switch", id: "friends-hints" });
   const create = el("button", { type: "button", class: "action primary", id: "friends-create", onclick: async () => {
     create.disabled = true;
     try {
       // The game's options as its Rules dialog last set them on this device.
-      const made = await tables.create(games.value, memory.options(games.value), level.value, Number(clock.value));
+      const made = await tables.create(games.value, memory.options(games.value), level.value, Number(clock.value),
+        hints.checked);
       localStorage.setItem(inviteKey(made.id), made.invite);
       localStorage.setItem(watchKey(made.id), made.watch);
       location.hash = `#/table/${encodeURIComponent(made.id)}`;
@@ -97,7 +86,8 @@ export function friendsBox(catalog) {
     el("div", { class: "friends-create" },
       el("span", { class: "field" }, el("label", { for: "friends-game" }, t("friends.game")), games),
       el("span", { class: "field" }, el("label", { for: "friends-level" }, t("level.label")), level),
-      el("span", { class: "field" }, el("label", { for: "friends-clock" }, t("friends.clock")), clock), create),
+      el("span", { class: "field" }, el("label", { for: "friends-clock" }, t("friends.clock")), clock),
+      el("label", { class: "option", for: "friends-hints" }, hints, " ", t("host.hints_allow")), create),
     el("div", { class: "quick-box" }, el("p", { class: "blurb", id: "quick-blurb" }, t("quick.blurb")), quick),
     el("form", { class: "join-form", onsubmit: join },
       el("label", { for: "join-code" }, t("friends.join_label")),
@@ -211,10 +201,8 @@ export class Lobby {
 
   render(table) {
     const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
-    const invite = table.quick ? null : localStorage.getItem(inviteKey(table.id));
-    const link = invite ? `${location.origin}${location.pathname}#/join/${invite}` : null;
-    const watch = table.quick ? null : localStorage.getItem(watchKey(table.id));
-    const watchLink = watch ? `${location.origin}${location.pathname}#/watch/${watch}` : null;
+    const link = table.quick ? null : keptLink(inviteKey(table.id), "join");
+    const watchLink = table.quick ? null : keptLink(watchKey(table.id), "watch");
     // A quick-match table seats and starts by itself: no code to pass on, no host's moves.
     const hosting = table.host && !table.quick;
     const teams = renderer(table.game).teams !== false;
@@ -222,7 +210,8 @@ export class Lobby {
     clear(this.root).append(el("section", { class: "page lobby", "aria-labelledby": "lobby-title" },
       el("h1", { id: "lobby-title" }, t(table.quick ? "quick.title" : "friends.lobby_title", { game: t(`game.${table.game}`) })),
       el("p", { class: "lobby-facts" }, t(`level.${table.level}`), " · ",
-        table.clock ? t("friends.clock_seconds", { n: table.clock }) : t("friends.clock_off")),
+        table.clock ? t("friends.clock_seconds", { n: table.clock }) : t("friends.clock_off"),
+        hosting ? "" : ` · ${t(table.hints ? "host.hints_on" : "host.hints_off")}`),
       table.quick ? el("p", { class: "quick-countdown", id: "quick-countdown", role: "timer" }, t("quick.starting"))
         : el("div", { class: "code-box" }, el("p", { class: "code-label", id: "code-label" }, t("friends.code_label")),
           el("p", { class: "code", id: "table-code", "aria-labelledby": "code-label", lang: "en" }, table.code)),
@@ -234,6 +223,7 @@ export class Lobby {
           teams ? el("h3", {}, t("friends.team", { n: index + 1 }),
             group.some((s) => table.seats[s].you) ? ` · ${t("table.us")}` : "") : null,
           ...group.map((seat) => this.seatBox(table, seat, you, hosting))))),
+      hosting ? this.hintsChoice(table) : null, // (chosen with the seats, before the start)
       table.quick ? el("p", { class: "lobby-wait", id: "lobby-wait" }, t("quick.waiting"))
         : hosting ? el("p", { class: "lobby-start" }, el("button", { type: "button", class: "action primary", id: "start-table",
           onclick: () => this.change(async () => {
@@ -246,13 +236,22 @@ export class Lobby {
     if (focused) document.getElementById(focused)?.focus();
   }
 
+  /** The host's choice whether the hint is offered while more than one person sits (alone it always is). */
+  hintsChoice(table) {
+    const box = el("input", { type: "checkbox", role: "switch", class: "switch", id: "hints-allowed", checked: table.hints,
+      "aria-describedby": "hints-note",
+      onchange: () => this.change(() => tables.hints(table.id, box.checked)) });
+    return el("div", { class: "hints-choice" },
+      el("label", { class: "option", for: "hints-allowed" }, box, " ", t("host.hints_allow")),
+      el("p", { class: "hints-note", id: "hints-note" }, t("host.hints_note")));
+  }
+
   /** One seat: who sits there (you, the host, a friend, a computer player) and, for the host, its moves. */
   seatBox(table, seat, you, hosting) {
     const holder = table.seats[seat];
-    const role = holder.host ? t("friends.seat_host") : t("friends.seat_friend");
-    const who = holder.you ? t("friends.seat_you") : !holder.person ? t("friends.seat_computer")
-      : holder.nickname ? `${holder.nickname} · ${role}` : role;
-    const where = you ? t(`seat.${(seat - you.seat + 4) % 4}`) : "";
+    const who = holderName(holder);
+    // As the card table names it: the seat across is "Partner" only where teams are fixed.
+    const where = you ? renderer(table.game).seatName((seat - you.seat + 4) % 4) : "";
     const box = el("div", { class: `lobby-seat${holder.person ? " person" : ""}${holder.you ? " you" : ""}`,
       dataset: { seat } },
     el("p", { class: "seat-number" }, t("friends.seat_number", { n: seat + 1 }), where && !holder.you ? ` · ${where}` : ""),
@@ -269,26 +268,6 @@ export class Lobby {
     }
     return box;
   }
-}
-
-/** A link to pass on (``name``: "invite" or "watch"): shown, and shared or copied with one button. */
-function linkBox(name, label, link) {
-  const share = navigator.share ? t("friends.share") : t("friends.copy");
-  return el("div", { class: "invite-box" },
-    el("label", { for: `${name}-link` }, label),
-    el("div", { class: "join-row" },
-      el("input", { id: `${name}-link`, type: "text", readonly: true, value: link, onfocus: (e) => e.target.select() }),
-      el("button", { type: "button", class: "action", id: `copy-${name}`, "aria-label": `${share}: ${label}`, onclick: async () => {
-        try {
-          if (navigator.share) await navigator.share({ title: t("app.title"), url: link });
-          else {
-            await navigator.clipboard.writeText(link);
-            toast(t("friends.copied"));
-          }
-        } catch {
-          document.getElementById(`${name}-link`)?.select(); // copying refused: the link is selected to copy by hand
-        }
-      } }, share)));
 }
 
 /** #/watch/TOKEN before its match starts: the table's seats, polled until the

@@ -9,6 +9,7 @@ import { clear, el, reducedMotion, scaled, sleep, svgBox, toast } from "./dom.js
 import { language, t, tn } from "./i18n.js";
 import { renderer } from "./games/index.js";
 import { renderFairness } from "./fairness.js";
+import { holderName, SeatsDialog, tables } from "./hosting.js";
 import { GameFeed } from "./live.js";
 import { paced, settings } from "./settings.js";
 import { closeScoreSheet, matchSummary, openDialog, setPersonSeat, showLastTrick, showMatchSummary, showScoreSheet, showTrickHistory } from "./sheets.js";
@@ -31,6 +32,7 @@ const MAX_CARD = 88;
 const SERVER_OPTIONS = ["person_seat", "first_game"]; // set by the room, never sent back
 export const REACTIONS = ["well_played", "thanks", "sorry", "oops", "hurry_up"]; // the server's keys, in the menu's order
 const REACTION_SHOWN_MS = 4000; // a reaction beside its sender's seat
+const SEATS_POLL_MS = 3000; // the host's look at his table while a seat waits for a newcomer
 const NO_SEAT = null; // a watcher's "own seat": no seat is his, nor the referee's (a view's to_move may be negative)
 
 /** A fact beside the trick as a ``dd``: text, or a suit ({suit, text}) shown with its symbol. */
@@ -119,7 +121,7 @@ export class Table {
     this.tableId = seated ? seated.id : null; // its people's reactions go there
     this.onNextMatch = onNextMatch;
     setPersonSeat(this.at, !!watch);
-    this.autoSeats = new Set(); // seats whose last decision the turn clock made
+    this.autoSeats = new Set(state.auto_seats || []); // seats whose last decision the turn clock made (then each step says)
     this.r = watch ? watchingRenderer(renderer(this.game)) : seatedRenderer(renderer(this.game), this.me);
     this.known = state.version; // the newest version received (may be ahead of the screen)
     this.queue = []; // responses received and not yet shown, by version
@@ -208,6 +210,7 @@ export class Table {
     window.removeEventListener("resize", this.onResize);
     if (this.feed) this.feed.close();
     clearInterval(this.timer);
+    clearTimeout(this.seatsTimer);
   }
 
   /** Where ``seat`` is drawn: the person's own at the bottom, the others clockwise from his left. */
@@ -523,6 +526,7 @@ export class Table {
         el("button", { type: "button", class: "tool", id: "last-trick", onclick: () => showLastTrick(this.state.view, this.game) },
           t("table.last_trick")),
         this.reactable() ? this.reactButton() : null,
+        this.hosting() ? this.hostButton() : null,
         this.fairness));
   }
 
@@ -535,6 +539,56 @@ export class Table {
       ? [0, 1, 2, 3].map((s) => el("span", { class: `score seat-${s}` }, this.r.seatName(s), " ", el("strong", {}, totals[s])))
       : [el("span", { class: "score us" }, first, " ", el("strong", {}, us)),
         el("span", { class: "score them" }, second, " ", el("strong", {}, them))];
+  }
+
+  // -- the host's seats ----------------------------------------------------------
+  /** Whether the person hosts this table of friends (a quick-match table has no host's tools). */
+  hosting() {
+    return !this.watch && !!this.seated && this.seated.host && !this.seated.quick;
+  }
+
+  /** The button that opens the host's dialog (one element, kept across renders so a tap never meets a new one). */
+  hostButton() {
+    if (!this.seatsButton) {
+      this.seatsButton = el("button", { type: "button", class: "tool", id: "host-seats-button", "aria-haspopup": "dialog",
+        onclick: () => this.manageSeats() });
+    }
+    this.seatsButton.textContent = t("host.button"); // (a language change)
+    return this.seatsButton;
+  }
+
+  /** The host's dialog of the seats, from the table as it is now (a newcomer may have taken an open seat). */
+  async manageSeats() {
+    try {
+      this.seatsChanged(await tables.get(this.tableId));
+    } catch (error) {
+      toast(problemText(error));
+      return;
+    }
+    this.seatsDialog = new SeatsDialog(this.seated, (seat) => this.r.seatName(seat), (table) => this.seatsChanged(table));
+    await this.seatsDialog.open();
+    this.seatsDialog = null;
+  }
+
+  /** The table's seats changed: their labels, and, while a seat is open, a look every few seconds for its newcomer. */
+  seatsChanged(table) {
+    if (this.stopped) return;
+    this.seated = table;
+    this.friends = table.seats;
+    for (const seat of [0, 1, 2, 3]) this.renderWho(this.seats[seat], seat);
+    this.renderScorebar(this.state.view); // (the reactions' button: whether another person sits)
+    clearTimeout(this.seatsTimer);
+    if (table.seats.some((s) => s.open)) this.seatsTimer = setTimeout(() => this.lookAtSeats(), SEATS_POLL_MS);
+  }
+
+  async lookAtSeats() {
+    try {
+      const table = await tables.get(this.tableId);
+      if (this.seatsDialog) this.seatsDialog.update(table);
+      else this.seatsChanged(table);
+    } catch {
+      if (!this.stopped) this.seatsTimer = setTimeout(() => this.lookAtSeats(), SEATS_POLL_MS); // offline a moment
+    }
   }
 
   // -- quick reactions ---------------------------------------------------------
@@ -639,9 +693,7 @@ export class Table {
     }
     const holder = this.friends[seat] || {};
     // (The person's own seat is named "You" already: only its "(auto)" is added.)
-    const role = this.watch ? t("watch.person") : holder.host ? t("friends.seat_host") : t("friends.seat_friend");
-    const label = holder.you ? "" : !holder.person ? t("friends.seat_computer")
-      : holder.nickname ? `${holder.nickname} · ${role}` : role;
+    const label = holder.you ? "" : this.watch && holder.person ? t("watch.person") : holderName(holder);
     box.classList.toggle("person", !!holder.person);
     clear(who).append(label);
     if (this.autoSeats.has(seat)) who.append(label ? " " : "", el("span", { class: "auto-mark" }, t("friends.auto")));
