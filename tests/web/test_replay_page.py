@@ -16,6 +16,7 @@ import secrets
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from sqlalchemy import update
 from axe_playwright_python.sync_playwright import Axe
 
@@ -165,10 +166,15 @@ def test_the_viewer_on_a_phone_and_its_share_link_for_a_stranger(make_page):
     assert players.startswith("Zeitreisende") and "#replay-share" not in stranger.page.content()
     assert stranger.page.locator("#replay-share").count() == 0
     token = link.split("#/shared/")[1]
+    fetched = []
+    stranger.page.on("request", lambda request: fetched.append(request.url) if re.search(r"/api/shared/[^/]+/replay$", request.url) else None)
     stranger.page.goto(f"{p.server.url}/?speed=0.05&replay={token}")
-    stranger.page.wait_for_selector(".replay[data-position]")
+    stranger.page.wait_for_selector("body[data-ready] .replay[data-position]")
     stranger.page.keyboard.press("End")
-    assert stranger.page.locator("#replay-sheet .score-sheet").count() == 1
+    expect(stranger.page.locator("#replay-sheet .score-sheet")).to_have_count(1)
+    # The ?replay= link is routed once: one fetch, one viewer (a second would answer the keys too).
+    assert len(fetched) == 1, fetched
+    assert stranger.page.locator(".replay").count() == 1
 
 
 def test_a_record_file_opens_in_the_viewer_and_a_bad_one_is_refused(make_page):

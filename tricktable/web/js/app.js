@@ -27,6 +27,7 @@ let catalog = { games: [], day: "" };
 let table = null;
 let replay = null; // the replay viewer on the page, if any
 let lobby = null; // a table of friends' lobby on the page, if any
+let routing = 0; // how many routes have begun: a route still fetching when the next begins shows nothing
 let opened = null; // a record the person opened from a file: {body, record}, shown at #/record
 let identity = {}; // what POST /api/identity said (``ranked_today``: whether today's dailies count)
 
@@ -98,7 +99,16 @@ function showWatched(answer, token) {
   shown.start();
 }
 
+/** The replay viewer, unless another route began while its game was fetched
+ * (a later click wins; two viewers would both answer the keys). */
+function showReplay(body, source, routed) {
+  if (routed !== routing) return;
+  leaveTable();
+  replay = new Replay(main, body, source);
+}
+
 async function route() {
+  const routed = ++routing;
   const [, page, game, id] = location.hash.split("/");
   leaveTable();
   rulesButton.hidden = true;
@@ -115,11 +125,13 @@ async function route() {
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
     else if (page === "stats") await renderStats(main, catalog, game);
     else if (page === "games") await renderHistory(main, catalog, openRecord);
-    else if (page === "replay") replay = new Replay(main, await api.replay(decodeURIComponent(game)), { kind: "own", id: decodeURIComponent(game) });
-    else if (page === "shared") {
+    else if (page === "replay") {
+      const id = decodeURIComponent(game);
+      showReplay(await api.replay(id), { kind: "own", id }, routed);
+    } else if (page === "shared") {
       const token = decodeURIComponent(game);
-      replay = new Replay(main, await api.sharedReplay(token), { kind: "shared", token });
-    } else if (page === "record" && opened) replay = new Replay(main, opened.body, { kind: "file", record: opened.record });
+      showReplay(await api.sharedReplay(token), { kind: "shared", token }, routed);
+    } else if (page === "record" && opened) showReplay(opened.body, { kind: "file", record: opened.record }, routed);
     else if (page === "record") location.hash = "#/games";
     else if (page === "join") await joinByInvite(decodeURIComponent(game));
     else if (page === "table") {
@@ -192,11 +204,12 @@ async function boot() {
   setRenderers(catalog.games);
   setRulesPages(catalog.games);
   // A share link may also come as ?replay=TOKEN.
+  // (replaceState: setting location.hash would also fire a hashchange, and so route twice.)
   const shared = new URLSearchParams(location.search).get("replay");
-  if (shared && !location.hash.startsWith("#/shared/")) location.hash = `#/shared/${encodeURIComponent(shared)}`;
+  if (shared && !location.hash.startsWith("#/shared/")) history.replaceState(null, "", `#/shared/${encodeURIComponent(shared)}`);
   // An invite link may also come as ?join=TOKEN.
   const invite = new URLSearchParams(location.search).get("join");
-  if (invite && !location.hash.startsWith("#/table/")) location.hash = `#/join/${encodeURIComponent(invite)}`;
+  if (invite && !location.hash.startsWith("#/table/")) history.replaceState(null, "", `#/join/${encodeURIComponent(invite)}`);
   window.addEventListener("hashchange", route);
   await route();
   document.body.dataset.ready = "1";
