@@ -183,3 +183,55 @@ def test_seats_changed_mid_match_are_the_ones_kept_once_the_table_is_gone(client
     assert load(fresh, game["id"])["view"]["seat"] == 2
     assert TestClient(client.app, cookies=friend.cookies).get(f"/api/games/{game['id']}").status_code == 404
     assert load(client, game["id"])["view"]["seat"] == 0
+
+
+def test_every_stream_of_the_match_is_told_each_time_a_seat_changes_hands(client):
+    """A friend's page and a watcher's show a seat's new holder without a
+    reload: their streams say ``seats`` (with the seat) when the host gives a
+    person's seat to a computer player, opens it, and a newcomer takes it."""
+    friend, third, newcomer, watcher = (friend_of(client) for _ in range(4))
+    table = new_table(client, clock=0)
+    join(friend, table["code"])
+    join(third, table["code"])
+    game = start(client, table)
+    state = wait_for_people(client, game["id"], {0, 1, 2})
+    inboxes = {name: queue.Queue() for name in ("host", "third", "watcher")}
+    stop = threading.Event()
+    listen(client, game["id"], state["version"], inboxes["host"], stop)
+    listen(third, game["id"], state["version"], inboxes["third"], stop)
+    listen(watcher, game["id"], 0, inboxes["watcher"], stop, path=f"/api/watch/{table['watch']}/events")
+    try:
+        assert client.post(f"/api/tables/{table['id']}/computer", json={"seat": 1}).status_code == 200
+        for inbox in inboxes.values():
+            assert next_of(inbox, "seats") == {"seat": 1}
+        assert client.post(f"/api/tables/{table['id']}/open", json={"seat": 3}).status_code == 200
+        for inbox in inboxes.values():
+            assert next_of(inbox, "seats") == {"seat": 3}
+        assert my_seat(join(newcomer, table["invite"])) == 3
+        for inbox in inboxes.values():
+            assert next_of(inbox, "seats") == {"seat": 3}
+        # A refused change tells nobody anything.
+        assert third.post(f"/api/tables/{table['id']}/computer", json={"seat": 0}).status_code == 403
+        time.sleep(0.3)
+        for inbox in inboxes.values():
+            assert all(kind != "seats" for _when, kind, _data in list(inbox.queue))
+    finally:
+        stop.set()
+
+
+def test_a_seat_changing_hands_is_told_to_the_streams_on_another_server_process(make_client):
+    here, there = make_client(forced_bot("random")), make_client(forced_bot("random"))
+    friend, third = friend_of(here), TestClient(there.app)
+    table = new_table(here, clock=0)
+    join(friend, table["code"])
+    join(third, table["code"])
+    game = start(here, table)
+    state = wait_for_people(here, game["id"], {0, 1, 2})
+    inbox: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    listen(third, game["id"], state["version"], inbox, stop)
+    try:
+        assert here.post(f"/api/tables/{table['id']}/computer", json={"seat": 1}).status_code == 200
+        assert next_of(inbox, "seats") == {"seat": 1}
+    finally:
+        stop.set()

@@ -86,13 +86,16 @@ def test_the_host_allows_hints_in_the_lobby_and_his_friend_gets_the_hint(make_pa
 def test_the_host_gives_his_friends_seat_to_a_computer_player(make_page):
     host = make_page(viewport=DESKTOP)
     friend = make_page(viewport=PHONE)
-    host.open("#/")
-    friend.open("#/")
+    other = make_page(viewport=SMALL_PHONE)  # a friend who stays: his page names the seat anew, unasked
+    for p in (host, friend, other):
+        p.open("#/")
     table = call(host, "POST", "/api/tables", {"game": "euchre", "level": "easy", "clock": 0})
     call(friend, "POST", f"/api/tables/{table['code']}/join", {})
+    call(other, "POST", f"/api/tables/{table['code']}/join", {})
     call(host, "POST", f"/api/tables/{table['id']}/start")
-    open_table_with_stream(host, table["id"])
-    open_table_with_stream(friend, table["id"])
+    for p in (host, friend, other):
+        open_table_with_stream(p, table["id"])
+    assert other.page.locator(".table .seat[data-seat='1'] .who").inner_text() == "Friend"
     assert not friend.page.locator("#host-seats-button").count()  # the host's tool alone
 
     host.page.locator("#host-seats-button").click()
@@ -110,6 +113,7 @@ def test_the_host_gives_his_friends_seat_to_a_computer_player(make_page):
     dialog.locator("[data-seat='1'] .seat-who:has-text('Computer')").wait_for()
     assert dialog.locator("#host-open-1").count() == 1  # now a computer player's seat, which may be opened
     assert host.page.locator(".table .seat[data-seat='1'] .who").inner_text() == "Computer"
+    other.page.wait_for_selector(".table .seat[data-seat='1'] .who:text-is('Computer')", timeout=5000)
     friend.page.wait_for_selector("#toast.show:has-text('gave your seat to a computer player')", timeout=10000)
     friend.page.wait_for_function("() => document.querySelector('#main').dataset.page === 'home'", timeout=10000)
 
@@ -164,3 +168,24 @@ def test_the_lobby_names_the_seat_across_north_where_teams_are_not_fixed(make_pa
         table = call(host, "POST", "/api/tables", {"game": game, "level": "easy"})
         host.open(f"#/table/{table['id']}")
         assert host.page.locator(".lobby-seat[data-seat='2'] .seat-number").inner_text() == f"Seat 3 · {across}"
+
+
+def test_a_watchers_page_names_a_seat_anew_when_it_changes_hands(make_page):
+    host = make_page(viewport=DESKTOP)
+    friend = make_page(viewport=DESKTOP)
+    watcher = make_page(viewport=SMALL_PHONE)
+    for p in (host, friend, watcher):
+        p.open("#/")
+    table = call(host, "POST", "/api/tables", {"game": "euchre", "level": "easy", "clock": 0})
+    call(friend, "POST", f"/api/tables/{table['code']}/join", {})
+    call(host, "POST", f"/api/tables/{table['id']}/start")
+    with watcher.page.expect_response(lambda response: "/events?" in response.url, timeout=15000):
+        watcher.page.goto(f"{watcher.server.url}/?speed=0.05#/watch/{table['watch']}")
+    seat = watcher.page.locator(".table .seat[data-seat='1'] .who")
+    assert seat.inner_text() == "Player"
+    # A watcher has no team of his own: the tricks are told by team number, not as "us" and "them".
+    assert watcher.page.locator(".facts", has_text="Tricks").inner_text().split("Tricks")[1].strip() \
+        == "Team 1 0 – Team 2 0"
+    call(host, "POST", f"/api/tables/{table['id']}/computer", {"seat": 1})
+    watcher.page.wait_for_selector(".table .seat[data-seat='1'] .who:text-is('Computer')", timeout=5000)
+    shot(watcher, "watcher-seat-given-to-computer-360x640")

@@ -1,7 +1,10 @@
 """Quick reactions at tables' matches, kept a minute: the sending process
 tells its own streams at once, the others learn of a reaction from here
 (PostgreSQL: a NOTIFY in the storing transaction; SQLite: the change feed's
-poll reads the ones after the last it saw)."""
+poll reads the ones after the last it saw).  The news that a match's seat
+changed hands (``SEATS_CHANGED``) travels the same way: it is, like a
+reaction, a short notice about one seat for every stream of the match, told
+once."""
 
 from __future__ import annotations
 
@@ -13,6 +16,10 @@ from tricktable.store.schema import reactions
 REACTIONS_CHANNEL = "tricktable_reactions"
 KEEP_SECONDS = 60.0
 """How long a reaction is kept: long enough for every process's feed to read it."""
+SEATS_CHANGED = "seats"
+"""The key of a notice that a seat changed hands during the match (a person
+left it, a newcomer took it, it was opened or closed): never a reaction a
+person may send (those are checked against their list first)."""
 FRESH_SECONDS = 5.0
 """A reaction older than this is not told any more (a stream that opened later never hears it)."""
 
@@ -49,4 +56,4 @@ class ReactionStore(Database):
                         if game in wanted and writer != self.writer]
 
 
-__all__ = ["FRESH_SECONDS", "REACTIONS_CHANNEL", "ReactionStore"]
+__all__ = ["FRESH_SECONDS", "REACTIONS_CHANNEL", "ReactionStore", "SEATS_CHANGED"]

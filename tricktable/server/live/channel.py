@@ -23,14 +23,21 @@ NEXT = "next"
 REMOVED = "removed"
 """The stream's person no longer holds its seat (the host gave it to a computer
 player): the last event the stream sends."""
+SEATS = "seats"
+"""A table's match changed who plays a seat: ``{"seat"}`` (the page reads the
+table's seats again to show their names)."""
+NOTICES = frozenset({"reaction", SEATS})
+"""The kinds that are no version of the game: each is told once, as it comes,
+never again on a reconnect."""
 FINAL = frozenset({REMOVED})
 """The kinds after which a stream ends."""
 
 
 class Event:
     """One thing a stream sends: ``kind`` is ``step``, ``thinking``,
-    ``state``, ``reaction`` (a person's quick reaction: told once, never
-    again on a reconnect), ``next`` or ``removed`` (``NEXT``, ``REMOVED``); ``version`` is the game's version it belongs to.  A
+    ``state``, ``reaction`` (a person's quick reaction) or ``seats`` (a seat
+    changed hands; both ``NOTICES``: told once, never again on a reconnect),
+    ``next`` or ``removed`` (``NEXT``, ``REMOVED``); ``version`` is the game's version it belongs to.  A
     ``changed`` event is never sent: it says that another process changed the
     game (``feed.py``), so the stream reads what it missed.  Events are equal
     when their game, kind and version are.  ``seat``: the seat whose view the
@@ -178,4 +185,4 @@ class LocalChannel:
             return len(found) if seat is None else sum(1 for subscription in found if subscription.seat == seat)
 
 
-__all__ = ["FINAL", "NEXT", "REMOVED", "VERSIONED", "Channel", "Event", "LocalChannel", "Subscription"]
+__all__ = ["FINAL", "NEXT", "NOTICES", "REMOVED", "SEATS", "VERSIONED", "Channel", "Event", "LocalChannel", "Subscription"]

@@ -14,8 +14,9 @@ itself are not told again: the channel has them already.  PostgreSQL tells
 us through LISTEN/NOTIFY (the store NOTIFYs in the committing transaction);
 SQLite, on one machine, is polled: one query for all watched games every
 ``POLL_SECONDS``, and one for the frames of those another process moved on.
-Quick reactions sent through another process come the same ways (a NOTIFY of
-their own; SQLite: the poll reads the reactions stored since the last it saw).
+Quick reactions sent through another process, and the news of a seat that
+changed hands there, come the same ways (a NOTIFY of their own; SQLite: the
+poll reads the reactions stored since the last it saw).
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ import threading
 import time
 from typing import Callable
 
-from tricktable.server.live.channel import Event, LocalChannel
+from tricktable.server.live.channel import SEATS, Event, LocalChannel
 from tricktable.store import Store
 from tricktable.store.games import CHANGES_CHANNEL
-from tricktable.store.reactions import REACTIONS_CHANNEL
+from tricktable.store.reactions import REACTIONS_CHANNEL, SEATS_CHANGED
 
 log = logging.getLogger("tricktable.server")
 
@@ -44,8 +45,17 @@ def changed(game_id: str, version: int, seat: int | None = None) -> Event:
 
 
 def reaction(game_id: str, seat: int, key: str) -> Event:
-    """A seated person's quick reaction (``play/tables.py``), for every stream of the game."""
+    """A seated person's quick reaction (``play/tables.py``), for every stream
+    of the game; or, with the key ``SEATS_CHANGED``, the news that ``seat``
+    changed hands."""
+    if key == SEATS_CHANGED:
+        return seats_changed(game_id, seat)
     return Event(game_id, "reaction", 0, {"seat": seat, "key": key})
+
+
+def seats_changed(game_id: str, seat: int) -> Event:
+    """``seat`` of a table's match changed hands (``play/tables.py``), for every stream of the game."""
+    return Event(game_id, SEATS, 0, {"seat": seat})
 
 
 def forwarded(game_id: str, version: int, frame: bytes) -> Event:
@@ -186,4 +196,4 @@ class ChangeFeed:
         self.channel.publish(changed(game_id, int(version)))
 
 
-__all__ = ["ChangeFeed", "POLL_SECONDS", "changed", "forwarded"]
+__all__ = ["ChangeFeed", "POLL_SECONDS", "changed", "forwarded", "reaction", "seats_changed"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import AsyncIterator, Awaitable, Callable
 
-from tricktable.server.live.channel import FINAL, NEXT, Event, Subscription
+from tricktable.server.live.channel import FINAL, NEXT, NOTICES, Event, Subscription
 
 KEEP_ALIVE_SECONDS = 15.0
 POLL_SECONDS = 1.0
@@ -71,7 +71,7 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
 class Freshness:
     """Which events a stream still has to send: steps and states newer than
     the last version sent, a thinking event once, and only for that version,
-    every reaction, the next match once, and nothing after a final event
+    every notice (a reaction, a seat changing hands), the next match once, and nothing after a final event
     (``ended``)."""
 
     def __init__(self, seen: int):
@@ -86,7 +86,7 @@ class Freshness:
         if event.kind in FINAL:
             self.ended = True
             return True
-        if event.kind == "reaction":
+        if event.kind in NOTICES:
             return True  # not a version of the game: each one is told once, as it comes
         if event.kind == NEXT:
             told, self.followed = self.followed, True

@@ -29,12 +29,13 @@ from sqlalchemy.exc import IntegrityError
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.catalog import get_spec
 from tricktable.errors import GameError
-from tricktable.server.live.feed import reaction
+from tricktable.server.live.feed import reaction, seats_changed
 from tricktable.server.play.errors import GameNotFound, GameNotOver, NotHost, SeatTaken
 from tricktable.server.play.room import Room
 from tricktable.server.play.seats import holds
 from tricktable.store import Store
 from tricktable.store.games import TableStart
+from tricktable.store.reactions import SEATS_CHANGED
 from tricktable.store.tables import Seats, TableRow
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -174,6 +175,7 @@ class Tables:
             raise SeatTaken("the table keeps changing; try again")
         if table.game_id is not None:
             self.room.seats_changed(table.game_id)
+            self._tell_seat_changed(table.game_id, self._seat_of_in(joined[0], who))
         return self._described(table.id, who)
 
     @staticmethod
@@ -219,8 +221,10 @@ class Tables:
             raise GameError("the host keeps a seat; move yourself first")
         seats = tuple(None if s == seat else holder for s, holder in enumerate(table.seats))
         described = self._seat(table, who, seats, table.open_seats & ~(1 << seat))
-        if table.game_id is not None and table.seats[seat] is not None:
-            self.room.seats_changed(table.game_id, removed=seat)
+        if table.game_id is not None:
+            if table.seats[seat] is not None:
+                self.room.seats_changed(table.game_id, removed=seat)
+            self._tell_seat_changed(table.game_id, seat)
         return described
 
     def open_seat(self, table_id: str, who: str, seat: int) -> dict[str, Any]:
@@ -232,7 +236,16 @@ class Tables:
             raise SeatTaken("before the match every free seat is open: pass on the code or the invite")
         if table.seats[seat] is not None:
             raise SeatTaken(f"a person plays seat {seat}")
-        return self._seat(table, who, table.seats, table.open_seats | 1 << seat)
+        described = self._seat(table, who, table.seats, table.open_seats | 1 << seat)
+        self._tell_seat_changed(table.game_id, seat)
+        return described
+
+    def _tell_seat_changed(self, game_id: str, seat: int) -> None:
+        """Tell every stream of the match (its seats' and watchers') that
+        ``seat`` changed hands, so their pages show its name anew: here at
+        once, on other server processes through the store (as a reaction)."""
+        self.store.add_reaction(game_id, seat, SEATS_CHANGED, self._clock())
+        self.room.channel.publish(seats_changed(game_id, seat))
 
     def allow_hints(self, table_id: str, who: str, hints: bool) -> dict[str, Any]:
         """The host chooses, before the start, whether the hint is offered
@@ -293,7 +306,11 @@ class Tables:
 
     @staticmethod
     def _seat_of(table: TableRow, who: str) -> int:
-        return next(s for s, holder in enumerate(table.seats) if holds(holder, who))
+        return Tables._seat_of_in(table.seats, who)
+
+    @staticmethod
+    def _seat_of_in(seats: Seats, who: str) -> int:
+        return next(s for s, holder in enumerate(seats) if holds(holder, who))
 
     def describe(self, table: TableRow, who: str) -> dict[str, Any]:
         """The table as one of its people sees it: who sits where (a person

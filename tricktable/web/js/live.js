@@ -5,7 +5,8 @@
 // up from the newest version this page knows.  Should the stream be unreachable
 // the page asks for the game itself while it waits, so it never hangs.  At a
 // table of friends the stream also tells the people's quick reactions
-// (`reaction`); a watcher's page follows the watch link's stream the same way.
+// (`reaction`) and a seat changing hands (`seats`); a watcher's page follows
+// the watch link's stream the same way.
 
 import { api } from "./api.js";
 
@@ -15,13 +16,14 @@ const POLL_MS = 1500;
 export class GameFeed {
   /** ``known()`` gives the newest version the page has; ``onResponse(r)`` gets
    * every response (step or full state); ``onThinking({seat, version})``;
-   * ``onReaction({seat, key})``; at a table of friends ``onNext({game_id})``
+   * ``onReaction({seat, key})``; at a table of friends ``onSeats({seat})`` (a
+   * seat changed hands: a person left it, a newcomer took it), ``onNext({game_id})``
    * (the table plays again) and ``onRemoved()`` (the host gave the seat to a
    * computer player: the feed ends).  ``events``: the stream's path without its
    * version (the game's own by default); ``load()``: the whole game, when the
    * stream is down. */
-  constructor(id, { known, onResponse, onThinking, onReaction = () => {}, waiting, events = null, load = null,
-                    onNext = () => {}, onRemoved = () => {} }) {
+  constructor(id, { known, onResponse, onThinking, onReaction = () => {}, onSeats = () => {}, waiting, events = null,
+                    load = null, onNext = () => {}, onRemoved = () => {} }) {
     this.id = id;
     this.known = known;
     this.onResponse = onResponse;
@@ -29,6 +31,7 @@ export class GameFeed {
     this.onNext = onNext;
     this.onRemoved = onRemoved;
     this.onReaction = onReaction;
+    this.onSeats = onSeats;
     this.events = events || `api/games/${encodeURIComponent(id)}/events`;
     this.load = load || (() => api.load(id));
     this.waiting = waiting; // whether the page waits for the computer players now
@@ -64,6 +67,7 @@ export class GameFeed {
       this.onRemoved();
     });
     source.addEventListener("reaction", (event) => handle(event, this.onReaction));
+    source.addEventListener("seats", (event) => handle(event, this.onSeats));
     source.addEventListener("error", () => {
       // EventSource would retry with the old URL; reconnect from what we know now.
       source.close();

@@ -74,6 +74,7 @@ function watchingRenderer(r) {
   watching.seatName = (seat) => t("friends.seat_number", { n: seat + 1 });
   // The view's ``teams`` read from seat 0 give "your team": a watcher has none.
   watching.facts = (view) => r.facts.call(watching, { ...view, teams: null });
+  watching.usThem = ([first, second]) => `${t("friends.team", { n: 1 })} ${first} – ${t("friends.team", { n: 2 })} ${second}`;
   return watching;
 }
 
@@ -160,6 +161,7 @@ export class Table {
       onResponse: (response) => this.accept(response),
       onThinking: (info) => this.onThinking(info),
       onReaction: (reaction) => this.showReaction(reaction),
+      onSeats: () => this.lookAtSeats(),
       waiting: () => this.waitingForBots(),
       events: this.watch ? `api/watch/${encodeURIComponent(this.watch)}/events` : null,
       load: () => this.load(),
@@ -581,8 +583,19 @@ export class Table {
     if (table.seats.some((s) => s.open)) this.seatsTimer = setTimeout(() => this.lookAtSeats(), SEATS_POLL_MS);
   }
 
+  /** The table's seats read again (a seat changed hands, or one is open): a watcher's from the watch link. */
+  watchedSeatsChanged(seats) {
+    if (this.stopped) return;
+    this.friends = seats;
+    for (const seat of [0, 1, 2, 3]) this.renderWho(this.seats[seat], seat);
+  }
+
   async lookAtSeats() {
     try {
+      if (this.watch) {
+        this.watchedSeatsChanged((await api.watch(this.watch)).table.seats);
+        return;
+      }
       const table = await tables.get(this.tableId);
       if (this.seatsDialog) this.seatsDialog.update(table);
       else this.seatsChanged(table);

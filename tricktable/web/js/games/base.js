@@ -94,6 +94,12 @@ export const base = {
     return pair;
   },
 
+  /** A per-team pair in words, the person's team first ("us 3 – them 2"; a watcher's: by team number). */
+  usThem(pair) {
+    const [us, them] = this.ours(pair);
+    return t("table.us_them", { us, them });
+  },
+
   /** [our team, their team] points of the match so far. */
   teamTotals(view) {
     const totals = (view.match && view.match.totals) || [0, 0, 0, 0];

@@ -79,9 +79,8 @@ export const courtpiece = {
     const called = view.caller !== null && view.caller !== undefined && !("trump_trick" in view);
     if (called) facts.push([t("courtpiece.caller"), this.seatName(view.caller)]);
     if (view.trump) facts.push([t("table.trump"), { suit: view.trump, text: t(`suit.${view.trump}`) }]);
-    const [us, them] = this.ours(view.captured || [0, 0]);
-    facts.push([t("courtpiece.counted"), t("table.us_them", { us, them })]);
-    if (view.tens) { const [us10, them10] = this.ours(view.tens); facts.push([t("courtpiece.tens"), t("table.us_them", { us: us10, them: them10 })]); }
+    facts.push([t("courtpiece.counted"), this.usThem(view.captured || [0, 0])]);
+    if (view.tens) facts.push([t("courtpiece.tens"), this.usThem(view.tens)]);
     return facts;
   },
 

@@ -78,8 +78,7 @@ export const euchre = {
     if (view.lone_defender !== null && view.lone_defender !== undefined) {
       facts.push([t("euchre.lone_defender"), this.seatName(view.lone_defender)]);
     }
-    const [us, them] = this.ours([view.tricks_won[0], view.tricks_won[1]]);
-    facts.push([t("table.tricks"), t("table.us_them", { us, them })]);
+    facts.push([t("table.tricks"), this.usThem([view.tricks_won[0], view.tricks_won[1]])]);
     return facts;
   },
 
