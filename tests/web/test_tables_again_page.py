@@ -9,13 +9,8 @@ import time
 from tests.web.conftest import DESKTOP, PHONE
 from tests.web.test_accessibility import violations
 from tests.web.test_phone_table import CONTROL_SIZES, MIN_TAP
+from tests.web.seating import call, started_table
 
-
-def call(p, method: str, path: str, body: dict | None = None) -> dict:
-    """An API call with the profile's own identity (its cookies)."""
-    answer = p.context.request.fetch(f"{p.server.url}{path}", method=method, data=body)
-    assert answer.ok, answer.text()
-    return answer.json()
 
 
 def play_until_over(people: dict[int, object], game_id: str, timeout: float = 60.0) -> None:
@@ -39,12 +34,7 @@ def play_until_over(people: dict[int, object], game_id: str, timeout: float = 60
 def test_the_host_plays_again_and_both_pages_follow(make_page):
     host = make_page(viewport=PHONE)
     friend = make_page(viewport=DESKTOP)
-    host.open("#/")
-    friend.open("#/")
-    table = call(host, "POST", "/api/tables", {"game": "euchre", "options": {"game_target": 5}, "level": "easy",
-                                              "clock": 0})
-    call(friend, "POST", f"/api/tables/{table['code']}/join", {})
-    game = call(host, "POST", f"/api/tables/{table['id']}/start")
+    table, game = started_table(host, friend, options={"game_target": 5})
     play_until_over({0: host, 1: friend}, game["id"])
 
     for p in (host, friend):
@@ -81,11 +71,7 @@ def test_the_host_plays_again_and_both_pages_follow(make_page):
 def test_a_removed_friends_page_says_so_and_goes_home(make_page):
     host = make_page(viewport=DESKTOP)
     friend = make_page(viewport=PHONE)
-    host.open("#/")
-    friend.open("#/")
-    table = call(host, "POST", "/api/tables", {"game": "euchre", "level": "easy", "clock": 0})
-    call(friend, "POST", f"/api/tables/{table['code']}/join", {})
-    call(host, "POST", f"/api/tables/{table['id']}/start")
+    table, _game = started_table(host, friend)
     friend.page.goto(f"{friend.server.url}/?speed=0.05#/table/{table['id']}")
     friend.page.wait_for_selector(".table", timeout=15000)
     friend.page.wait_for_timeout(500)  # (its stream open)

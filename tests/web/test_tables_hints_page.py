@@ -8,18 +8,14 @@ import time
 import pytest
 
 from tests.web.conftest import PHONE
-from tests.web.test_tables_again_page import call
+from tests.web.seating import call, started_table
 
 
 @pytest.mark.parametrize("allowed", [True, False], ids=["allowed", "off"])
 def test_the_hint_button_follows_the_tables_setting(make_page, allowed):
     host = make_page(viewport=PHONE)
     friend = make_page(viewport=PHONE)
-    host.open("#/")
-    friend.open("#/")
-    table = call(host, "POST", "/api/tables", {"game": "euchre", "level": "easy", "clock": 0, "hints": allowed})
-    call(friend, "POST", f"/api/tables/{table['code']}/join", {})
-    game = call(host, "POST", f"/api/tables/{table['id']}/start")
+    table, game = started_table(host, friend, hints=allowed)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # the friend plays by the API until it is the host's turn
         state = call(friend, "GET", f"/api/games/{game['id']}")

@@ -11,7 +11,7 @@ from tests.web.conftest import DESKTOP, PHONE, SMALL_PHONE
 from tests.web.test_accessibility import violations
 from tests.web.test_friends_page import LOBBY_CONTROLS
 from tests.web.test_phone_table import MIN_TAP
-from tests.web.test_tables_again_page import call
+from tests.web.seating import call, started_table
 
 SCREENS = Path(__file__).resolve().parents[2] / "build" / "screens-host"
 
@@ -87,12 +87,7 @@ def test_the_host_gives_his_friends_seat_to_a_computer_player(make_page):
     host = make_page(viewport=DESKTOP)
     friend = make_page(viewport=PHONE)
     other = make_page(viewport=SMALL_PHONE)  # a friend who stays: his page names the seat anew, unasked
-    for p in (host, friend, other):
-        p.open("#/")
-    table = call(host, "POST", "/api/tables", {"game": "euchre", "level": "easy", "clock": 0})
-    call(friend, "POST", f"/api/tables/{table['code']}/join", {})
-    call(other, "POST", f"/api/tables/{table['code']}/join", {})
-    call(host, "POST", f"/api/tables/{table['id']}/start")
+    table, _game = started_table(host, friend, other)
     for p in (host, friend, other):
         open_table_with_stream(p, table["id"])
     assert other.page.locator(".table .seat[data-seat='1'] .who").inner_text() == "Friend"
@@ -174,11 +169,8 @@ def test_a_watchers_page_names_a_seat_anew_when_it_changes_hands(make_page):
     host = make_page(viewport=DESKTOP)
     friend = make_page(viewport=DESKTOP)
     watcher = make_page(viewport=SMALL_PHONE)
-    for p in (host, friend, watcher):
-        p.open("#/")
-    table = call(host, "POST", "/api/tables", {"game": "euchre", "level": "easy", "clock": 0})
-    call(friend, "POST", f"/api/tables/{table['code']}/join", {})
-    call(host, "POST", f"/api/tables/{table['id']}/start")
+    watcher.open("#/")
+    table, _game = started_table(host, friend)
     with watcher.page.expect_response(lambda response: "/events?" in response.url, timeout=15000):
         watcher.page.goto(f"{watcher.server.url}/?speed=0.05#/watch/{table['watch']}")
     seat = watcher.page.locator(".table .seat[data-seat='1'] .who")
