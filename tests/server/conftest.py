@@ -63,6 +63,13 @@ def make_client(sqlite_url) -> Iterator[Callable[[BotFactory], TestClient]]:
 
 
 @pytest.fixture
+def two_processes(make_client) -> tuple[TestClient, TestClient]:
+    """Two server processes' apps on one database (each with its own channel
+    and change feed), with the uniform random computer players."""
+    return make_client(forced_bot("random")), make_client(forced_bot("random"))
+
+
+@pytest.fixture
 def client(make_client) -> TestClient:
     # The uniform random bot keeps whole-match tests fast; tests of the real
     # computer players build their own client.

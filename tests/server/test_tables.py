@@ -287,11 +287,10 @@ def test_a_table_offers_only_its_clocks(client):
     assert table["clock"] == 0
 
 
-def test_a_seat_watching_on_another_server_process_gets_its_own_view(make_client):
+def test_a_seat_watching_on_another_server_process_gets_its_own_view(two_processes):
     """The host acts on one process; his friend's stream is on another, which
     learns of the commit from the change feed (the frames stored are seat 0's)."""
-    here = make_client(forced_bot("random"))
-    there = make_client(forced_bot("random"))
+    here, there = two_processes
     friend = TestClient(there.app)
     table = new_table(here)
     join(friend, table["code"])

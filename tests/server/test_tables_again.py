@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from tricktable.store.schema import games as games_table
-from tricktable.server.play.scheduler import forced_bot
 from tests.harness import listen
 from tests.server.test_tables import friend_of, join, load, new_table, start
 from tests.server.test_tables_watch import next_of
@@ -119,12 +118,11 @@ def test_play_again_is_refused_before_the_start_and_to_strangers(client):
     assert client.post("/api/tables/no-such-table/again").status_code == 404
 
 
-def test_a_stream_on_another_server_process_is_told_the_next_match(make_client):
+def test_a_stream_on_another_server_process_is_told_the_next_match(two_processes):
     """The host plays again on one process; his friend's stream of the finished
     match is on another, whose channel never heard it: its next look at the
     database (a quiet stream's, within a second or so) tells it."""
-    here = make_client(forced_bot("random"))
-    there = make_client(forced_bot("random"))
+    here, there = two_processes
     friend, table, game = a_finished_table(here)
     finished = play_until_over({0: here, 1: friend}, game["id"])
     inbox: queue.Queue = queue.Queue()

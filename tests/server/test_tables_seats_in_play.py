@@ -12,7 +12,6 @@ import time
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
 
-from tricktable.server.play.scheduler import forced_bot
 from tricktable.store.schema import tables
 from tests.harness import listen, read_events
 from tests.server.test_tables import friend_of, join, load, my_seat, new_table, start, wait_for_people
@@ -152,9 +151,8 @@ def test_two_newcomers_for_one_open_seat_one_gets_it(client):
     assert sorted(answer.status_code for answer in answers) == [200, 409]
 
 
-def test_a_removed_persons_stream_on_another_server_process_ends_at_its_next_look(make_client):
-    here = make_client(forced_bot("random"))
-    there = make_client(forced_bot("random"))
+def test_a_removed_persons_stream_on_another_server_process_ends_at_its_next_look(two_processes):
+    here, there = two_processes
     friend = friend_of(here)
     table = new_table(here, clock=0)
     join(friend, table["code"])
@@ -219,8 +217,8 @@ def test_every_stream_of_the_match_is_told_each_time_a_seat_changes_hands(client
         stop.set()
 
 
-def test_a_seat_changing_hands_is_told_to_the_streams_on_another_server_process(make_client):
-    here, there = make_client(forced_bot("random")), make_client(forced_bot("random"))
+def test_a_seat_changing_hands_is_told_to_the_streams_on_another_server_process(two_processes):
+    here, there = two_processes
     friend, third = friend_of(here), TestClient(there.app)
     table = new_table(here, clock=0)
     join(friend, table["code"])

@@ -195,10 +195,10 @@ def test_a_watcher_is_told_which_step_the_turn_clock_decided(client, monkeypatch
         stop.set()
 
 
-def test_the_cap_on_watchers_counts_every_server_process(make_client, monkeypatch):
+def test_the_cap_on_watchers_counts_every_server_process(two_processes, monkeypatch):
     """Two processes on one database: watchers on either count against one cap."""
     monkeypatch.setattr(table_routes, "MAX_WATCHERS", 2)
-    here, there = make_client(forced_bot("random")), make_client(forced_bot("random"))
+    here, there = two_processes
     table = new_table(here)
     game = start(here, table)
     stop = threading.Event()
@@ -233,9 +233,9 @@ def test_a_watchers_lease_is_given_back_or_lapses(database_url):
         store.close()
 
 
-def test_a_reaction_reaches_the_streams_on_another_server_process(make_client):
+def test_a_reaction_reaches_the_streams_on_another_server_process(two_processes):
     """The host reacts through one process; his friend's stream is on another."""
-    here, there = make_client(forced_bot("random")), make_client(forced_bot("random"))
+    here, there = two_processes
     friend = TestClient(there.app)
     table = new_table(here)
     join(friend, table["code"])
