@@ -238,7 +238,7 @@ def _fourth_hand_ducked(state: GameState, actions: list[tuple[int, str]]) -> int
 
 def test_a_court_piece_fourth_hand_that_did_not_beat_the_trick_is_less_likely_to_hold_a_higher_card():
     def higher_card(world: GameState, seat: int) -> bool:
-        leader, cards = world.tricks[-1][0], world.tricks[-1][1]
+        cards = world.tricks[-1][1]
         led, top = suit_of(cards[0]), max(rank_of(c) for c in cards)
         return any(suit_of(c) == led and rank_of(c) > top for c in cards_of(world.hands[seat]))
 

@@ -9,7 +9,6 @@ import threading
 import time
 from types import SimpleNamespace
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 

@@ -116,7 +116,7 @@ def tap_first_choice(page) -> None:
 def test_a_second_tab_and_a_reload_show_the_game_where_it_is(make_page):
     p = make_page(viewport=SMALL_PHONE)
     p.open("#/play/euchre")
-    page, rng = p.page, random.Random(2)
+    page = p.page
     second = p.context.new_page()  # same device: same stored game
     second.goto(page.url)
     second.wait_for_selector("body[data-ready]")
