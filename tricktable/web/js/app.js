@@ -99,6 +99,11 @@ function showWatched(answer, token) {
   shown.start();
 }
 
+/** A game's table, unless another route began while it was fetched (the person went on meanwhile). */
+function showRouted(state, routed) {
+  if (routed === routing) showTable(state);
+}
+
 /** The replay viewer, unless another route began while its game was fetched
  * (a later click wins; two viewers would both answer the keys). */
 function showReplay(body, source, routed) {
@@ -119,8 +124,8 @@ async function route() {
       location.hash = "#/";
       return;
     }
-    if (page === "play") await showTable(await ordinaryGame(game));
-    else if (page === "daily") await showTable(id ? await api.load(decodeURIComponent(id)) : await api.daily(game));
+    if (page === "play") showRouted(await ordinaryGame(game), routed);
+    else if (page === "daily") showRouted(id ? await api.load(decodeURIComponent(id)) : await api.daily(game), routed);
     else if (page === "rules") await renderRulesPage(main, game);
     else if (page === "leaderboard") await renderLeaderboard(main, game, catalog.day);
     else if (page === "stats") await renderStats(main, catalog, game);
