@@ -43,7 +43,6 @@ class Listener:
 
     def __init__(self, room: Room, game_id: str, seen: int):
         self.sent: "queue.Queue[tuple[str, int, bytes]]" = queue.Queue()
-        self._stop = threading.Event()
         ready = threading.Event()
 
         async def refresh(version: int) -> list[Event]:
@@ -51,6 +50,7 @@ class Listener:
 
         async def read() -> None:
             messages = event_stream(room.channel.subscribe(game_id), [], seen, refresh, poll=0.05)
+            self._loop, self._task = asyncio.get_running_loop(), asyncio.current_task()
             ready.set()
             try:
                 async for chunk in messages:
@@ -58,8 +58,8 @@ class Listener:
                         lines = dict(line.split(b": ", 1) for line in message.split(b"\n") if b": " in line)
                         if b"data" in lines:
                             self.sent.put((lines[b"event"].decode(), int(lines[b"id"]), lines[b"data"]))
-                    if self._stop.is_set():
-                        return
+            except asyncio.CancelledError:
+                pass  # stopped (``stop``): a quiet stream sends nothing to stop at
             finally:
                 await messages.aclose()
 
@@ -78,8 +78,10 @@ class Listener:
                 return out
 
     def stop(self) -> None:
-        self._stop.set()
+        """End the stream now, before its room's store closes (its quiet looks read the database)."""
+        self._loop.call_soon_threadsafe(self._task.cancel)
         self._thread.join(5)
+        assert not self._thread.is_alive(), "the stream did not stop"
 
 
 def counted(monkeypatch, target: object, name: str) -> list:

@@ -151,7 +151,7 @@ def test_two_newcomers_for_one_open_seat_one_gets_it(client):
     assert sorted(answer.status_code for answer in answers) == [200, 409]
 
 
-def test_a_removed_persons_stream_on_another_server_process_ends_at_its_next_look(two_processes):
+def test_a_removed_persons_stream_on_another_server_process_ends_once_it_looks(two_processes):
     here, there = two_processes
     friend = friend_of(here)
     table = new_table(here, clock=0)

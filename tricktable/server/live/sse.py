@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import AsyncIterator, Awaitable, Callable
 
-from tricktable.server.live.channel import FINAL, NEXT, NOTICES, Event, Subscription
+from tricktable.server.live.channel import FINAL, NEXT, NOTICES, SEATS, Event, Subscription
 
 KEEP_ALIVE_SECONDS = 15.0
 POLL_SECONDS = 1.0
@@ -29,7 +29,9 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
     ``poll`` seconds of silence.
 
     A ``FINAL`` event (the person lost the seat) is the last thing sent: the
-    stream ends after it.
+    stream ends after it.  A ``SEATS`` notice (a seat changed hands) makes the
+    stream look at once too: where the seat was its own and the change was
+    made on another process, that look is how it learns of the removal.
 
     What has arrived together goes out in one write: a computer players' run
     is published at once after its commit (``Referee.play_run``), and each
@@ -49,7 +51,7 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
                     event = None  # read what another process committed or claimed; nothing to send itself
                 if fresh.ended:
                     break
-                if event is None or fresh.gap(event):
+                if event is None or fresh.gap(event) or event.kind == SEATS:
                     for missed in await refresh(fresh.seen):
                         if fresh.admit(missed):
                             quiet = 0.0
