@@ -314,6 +314,8 @@ export class Table {
         this.sayWhoIsNext(!next.view.terminal && next.view.to_move >= 0 && next.view.to_move !== this.me ? next.view.to_move : null);
         await this.showSteps(next);
         this.state = next;
+        // A whole state (a load: the person's own clock ran out) has no steps to mark the seats by.
+        if (this.friends && next.auto_seats) this.autoSeats = new Set(next.auto_seats);
         this.selected = new Set();
         this.render();
       }
