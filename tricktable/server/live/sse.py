@@ -73,8 +73,8 @@ async def event_stream(subscription: Subscription, backlog: list[Event], seen: i
 class Freshness:
     """Which events a stream still has to send: steps and states newer than
     the last version sent, a thinking event once, and only for that version,
-    every notice (a reaction, a seat changing hands), the next match once, and nothing after a final event
-    (``ended``)."""
+    every notice (a reaction, a seat changing hands), the next match once,
+    and nothing after a final event (``ended``)."""
 
     def __init__(self, seen: int):
         self.seen = seen

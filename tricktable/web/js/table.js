@@ -585,13 +585,14 @@ export class Table {
     if (table.seats.some((s) => s.open)) this.seatsTimer = setTimeout(() => this.lookAtSeats(), SEATS_POLL_MS);
   }
 
-  /** The table's seats read again (a seat changed hands, or one is open): a watcher's from the watch link. */
+  /** A watcher's page: the seats' labels from the watch link's table. */
   watchedSeatsChanged(seats) {
     if (this.stopped) return;
     this.friends = seats;
     for (const seat of [0, 1, 2, 3]) this.renderWho(this.seats[seat], seat);
   }
 
+  /** The table's seats read again (a seat changed hands, or one is open): a watcher's from the watch link. */
   async lookAtSeats() {
     try {
       if (this.watch) {
