@@ -162,7 +162,7 @@ export class Table {
       onThinking: (info) => this.onThinking(info),
       onReaction: (reaction) => this.showReaction(reaction),
       onSeats: () => this.lookAtSeats(),
-      waiting: () => this.waitingForBots(),
+      waiting: () => this.waitingForBots() || this.ownClockRanOut(),
       events: this.watch ? `api/watch/${encodeURIComponent(this.watch)}/events` : null,
       load: () => this.load(),
       onNext: () => this.followNextMatch(),
@@ -329,6 +329,16 @@ export class Table {
   waitingForBots() {
     const view = this.state.view;
     return !view.terminal && view.to_move !== this.me;
+  }
+
+  /** Whether the person's own turn clock has run out: a computer player decides for him
+   * (the server's scheduler, in its own time), and the page waits for that as for the others'
+   * moves; without a live stream it keeps asking (one load at the clock's zero may come first). */
+  ownClockRanOut() {
+    const left = this.state.deadline_in;
+    const view = this.state.view;
+    return left !== null && left !== undefined && !view.terminal && view.to_move === this.me
+      && performance.now() >= this.state.receivedAt + left * 1000;
   }
 
   /** Whether the person may act on what the screen shows. */
