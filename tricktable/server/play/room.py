@@ -36,7 +36,7 @@ from tricktable.catalog import get_spec
 from tricktable.server.live.channel import NEXT, REMOVED, Event, LocalChannel
 from tricktable.server.play.analysis import Analyst, progress, report
 from tricktable.server.play.errors import GameNotFound, GameNotOver, HintRefused, TimeRanOut, Withheld
-from tricktable.server.live.feed import ChangeFeed, forwarded
+from tricktable.server.live.feed import ChangeFeed, forwarded, seats_changed
 from tricktable.server.trust.limits import TooMany
 from tricktable.server.trust.fairness import Commitments, commitment_of, match_seed
 from tricktable.core.step import Step
@@ -51,6 +51,7 @@ from tricktable.server.play.seats import holds, seat_of
 from tricktable.server.play.watch import WATCHER, watch_state_event, watch_step_event
 from tricktable.store import GameRow, StaleVersion, Store
 from tricktable.store.games import TableStart
+from tricktable.store.reactions import SEATS_CHANGED
 
 
 def daily_seed(secret: str, game: str, day: str) -> str:
@@ -493,16 +494,21 @@ class Room:
         return self._catch_up(row, version, seat) if row is not None else []
 
     # -- a table's seats and matches --------------------------------------------------
-    def seats_changed(self, game_id: str, removed: int | None = None) -> None:
-        """A table changed its match's seats: end the streams here of the seat
-        ``removed`` (its person left it: a ``removed`` event, their last), and
-        let the computer players go on at once where a seat became theirs.
+    def seats_changed(self, game_id: str, seat: int, removed: bool = False) -> None:
+        """A table changed who holds ``seat`` of its match: end the streams
+        here of that seat where its person was ``removed`` (a ``removed``
+        event, their last); tell every stream of the match, here at once and
+        on other server processes through the store (as a reaction is), that
+        the seat changed hands, so their pages name it anew; and let the
+        computer players go on at once where the seat became theirs.
         (Nothing kept here is trusted for a table's seats: an action and a
         computer player's turn read them first: ``Referee.load_at``,
         ``BotScheduler``.)"""
-        if removed is not None:
+        if removed:
             version = self.store.version_of(game_id) or 0
-            self.channel.publish(removed_event(game_id, version, removed))
+            self.channel.publish(removed_event(game_id, version, seat))
+        self.store.add_reaction(game_id, seat, SEATS_CHANGED, time.time())
+        self.channel.publish(seats_changed(game_id, seat))
         self.scheduler.wake(game_id)
 
     def moved_on(self, game_id: str, version: int, next_id: str) -> None:

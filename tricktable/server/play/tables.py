@@ -29,13 +29,12 @@ from sqlalchemy.exc import IntegrityError
 from tricktable.bots.levels import DEFAULT_LEVEL, LEVELS
 from tricktable.catalog import get_spec
 from tricktable.errors import GameError
-from tricktable.server.live.feed import reaction, seats_changed
+from tricktable.server.live.feed import reaction
 from tricktable.server.play.errors import GameNotFound, GameNotOver, NotHost, SeatTaken
 from tricktable.server.play.room import Room
 from tricktable.server.play.seats import holds
 from tricktable.store import Store
 from tricktable.store.games import TableStart
-from tricktable.store.reactions import SEATS_CHANGED
 from tricktable.store.tables import Seats, TableRow
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -134,7 +133,7 @@ class Tables:
         table = self.get(table_id, who)
         if table.game_id is None:
             raise SeatTaken("the match has not started; reactions are for the match")
-        seat = self._seat_of(table, who)
+        seat = self._seat_of(table.seats, who)
         self.store.add_reaction(table.game_id, seat, key, self._clock())  # for the streams on other processes
         self.room.channel.publish(reaction(table.game_id, seat, key))
         return {"seat": seat, "key": key}
@@ -174,8 +173,7 @@ class Tables:
         else:
             raise SeatTaken("the table keeps changing; try again")
         if table.game_id is not None:
-            self.room.seats_changed(table.game_id)
-            self._tell_seat_changed(table.game_id, self._seat_of_in(joined[0], who))
+            self.room.seats_changed(table.game_id, self._seat_of(joined[0], who))
         return self._described(table.id, who)
 
     @staticmethod
@@ -222,9 +220,7 @@ class Tables:
         seats = tuple(None if s == seat else holder for s, holder in enumerate(table.seats))
         described = self._seat(table, who, seats, table.open_seats & ~(1 << seat))
         if table.game_id is not None:
-            if table.seats[seat] is not None:
-                self.room.seats_changed(table.game_id, removed=seat)
-            self._tell_seat_changed(table.game_id, seat)
+            self.room.seats_changed(table.game_id, seat, removed=table.seats[seat] is not None)
         return described
 
     def open_seat(self, table_id: str, who: str, seat: int) -> dict[str, Any]:
@@ -237,15 +233,8 @@ class Tables:
         if table.seats[seat] is not None:
             raise SeatTaken(f"a person plays seat {seat}")
         described = self._seat(table, who, table.seats, table.open_seats | 1 << seat)
-        self._tell_seat_changed(table.game_id, seat)
+        self.room.seats_changed(table.game_id, seat)
         return described
-
-    def _tell_seat_changed(self, game_id: str, seat: int) -> None:
-        """Tell every stream of the match (its seats' and watchers') that
-        ``seat`` changed hands, so their pages show its name anew: here at
-        once, on other server processes through the store (as a reaction)."""
-        self.store.add_reaction(game_id, seat, SEATS_CHANGED, self._clock())
-        self.room.channel.publish(seats_changed(game_id, seat))
 
     def allow_hints(self, table_id: str, who: str, hints: bool) -> dict[str, Any]:
         """The host chooses, before the start, whether the hint is offered
@@ -279,7 +268,7 @@ class Tables:
     def _new_match(self, table: TableRow, who: str, previous: str | None = None) -> dict[str, Any]:
         start = TableStart(table.id, table.seats, clock_of(table), table.hints, previous)
         return self.room.new_table_game(start, table.game, table.options, table.level, table.host,
-                                        self._seat_of(table, who))
+                                        self._seat_of(table.seats, who))
 
     def _host_of(self, table_id: str, who: str) -> TableRow:
         table = self.get(table_id, who)
@@ -305,11 +294,7 @@ class Tables:
         return self.describe(changed, who)
 
     @staticmethod
-    def _seat_of(table: TableRow, who: str) -> int:
-        return Tables._seat_of_in(table.seats, who)
-
-    @staticmethod
-    def _seat_of_in(seats: Seats, who: str) -> int:
+    def _seat_of(seats: Seats, who: str) -> int:
         return next(s for s, holder in enumerate(seats) if holds(holder, who))
 
     def describe(self, table: TableRow, who: str) -> dict[str, Any]:
