@@ -335,10 +335,15 @@ export class Table {
    * (the server's scheduler, in its own time), and the page waits for that as for the others'
    * moves; without a live stream it keeps asking (one load at the clock's zero may come first). */
   ownClockRanOut() {
-    const left = this.state.deadline_in;
+    const ends = this.clockEnds();
     const view = this.state.view;
-    return left !== null && left !== undefined && !view.terminal && view.to_move === this.me
-      && performance.now() >= this.state.receivedAt + left * 1000;
+    return ends !== null && !view.terminal && view.to_move === this.me && performance.now() >= ends;
+  }
+
+  /** When the shown decision's clock runs out (``performance.now()`` time), or null where none runs. */
+  clockEnds() {
+    const left = this.state.deadline_in;
+    return left === null || left === undefined ? null : this.state.receivedAt + left * 1000;
   }
 
   /** Whether the person may act on what the screen shows. */
@@ -485,9 +490,8 @@ export class Table {
   /** A timed decision (Court Piece calling): the seconds the server gives, counted
    * down; at zero the server is asked, and it applies the timeout itself. */
   renderCountdown(seat = this.me, mine = true) {
-    const left = this.state.deadline_in;
-    if (left === null || left === undefined) return;
-    const ends = this.state.receivedAt + left * 1000;
+    const ends = this.clockEnds();
+    if (ends === null) return;
     const clock = el("span", { class: "countdown", role: "timer" });
     this.prompt.append(" ", clock);
     // The same clock on the seat to move, beside its name (hidden from screen readers: the prompt's is read).
